@@ -1,0 +1,34 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'coverage/', '.payrun/', 'bin/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: no clocks, no randomness, no I/O.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'http', 'https', 'crypto', 'undici', 'pino'], message: 'workflow code must stay deterministic' },
+            { group: ['**/src/*', '**/activities/*'], message: 'workflows import only workflow-safe modules', allowTypeImports: true },
+          ],
+        },
+      ],
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'use workflow time' }],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/cli/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);
