@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { KeyObject, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 
 /**
  * The bank's signature scheme, both directions: RSA with SHA-256 over the exact body bytes,
@@ -10,11 +10,11 @@ export const SIGNATURE_HEADER = 'x-partner-sign';
 export type KeyInput = string | Buffer | KeyObject;
 
 function privateKey(key: KeyInput): KeyObject {
-  return typeof key === 'object' && 'asymmetricKeyType' in key ? key : createPrivateKey(key);
+  return key instanceof KeyObject ? key : createPrivateKey(key);
 }
 
 function publicKey(key: KeyInput): KeyObject {
-  return typeof key === 'object' && 'asymmetricKeyType' in key ? key : createPublicKey(key);
+  return key instanceof KeyObject ? key : createPublicKey(key);
 }
 
 export function signBody(body: Buffer | string, key: KeyInput): string {
