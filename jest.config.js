@@ -1,12 +1,28 @@
 /** @type {import('jest').Config} */
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
+
 module.exports = {
-  testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  // One real Temporal dev server for the whole run; see test/harness/.
-  globalSetup: '<rootDir>/test/harness/global-setup.ts',
-  globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
   testTimeout: 120_000,
   maxWorkers: 2,
+  projects: [
+    {
+      // Pure logic and HTTP-only tests (bank client, sandbox, CSV): no Temporal server needed.
+      displayName: 'standalone',
+      testEnvironment: 'node',
+      transform,
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/temporal/'],
+    },
+    {
+      // Tests under test/temporal/ share one real Temporal dev server, started once per run.
+      displayName: 'temporal',
+      testEnvironment: 'node',
+      transform,
+      roots: ['<rootDir>/test/temporal'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/harness/global-setup.ts',
+      globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+    },
+  ],
 };
