@@ -1,0 +1,78 @@
+/**
+ * The output model of a loaded batch file. The payout workflow (issue 5) consumes PayoutRequest
+ * exactly as defined here: keep this shape stable.
+ */
+export type PayoutMethod =
+  | { type: 'card'; cardNumber: string }
+  | { type: 'bank_account'; bik: string; account: string }
+  | { type: 'fps'; phone: string; bankId: string };
+
+export interface PayoutRequest {
+  /** The payout's identity: unique in the file, max 64 chars of [A-Za-z0-9._:-]; part of a workflow id. */
+  reference: string;
+  recipient: { lastName: string; firstName: string; middleName?: string; taxReference: string; email?: string };
+  method: PayoutMethod;
+  /** Kopecks, positive safe integer. */
+  amount: number;
+  currency: 'rub';
+  serviceName: string;
+  description?: string;
+  metadata?: string | Record<string, unknown>;
+  /** false = a plain payout without fiscalization. */
+  selfEmployed: boolean;
+}
+
+/** row: 1-based row as a spreadsheet shows it (header = row 1); column: canonical column name, or null. */
+export interface RowError {
+  row: number;
+  column: string | null;
+  rule: string;
+  message: string;
+}
+
+export type Encoding = 'utf-8' | 'windows-1251';
+export type Delimiter = ',' | ';';
+export type AmountColumn = 'amount' | 'amount_kopecks';
+
+export interface BatchFormat {
+  encoding: Encoding;
+  bom: boolean;
+  delimiter: Delimiter;
+  amountColumn: AmountColumn;
+  /** The header cells exactly as they are in the file. */
+  headers: string[];
+  lineEnding: '\r\n' | '\n';
+}
+
+export interface BatchRow {
+  row: number;
+  /** The row's cells exactly as parsed (unquoted, untrimmed). */
+  cells: string[];
+  request?: PayoutRequest;
+  errors: RowError[];
+}
+
+export interface LoadedBatch {
+  format: BatchFormat;
+  /** Every data row, in order, nothing dropped (fully blank rows and the total row are not data rows). */
+  rows: BatchRow[];
+  /** What may be paid under the policy. */
+  accepted: PayoutRequest[];
+  /** File-level: missing columns, control total, empty file. */
+  fileErrors: RowError[];
+  totals: { rows: number; valid: number; invalid: number; acceptedKopecks: number };
+  /** Whole file rejected under the policy. */
+  rejected: boolean;
+  /** The control-total row (reference cell TOTAL / ИТОГО), when the file has one; not a data row. */
+  totalRow?: { row: number; cells: string[]; kopecks: number | null };
+}
+
+export type Policy = 'whole-file' | 'partial';
+
+export interface LoadOptions {
+  encoding?: Encoding;
+  delimiter?: Delimiter;
+  policy?: Policy;
+  expectTotalKopecks?: number;
+  stopList?: ReadonlySet<string>;
+}

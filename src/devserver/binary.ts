@@ -1,0 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const ENSURE_SCRIPT = join(__dirname, '..', '..', 'scripts', 'ensure-temporal.sh');
+
+/**
+ * Path of the pinned Temporal CLI, building it once if needed (see scripts/ensure-temporal.sh).
+ * TEMPORAL_CLI_PATH overrides it (for example a CLI installed by other means).
+ */
+export function temporalBinary(): string {
+  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
+  return execFileSync('bash', [ENSURE_SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+}

@@ -1,0 +1,23 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevServer, type RunningDevServer } from '../../src/devserver';
+
+declare global {
+  var __PAYRUN_DEV_SERVER__: RunningDevServer | undefined;
+}
+
+/**
+ * One real Temporal dev server for the whole jest run: free ports, a fresh temp directory,
+ * SQLite with WAL, payrun's search attributes registered. Test workers inherit its address
+ * through the environment.
+ */
+export default async function globalSetup(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'payrun-test-'));
+  const started = Date.now();
+  const server = await startDevServer({ dbFile: join(dir, 'temporal.db'), logFile: join(dir, 'temporal.log') });
+  process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
+  process.env.PAYRUN_TEST_DIR = dir;
+  globalThis.__PAYRUN_DEV_SERVER__ = server;
+  process.stderr.write(`\n[harness] Temporal dev server ${server.address} ready in ${Date.now() - started} ms (${dir})\n`);
+}

@@ -1,0 +1,49 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+
+// The proto's own JSON form (enum names, string longs, base64 bytes); @temporalio/common's
+// historyToJSON trips over two protobufjs copies in the tree.
+const { History } = temporal.api.history.v1;
+import { Worker } from '@temporalio/worker';
+import { workflowBundle } from './temporal';
+
+/** Recorded histories of finished workflows; replaying them catches non-deterministic changes. */
+export const HISTORIES_DIR = join(__dirname, '..', 'histories');
+
+export interface ReplayOutcome {
+  file: string;
+  workflowId: string;
+  error?: unknown;
+}
+
+/** Replays every recorded history with today's workflow code. */
+export async function replayRecordedHistories(dir = HISTORIES_DIR): Promise<ReplayOutcome[]> {
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+  const outcomes: ReplayOutcome[] = [];
+  const histories = files.map((file) => {
+    const history = History.fromObject(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    return { file, workflowId: file.replace(/\.json$/, ''), history };
+  });
+  const results = Worker.runReplayHistories(
+    { workflowBundle: await workflowBundle() },
+    histories.map(({ workflowId, history }) => ({ workflowId, history })),
+  );
+  let i = 0;
+  for await (const r of results) {
+    outcomes.push({ file: histories[i++]!.file, workflowId: r.workflowId, error: r.error });
+  }
+  return outcomes;
+}
+
+/**
+ * Saves a finished workflow's history under test/histories/NAME.json when PAYRUN_RECORD_HISTORIES=1,
+ * so tests that exercise a workflow path can refresh the recordings deliberately.
+ */
+export async function recordHistoryIfAsked(name: string, handle: WorkflowHandle): Promise<void> {
+  if (process.env.PAYRUN_RECORD_HISTORIES !== '1') return;
+  const history = await handle.fetchHistory();
+  mkdirSync(HISTORIES_DIR, { recursive: true });
+  writeFileSync(join(HISTORIES_DIR, `${name}.json`), JSON.stringify(History.fromObject(history).toJSON()));
+}

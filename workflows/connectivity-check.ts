@@ -1,0 +1,39 @@
+import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type * as activities from '../activities/diagnostics';
+import { acknowledgeSignal, connectivityStatusQuery } from './definitions';
+
+const { describeWorker } = proxyActivities<typeof activities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+});
+
+export interface ConnectivityCheckInput {
+  /** Wait for an `acknowledge` signal before finishing (proves signals reach the workflow). */
+  awaitAcknowledgement: boolean;
+  acknowledgementTimeoutMs?: number;
+}
+
+export interface ConnectivityCheckResult {
+  worker: activities.WorkerDescription;
+  acknowledgedBy: string | null;
+}
+
+/**
+ * Proves the whole chain an operator relies on: client → server → worker → activity → signal.
+ * `payrun doctor` and `make demo` run it; it moves no money and calls no bank.
+ */
+export async function connectivityCheckWorkflow(input: ConnectivityCheckInput): Promise<ConnectivityCheckResult> {
+  let status = 'describing worker';
+  let acknowledgedBy: string | null = null;
+  setHandler(connectivityStatusQuery, () => status);
+  setHandler(acknowledgeSignal, ({ by }) => {
+    acknowledgedBy = by;
+  });
+  const worker = await describeWorker();
+  if (input.awaitAcknowledgement) {
+    status = 'awaiting acknowledgement';
+    await condition(() => acknowledgedBy !== null, input.acknowledgementTimeoutMs ?? 60_000);
+  }
+  status = 'done';
+  return { worker, acknowledgedBy };
+}

@@ -1,0 +1,2 @@
+// The worker bundles this file: every workflow type payrun runs is exported here.
+export { connectivityCheckWorkflow } from './connectivity-check';
