@@ -57,20 +57,23 @@ export function isValidBankAccount(bik: string, account: string): boolean {
 }
 
 export type PhoneResult =
-  | { ok: true; phone: string }
-  | { ok: false; rule: 'phone_format' | 'phone_starts_with_8'; message: string };
+  { ok: true; phone: string } | { ok: false; rule: 'phone_format' | 'phone_starts_with_8'; message: string };
 
 /**
  * "+7 (912) 345-67-89", "7 912 345 67 89", "79123456789" → "79123456789".
  * Spaces, brackets, dashes, dots and a leading + are formatting; anything else is an error.
  */
 export function normalizePhone(input: string): PhoneResult {
-  const digits = input.trim().replace(/^\+/, '').replace(/[\s\u00a0()\-.]/g, '');
+  const digits = input
+    .trim()
+    .replace(/^\+/, '')
+    .replace(/[\s\u00a0()\-.]/g, '');
   if (/^8\d{10}$/.test(digits)) {
     return {
       ok: false,
       rule: 'phone_starts_with_8',
-      message: 'phone starts with 8; write it with the country code instead: +7 and the 10 digits after the 8',
+      message:
+        'phone starts with 8; write it with the country code instead: +7 and the 10 digits after the 8',
     };
   }
   if (!/^7\d{10}$/.test(digits)) {

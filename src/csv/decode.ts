@@ -28,7 +28,8 @@ export function decodeBytes(bytes: Buffer, encoding?: Encoding): Decoded {
   const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
   const body = bom ? bytes.subarray(3) : bytes;
   if (encoding === 'windows-1251') {
-    if (bom) throw new EncodingError('the file starts with a UTF-8 byte order mark but windows-1251 was stated');
+    if (bom)
+      throw new EncodingError('the file starts with a UTF-8 byte order mark but windows-1251 was stated');
     return { text: iconv.decode(body, 'win1251'), encoding, bom: false };
   }
   try {

@@ -10,7 +10,13 @@ export type PayoutMethod =
 export interface PayoutRequest {
   /** The payout's identity: unique in the file, max 64 chars of [A-Za-z0-9._:-]; part of a workflow id. */
   reference: string;
-  recipient: { lastName: string; firstName: string; middleName?: string; taxReference: string; email?: string };
+  recipient: {
+    lastName: string;
+    firstName: string;
+    middleName?: string;
+    taxReference: string;
+    email?: string;
+  };
   method: PayoutMethod;
   /** Kopecks, positive safe integer. */
   amount: number;

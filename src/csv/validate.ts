@@ -3,7 +3,14 @@
  * row (as a spreadsheet numbers it), the column and the rule. Messages never echo card, account or phone numbers.
  */
 import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
-import { isLuhnValid, isPlausibleEmail, isValidBankAccount, isValidInn12, normalizePhone, REFERENCE_PATTERN } from './checks';
+import {
+  isLuhnValid,
+  isPlausibleEmail,
+  isValidBankAccount,
+  isValidInn12,
+  normalizePhone,
+  REFERENCE_PATTERN,
+} from './checks';
 import { METHOD_ALIASES, METHOD_FIELDS, YES_NO, type Column } from './format';
 import type { AmountColumn, BatchRow, PayoutMethod, PayoutRequest, RowError } from './types';
 
@@ -92,7 +99,11 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   const methodText = required('method', 'payout method');
   const methodType = methodText ? METHOD_ALIASES[methodText.toLowerCase()] : undefined;
   if (methodText && !methodType) {
-    fail('method', 'method_unknown', `payout method "${methodText}" is unknown; use card, bank_account or fps`);
+    fail(
+      'method',
+      'method_unknown',
+      `payout method "${methodText}" is unknown; use card, bank_account or fps`,
+    );
   }
   let method: PayoutMethod | undefined;
   if (methodType) method = readMethod(methodType, cell, fail);
@@ -121,17 +132,23 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   }
 
   const email = cell('email');
-  if (email && !isPlausibleEmail(email)) fail('email', 'email_format', `email "${email}" is not a valid address`);
+  if (email && !isPlausibleEmail(email))
+    fail('email', 'email_format', `email "${email}" is not a valid address`);
 
   const metadataText = cell('metadata');
   let metadata: PayoutRequest['metadata'];
   if (metadataText.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(metadataText);
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) metadata = parsed as Record<string, unknown>;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+        metadata = parsed as Record<string, unknown>;
       else fail('metadata', 'metadata_json', 'metadata starting with { must be a JSON object');
     } catch (e) {
-      fail('metadata', 'metadata_json', `metadata starts with { but is not valid JSON: ${(e as Error).message}`);
+      fail(
+        'metadata',
+        'metadata_json',
+        `metadata starts with { but is not valid JSON: ${(e as Error).message}`,
+      );
     }
   } else if (metadataText) metadata = metadataText;
 
@@ -141,7 +158,8 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     fail('self_employed', 'self_employed_value', `self_employed "${selfEmployedText}" must be yes or no`);
   }
 
-  if (errors.length > 0 || !method || kopecks === null || selfEmployed === undefined) return { errors, kopecks };
+  if (errors.length > 0 || !method || kopecks === null || selfEmployed === undefined)
+    return { errors, kopecks };
   const request: PayoutRequest = {
     reference,
     recipient: {
@@ -168,13 +186,16 @@ function readMethod(
   fail: (column: string | null, rule: string, message: string) => void,
 ): PayoutMethod | undefined {
   const missing = METHOD_FIELDS[type].filter((column) => !cell(column));
-  for (const column of missing) fail(column, 'method_fields', `payout method ${type} needs ${column}, which is blank`);
+  for (const column of missing)
+    fail(column, 'method_fields', `payout method ${type} needs ${column}, which is blank`);
   if (missing.length > 0) return undefined;
 
   if (type === 'card') {
     const cardNumber = digitsOnly(cell('card_number'));
     if (!/^\d{13,19}$/.test(cardNumber)) {
-      const hint = /e\+?\d/i.test(cardNumber) ? ' (the spreadsheet turned it into a number like 4.27E+15; format the column as text)' : '';
+      const hint = /e\+?\d/i.test(cardNumber)
+        ? ' (the spreadsheet turned it into a number like 4.27E+15; format the column as text)'
+        : '';
       fail('card_number', 'card_length', `card number must be 13–19 digits${hint}`);
       return undefined;
     }
@@ -211,7 +232,11 @@ function readMethod(
     ok = false;
   }
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(bankId)) {
-    fail('bank_id', 'bank_id_format', 'FPS bank id must be the bank\'s member id (letters, digits, . _ -), like 100000000111');
+    fail(
+      'bank_id',
+      'bank_id_format',
+      "FPS bank id must be the bank's member id (letters, digits, . _ -), like 100000000111",
+    );
     ok = false;
   }
   return ok && phone.ok ? { type, phone: phone.phone, bankId } : undefined;

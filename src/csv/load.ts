@@ -1,0 +1,203 @@
+/**
+ * loadBatch: bytes of a batch file → every row validated, the accepted payout requests under the
+ * policy, and file-level errors. Pure and synchronous; no money moves here.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { parse } from 'csv-parse/sync';
+import { formatRubles, sumKopecks } from '../money';
+import { decodeBytes, detectDelimiter, detectLineEnding, EncodingError } from './decode';
+import { mapHeaders, TOTAL_MARKERS } from './format';
+import type { BatchFormat, BatchRow, LoadedBatch, LoadOptions, PayoutRequest, RowError } from './types';
+import { markDuplicateReferences, readAmount, validateRow } from './validate';
+
+/** sha256 hex of the file's bytes; the batch id derives from it. */
+export function contentHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** One INN per line; '#' starts a comment; blank lines ignored. Throws on a line that is not a 10- or 12-digit INN. */
+export function loadStopList(path: string): Set<string> {
+  const list = new Set<string>();
+  readFileSync(path, 'utf8')
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((line, i) => {
+      const inn = line.replace(/#.*/, '').trim();
+      if (!inn) return;
+      if (!/^(\d{10}|\d{12})$/.test(inn)) {
+        throw new Error(`stop-list ${path} line ${i + 1}: "${inn}" is not a 10- or 12-digit tax number`);
+      }
+      list.add(inn);
+    });
+  return list;
+}
+
+const isBlank = (cells: readonly string[]): boolean => cells.every((c) => c.trim() === '');
+
+/** Rejected before row validation: rows (if any) are listed unvalidated, none of them valid. */
+function rejectedBatch(format: BatchFormat, fileErrors: RowError[], rows: BatchRow[] = []): LoadedBatch {
+  return {
+    format,
+    rows,
+    accepted: [],
+    fileErrors,
+    totals: { rows: rows.length, valid: 0, invalid: rows.length, acceptedKopecks: 0 },
+    rejected: true,
+  };
+}
+
+export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
+  const policy = opts.policy ?? 'whole-file';
+  let decoded;
+  try {
+    decoded = decodeBytes(bytes, opts.encoding);
+  } catch (e) {
+    if (!(e instanceof EncodingError)) throw e;
+    const format: BatchFormat = {
+      encoding: opts.encoding ?? 'utf-8',
+      bom: false,
+      delimiter: opts.delimiter ?? ',',
+      amountColumn: 'amount',
+      headers: [],
+      lineEnding: '\r\n',
+    };
+    return rejectedBatch(format, [{ row: 1, column: null, rule: 'encoding', message: e.message }]);
+  }
+  const { text, encoding, bom } = decoded;
+  const delimiter = opts.delimiter ?? detectDelimiter(text);
+  const format: BatchFormat = {
+    encoding,
+    bom,
+    delimiter,
+    amountColumn: 'amount',
+    headers: [],
+    lineEnding: detectLineEnding(text),
+  };
+
+  let records: string[][];
+  try {
+    records = parse(text, {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+    });
+  } catch (e) {
+    const line = (e as { lines?: number }).lines;
+    const message = `the file is not readable CSV: ${(e as Error).message}`;
+    return rejectedBatch(format, [{ row: line ?? 1, column: null, rule: 'csv_syntax', message }]);
+  }
+
+  // Spreadsheet row n is record n-1: blank rows keep their numbers but are not data rows.
+  const headerIndex = records.findIndex((cells) => !isBlank(cells));
+  if (headerIndex < 0) {
+    return rejectedBatch(format, [
+      { row: 1, column: null, rule: 'empty_file', message: 'the file is empty' },
+    ]);
+  }
+  const headers = records[headerIndex]!;
+  const headerRow = headerIndex + 1;
+  const headerMap = mapHeaders(headers);
+  format.headers = headers;
+  format.amountColumn = headerMap.amountColumn;
+  if (headerMap.problems.length > 0) {
+    const rows: BatchRow[] = [];
+    records.forEach((cells, i) => {
+      if (i > headerIndex && !isBlank(cells)) rows.push({ row: i + 1, cells, errors: [] });
+    });
+    return rejectedBatch(
+      format,
+      headerMap.problems.map((p) => ({ row: headerRow, column: p.column, rule: p.rule, message: p.message })),
+      rows,
+    );
+  }
+
+  const refIndex = headerMap.index.reference!;
+  const amountIndex = headerMap.index[headerMap.amountColumn]!;
+  let lastDataIndex = records.length - 1;
+  while (lastDataIndex > headerIndex && isBlank(records[lastDataIndex]!)) lastDataIndex--;
+  const isTotal = (cells: readonly string[]): boolean =>
+    TOTAL_MARKERS.has((cells[refIndex] ?? '').trim().toLowerCase());
+
+  let totalRow: LoadedBatch['totalRow'];
+  if (lastDataIndex > headerIndex && isTotal(records[lastDataIndex]!)) {
+    const cells = records[lastDataIndex]!;
+    const amount = readAmount(cells[amountIndex] ?? '', headerMap.amountColumn);
+    totalRow = { row: lastDataIndex + 1, cells, kopecks: 'kopecks' in amount ? amount.kopecks : null };
+    lastDataIndex--;
+  }
+
+  const ctx = {
+    index: headerMap.index,
+    amountColumn: headerMap.amountColumn,
+    headerLength: headers.length,
+    stopList: opts.stopList,
+  };
+  const rows: BatchRow[] = [];
+  const amounts: number[] = [];
+  const unreadable: number[] = [];
+  for (let i = headerIndex + 1; i <= lastDataIndex; i++) {
+    const cells = records[i]!;
+    if (isBlank(cells)) continue;
+    const row = i + 1;
+    const outcome = validateRow(cells, row, ctx);
+    if (isTotal(cells)) {
+      outcome.errors.push({
+        row,
+        column: 'reference',
+        rule: 'total_row_position',
+        message: 'a TOTAL / ИТОГО row must be the last row of the file',
+      });
+      delete outcome.request;
+    }
+    if (outcome.kopecks === null) unreadable.push(row);
+    else amounts.push(outcome.kopecks);
+    rows.push({ row, cells, ...(outcome.request && { request: outcome.request }), errors: outcome.errors });
+  }
+  markDuplicateReferences(rows, refIndex);
+
+  const fileErrors: RowError[] = [];
+  if (rows.length === 0) {
+    fileErrors.push({
+      row: headerRow,
+      column: null,
+      rule: 'empty_file',
+      message: 'the file has a header but no payout rows',
+    });
+  }
+  const actual = sumKopecks(amounts);
+  const checkTotal = (expected: number | null, source: string, row: number, column: string | null): void => {
+    if (expected === actual && unreadable.length === 0) return;
+    const expectedText =
+      expected === null ? 'an unreadable amount' : `${formatRubles(expected)} RUB (${expected} kopecks)`;
+    const gap = unreadable.length > 0 ? `; rows ${unreadable.join(', ')} have no readable amount` : '';
+    fileErrors.push({
+      row,
+      column,
+      rule: 'control_total',
+      message: `control total mismatch: ${source} says ${expectedText}, the rows add up to ${formatRubles(actual)} RUB (${actual} kopecks)${gap}; the file may be truncated`,
+    });
+  };
+  if (opts.expectTotalKopecks !== undefined)
+    checkTotal(opts.expectTotalKopecks, 'the expected total', headerRow, null);
+  if (totalRow) checkTotal(totalRow.kopecks, 'the total row', totalRow.row, headerMap.amountColumn);
+
+  const valid = rows.filter((r) => r.request);
+  const rejected = fileErrors.length > 0 || (policy === 'whole-file' && valid.length < rows.length);
+  const accepted: PayoutRequest[] = rejected ? [] : valid.map((r) => r.request!);
+  return {
+    format,
+    rows,
+    accepted,
+    fileErrors,
+    totals: {
+      rows: rows.length,
+      valid: valid.length,
+      invalid: rows.length - valid.length,
+      acceptedKopecks: sumKopecks(accepted.map((r) => r.amount)),
+    },
+    rejected,
+    ...(totalRow && { totalRow }),
+  };
+}
