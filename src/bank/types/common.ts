@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { countryAlpha3, currency, digits, email, fpsDescription, httpUrl, isoDate, kopecks, notBlank } from './rules';
+import {
+  countryAlpha3,
+  currency,
+  digits,
+  email,
+  fpsDescription,
+  httpUrl,
+  isoDate,
+  kopecks,
+  notBlank,
+  taxReference,
+} from './rules';
 
 /**
  * Objects shared by many methods. Each has a request schema (`…ParamsSchema`: the spec's rules,
@@ -109,14 +120,24 @@ export const CardBlockSchema = z.looseObject({
   type: z.literal('card'),
   card: z.discriminatedUnion('type', [
     z.looseObject({ type: z.literal('bank_card'), bank_card: bankCard }),
-    z.looseObject({ type: z.literal('encrypted_card'), encrypted_card: z.looseObject({ number_hash: notBlank }) }),
+    z.looseObject({
+      type: z.literal('encrypted_card'),
+      encrypted_card: z.looseObject({ number_hash: notBlank }),
+    }),
     // Decision D6: where a recurring token goes is not shown; it takes the card's place, named as
     // token/info names it.
-    z.looseObject({ type: z.literal('recurrent_token'), recurrent_token: z.looseObject({ token: notBlank }) }),
+    z.looseObject({
+      type: z.literal('recurrent_token'),
+      recurrent_token: z.looseObject({ token: notBlank }),
+    }),
   ]),
 });
 
-const fpsTarget = z.looseObject({ phone: notBlank, bank_id: notBlank, description: fpsDescription.optional() });
+const fpsTarget = z.looseObject({
+  phone: notBlank,
+  bank_id: notBlank,
+  description: fpsDescription.optional(),
+});
 
 export const BankAccountBlockSchema = z.looseObject({
   type: z.literal('bank_account'),
@@ -144,7 +165,10 @@ export const BankAccountBlockSchema = z.looseObject({
   ]),
 });
 
-export const FpsBlockSchema = z.looseObject({ type: z.literal('faster_payment_system'), faster_payment_system: fpsTarget });
+export const FpsBlockSchema = z.looseObject({
+  type: z.literal('faster_payment_system'),
+  faster_payment_system: fpsTarget,
+});
 
 export const InternalTransferBlockSchema = z.looseObject({
   type: z.literal('internal_transfer'),
@@ -185,7 +209,7 @@ export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
 
 export const FiscalizationDetailsParamsSchema = z.looseObject({
   professional_income_taxpayer: z.looseObject({
-    tax_reference: digits(12),
+    tax_reference: taxReference,
     payer_type: z.string().optional(),
     payer_tax_number: z.string().optional(),
     payer_name: z.string().optional(),
@@ -231,7 +255,10 @@ export const RecurrentTokenSchema = z.looseObject({
 });
 export type RecurrentToken = z.infer<typeof RecurrentTokenSchema>;
 
-export const TransactionInfoSchema = z.looseObject({ rrn: z.string().optional(), auth_code: z.string().optional() });
+export const TransactionInfoSchema = z.looseObject({
+  rrn: z.string().optional(),
+  auth_code: z.string().optional(),
+});
 export type TransactionInfo = z.infer<typeof TransactionInfoSchema>;
 
 export const BankErrorBodySchema = z.looseObject({ code: z.string(), description: z.string().optional() });
