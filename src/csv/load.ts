@@ -171,7 +171,12 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     if (expected === actual && unreadable.length === 0) return;
     const expectedText =
       expected === null ? 'an unreadable amount' : `${formatRubles(expected)} RUB (${expected} kopecks)`;
-    const gap = unreadable.length > 0 ? `; rows ${unreadable.join(', ')} have no readable amount` : '';
+    const gap =
+      unreadable.length === 0
+        ? ''
+        : unreadable.length === 1
+          ? `; row ${unreadable[0]} has no readable amount`
+          : `; rows ${unreadable.join(', ')} have no readable amount`;
     fileErrors.push({
       row,
       column,

@@ -1,0 +1,162 @@
+import iconv from 'iconv-lite';
+import { parse } from 'csv-parse/sync';
+import {
+  loadBatch,
+  RESULT_COLUMNS,
+  summarize,
+  summarizeReport,
+  writeReport,
+  type ReportResult,
+} from '../../src/csv';
+import { accountRow, cardRow, cp1251, csvText, fpsRow, HEADER, utf8 } from './helpers';
+
+const paid = (id: string): ReportResult => ({
+  state: 'paid',
+  bank_session_id: 'ps_1',
+  bank_payout_id: id,
+  receipt_link: `https://receipts.example/${id}`,
+});
+
+describe('writeReport', () => {
+  it('round-trips a Windows-1251 ";" file: same cells, result columns appended, same encoding and line ending', () => {
+    const text = csvText(
+      [
+        cardRow({ reference: 'a', amount: '1 234,56', service_name: 'Вёрстка; макеты\r\nи правки' }),
+        accountRow({ reference: 'b', amount: '0' }),
+        fpsRow({ reference: 'c', amount: '10,00' }),
+      ],
+      { delimiter: ';', eol: '\r\n' },
+    );
+    const input = cp1251(text);
+    const batch = loadBatch(input, { policy: 'partial' });
+    expect(batch.format).toMatchObject({ encoding: 'windows-1251', delimiter: ';', lineEnding: '\r\n' });
+    const results = new Map<number, ReportResult>([
+      [2, paid('po_1')],
+      [
+        4,
+        {
+          state: 'failed',
+          bank_session_id: 'ps_1',
+          error_code: 'card_declined',
+          reason: 'Банк отклонил выплату',
+        },
+      ],
+    ]);
+    const out = writeReport(batch, results);
+
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(out)).toThrow(); // not UTF-8: it is 1251
+    const decoded = iconv.decode(out, 'win1251');
+    expect(decoded.startsWith('reference;last_name;')).toBe(true);
+    expect(decoded).toContain('\r\n');
+    expect(/(?<!\r)\n/.test(decoded)).toBe(false); // every line break is CRLF, as in the input
+    expect(decoded.endsWith('\r\n')).toBe(true);
+    const records: string[][] = parse(decoded, { delimiter: ';' });
+    const original: string[][] = parse(iconv.decode(input, 'win1251'), { delimiter: ';' });
+    expect(records).toHaveLength(4);
+    expect(records[0]).toEqual([...HEADER, ...RESULT_COLUMNS]);
+    for (let i = 1; i < 4; i++) expect(records[i]!.slice(0, HEADER.length)).toEqual(original[i]);
+    expect(records[1]!.slice(HEADER.length)).toEqual([
+      'paid',
+      'ps_1',
+      'po_1',
+      'https://receipts.example/po_1',
+      '',
+      '',
+    ]);
+    expect(records[2]!.slice(HEADER.length)).toEqual([
+      'invalid',
+      '',
+      '',
+      '',
+      'amount_positive',
+      'amount: amount "0" must be positive',
+    ]);
+    expect(records[3]!.slice(HEADER.length)).toEqual([
+      'failed',
+      'ps_1',
+      '',
+      '',
+      'card_declined',
+      'Банк отклонил выплату',
+    ]);
+    expect(records[1]![HEADER.indexOf('service_name')]).toBe('Вёрстка; макеты\r\nи правки');
+  });
+
+  it('keeps a UTF-8 BOM and LF, and writes the total row back', () => {
+    const text = csvText([cardRow({ reference: 'a', amount: '5' }), { reference: 'ИТОГО', amount: '5' }]);
+    const batch = loadBatch(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8(text)]));
+    const out = writeReport(batch, new Map([[2, paid('po_9')]]));
+    expect([...out.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const body = out.subarray(3).toString('utf8');
+    expect(body).not.toContain('\r');
+    const records: string[][] = parse(body);
+    expect(records.map((r) => r[0])).toEqual(['reference', 'a', 'ИТОГО']);
+    expect(records[2]!.slice(HEADER.length)).toEqual(['', '', '', '', '', '']);
+  });
+
+  it('a whole-file rejection gives valid rows state rejected with the reason; rows wider than the header stay aligned', () => {
+    const wide =
+      csvText([cardRow({ reference: 'a' })]) +
+      csvText([cardRow({ reference: 'b' })]).split('\n')[1] +
+      ',extra\n';
+    const batch = loadBatch(utf8(wide));
+    expect(batch.rejected).toBe(true);
+    const records: string[][] = parse(writeReport(batch, new Map()).toString('utf8'), {
+      relax_column_count: false,
+    });
+    const width = HEADER.length + 1;
+    expect(records[0]).toEqual([...HEADER, '', ...RESULT_COLUMNS]);
+    expect(records[1]!.slice(width)).toEqual([
+      'rejected',
+      '',
+      '',
+      '',
+      'file_rejected',
+      'not paid: the file was rejected (other rows are invalid)',
+    ]);
+    expect(records[2]![HEADER.length]).toBe('extra');
+    expect(records[2]![width]).toBe('invalid');
+    expect(records[2]![width + 4]).toBe('column_count');
+  });
+
+  it('a file rejected for missing columns still lists every row with the file error as reason', () => {
+    const batch = loadBatch(utf8(csvText([cardRow()], { header: HEADER.filter((h) => h !== 'inn') })));
+    const records: string[][] = parse(writeReport(batch, new Map()).toString('utf8'));
+    expect(records).toHaveLength(2);
+    expect(records[1]!.slice(-2)).toEqual([
+      'file_rejected',
+      'not paid: the file was rejected (required column "inn" is missing)',
+    ]);
+  });
+});
+
+describe('summarize', () => {
+  it('counts and totals by state in kopecks, formatted, with a text line', () => {
+    const s = summarize([
+      { state: 'paid', amount: 123456 },
+      { state: 'paid', amount: 100 },
+      { state: 'failed', amount: 5000 },
+      { state: 'invalid' },
+    ]);
+    expect(s.byState).toEqual({
+      paid: { count: 2, kopecks: 123556, formatted: '1 235,56' },
+      failed: { count: 1, kopecks: 5000, formatted: '50,00' },
+      invalid: { count: 1, kopecks: 0, formatted: '0,00' },
+    });
+    expect(s.total).toEqual({ count: 4, kopecks: 128556, formatted: '1 285,56' });
+    expect(s.text).toBe(
+      '4 rows, 1 285,56 RUB: paid 2 (1 235,56 RUB), failed 1 (50,00 RUB), invalid 1 (0,00 RUB)',
+    );
+  });
+
+  it('summarizeReport takes amounts from the rows and defaults from validation', () => {
+    const batch = loadBatch(
+      utf8(csvText([cardRow({ reference: 'a', amount: '10' }), cardRow({ reference: 'b', amount: '0' })])),
+      {
+        policy: 'partial',
+      },
+    );
+    const s = summarizeReport(batch, new Map([[2, paid('po_1')]]));
+    expect(s.text).toBe('2 rows, 10,00 RUB: paid 1 (10,00 RUB), invalid 1 (0,00 RUB)');
+  });
+});
