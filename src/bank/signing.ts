@@ -18,7 +18,9 @@ function publicKey(key: KeyInput): KeyObject {
 }
 
 export function signBody(body: Buffer | string, key: KeyInput): string {
-  return sign('sha256', Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), privateKey(key)).toString('base64');
+  return sign('sha256', Buffer.isBuffer(body) ? body : Buffer.from(body, 'utf8'), privateKey(key)).toString(
+    'base64',
+  );
 }
 
 /** False (never a throw) for a missing, malformed or wrong signature. */

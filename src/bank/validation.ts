@@ -1,31 +1,47 @@
 import type { z } from 'zod';
 import { BankRequestValidationError, BankResponseValidationError } from './errors';
 
-/** A zod issue as `{field, rule}`: the rule name, never the offending value. */
-export function issueToRule(issue: z.core.$ZodIssue): { field: string; rule: string } {
+/**
+ * A zod issue as `{field, rule}`: the rule name, never the offending value. Our own checks carry
+ * their rule name as the message (no spaces); zod's built-in messages are turned into one.
+ */
+export function issueToRule(issue: z.core.$ZodIssue, input?: unknown): { field: string; rule: string } {
   const field = issue.path.map(String).join('.');
+  if (
+    valueAt(input, issue.path) === undefined &&
+    (issue.code === 'invalid_type' || issue.code === 'custom')
+  ) {
+    return { field, rule: 'required' };
+  }
+  if (!/\s/.test(issue.message)) return { field, rule: issue.message };
   switch (issue.code) {
     case 'invalid_type':
-      return { field, rule: issue.input === undefined ? 'required' : `expected_${issue.expected}` };
+      return { field, rule: `expected_${issue.expected}` };
     case 'invalid_value':
-      return {
-        field,
-        rule: issue.message.startsWith('must_') ? issue.message : `one_of_${issue.values.join('|')}`,
-      };
+      return { field, rule: `one_of_${issue.values.join('|')}` };
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
       return { field, rule: options ? `one_of_${options.join('|')}` : 'no_matching_shape' };
     }
     default:
-      return { field, rule: issue.message };
+      return { field, rule: issue.code };
   }
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (!v || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
 /** Parses caller params or throws BankRequestValidationError naming the first bad field. */
 export function parseParams<S extends z.ZodType>(schema: S, params: unknown): z.output<S> {
   const result = schema.safeParse(params);
   if (result.success) return result.data;
-  const issues = result.error.issues.map(issueToRule);
+  const issues = result.error.issues.map((i) => issueToRule(i, params));
   const first = issues[0] ?? { field: '', rule: 'invalid' };
   throw new BankRequestValidationError(first.field, first.rule, issues);
 }
@@ -38,7 +54,11 @@ export function parseResponse<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  throw new BankResponseValidationError(path, httpStatus, result.error.issues.map(issueToRule));
+  throw new BankResponseValidationError(
+    path,
+    httpStatus,
+    result.error.issues.map((i) => issueToRule(i, body)),
+  );
 }
 
 /** The idempotency header: 4 to 64 characters (spec), visible ASCII so it is a valid header value. */

@@ -42,7 +42,7 @@ export function parseWebhookEvent(raw: unknown): WebhookVerification {
   if (!known || !Object.hasOwn(WEBHOOK_SCHEMAS, known)) return { ok: true, event: { type: 'unknown', raw } };
   const result = WEBHOOK_SCHEMAS[known as keyof typeof WEBHOOK_SCHEMAS].safeParse(body);
   if (!result.success)
-    return { ok: false, reason: 'bad_shape', issues: result.error.issues.map(issueToRule) };
+    return { ok: false, reason: 'bad_shape', issues: result.error.issues.map((i) => issueToRule(i, body)) };
   return { ok: true, event: result.data as BankWebhookEvent };
 }
 

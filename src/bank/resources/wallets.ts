@@ -28,7 +28,7 @@ export function walletsResource(t: Transport) {
       Wt.CreateSimplifiedWalletParamsSchema,
       Wt.WalletRequestResponseSchema,
     ),
-    upToSimplified: (id: string, params: Wt.UpToSimplifiedParams, opts?: RequestOptions) =>
+    upToSimplified: async (id: string, params: Wt.UpToSimplifiedParams, opts?: RequestOptions) =>
       t.call(
         {
           endpoint: W.upToSimplified(walletId(id)),
@@ -37,10 +37,10 @@ export function walletsResource(t: Transport) {
         },
         opts,
       ),
-    balance: (id: string, opts?: RequestOptions) =>
+    balance: async (id: string, opts?: RequestOptions) =>
       t.call({ endpoint: W.balance(walletId(id)), response: Wt.WalletAccountBalanceResponseSchema }, opts),
     /** Only a wallet with a zero balance can be closed. Decision D13: the empty body is sent as `{}`. */
-    close: (id: string, opts?: RequestOptions) =>
+    close: async (id: string, opts?: RequestOptions) =>
       t.call(
         {
           endpoint: W.close(walletId(id)),

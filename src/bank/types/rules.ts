@@ -5,7 +5,8 @@ import { isPositiveKopecks, sameCurrency } from '../../money';
  * The field rules the spec states, each with a short rule name that BankRequestValidationError
  * reports (the message of a zod issue is the rule name; the value itself is never echoed).
  */
-export const kopecks = z.number().refine(isPositiveKopecks, 'positive_integer_kopecks');
+/** Any non-integer, non-positive or unsafe value (a string from a CSV too) breaks the same rule. */
+export const kopecks = z.custom<number>(isPositiveKopecks, 'positive_integer_kopecks');
 
 export const currency = z.string().regex(/^[A-Za-z]{3}$/, 'iso4217_code');
 
