@@ -31,7 +31,7 @@ export const TEST_CARDS = {
   THREE_DS: '2200000000000087',
   /** Payment: two-stage (hold): pending + ready_to_capture instead of ready_to_confirm. */
   TWO_STAGE: '2200000000000095',
-  /** Luhn-valid card that is not a test value but fails in the sandbox's BIN check: never issued. */
+  /** Succeeds; confirmation_payout only after 7 business days. */
   CONFIRMATION_PAYOUT_LATE: '2200000000000103',
 } as const;
 

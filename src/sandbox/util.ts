@@ -94,8 +94,8 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 export function getPath(obj: unknown, path: string): unknown {
   let cur: unknown = obj;
   for (const part of path.split('.')) {
-    if (!isObject(cur)) return undefined;
-    cur = cur[part];
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[part];
   }
   return cur;
 }

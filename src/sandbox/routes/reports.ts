@@ -1,0 +1,98 @@
+import { ApiError, invalid } from '../http/errors';
+import { type Ctx, type Route, versions } from '../http/types';
+import { depositAccount } from '../ledger';
+import { Checker } from '../validate';
+
+const MSK_OFFSET_MS = 3 * 3600_000;
+/** Statement days are Moscow calendar days (UTC+3). */
+const mskDate = (ms: number): string => new Date(ms + MSK_OFFSET_MS).toISOString().slice(0, 10);
+
+const post = (paths: string[], handler: (ctx: Ctx) => unknown): Route[] =>
+  paths.map((path) => ({ method: 'POST', path, area: 'api', idempotent: false, handler }));
+
+export const reportRoutes: Route[] = [
+  ...post(versions([1], 'report/account_balance'), (ctx) => {
+    const c = new Checker(ctx.body);
+    const num = c.string('account_number', {
+      required: true,
+      pattern: /^\d{20}$/,
+      rule: 'must be 20 digits',
+    });
+    if (num && !/^(40702|40703|40802|40807|40701)/.test(num))
+      c.add('account_number', 'must start with 40702, 40703, 40802, 40807 or 40701');
+    c.check();
+    const acc = ctx.sb.state.accounts[num!];
+    if (!acc) throw invalid('account_number: account not found or not owned by the project');
+    return {
+      status: 'ok',
+      account_number: acc.number,
+      account_currency: acc.currency,
+      balance: { current_balance: acc.balance },
+    };
+  }),
+  ...post(versions([1], 'report/account_statement'), (ctx) => {
+    const c = new Checker(ctx.body);
+    const num = c.string('account_number', {
+      required: true,
+      pattern: /^\d{20}$/,
+      rule: 'must be 20 digits',
+    });
+    const from = c.date('date_from');
+    const to = c.date('date_to');
+    c.check();
+    if (from! > to!) throw invalid('date_from: must not be greater than date_to');
+    if (from !== to) throw invalid('date_to: must equal date_from (the maximum interval is 1 day)');
+    const acc = ctx.sb.state.accounts[num!];
+    if (!acc) throw invalid('account_number: account not found or not owned by the project');
+    let opening = acc.balance;
+    // Walk back from the current balance: undo everything on or after the day to get its opening balance.
+    const sign = (t: { type: string; amount: number }): number =>
+      t.type === 'credit' ? t.amount : -t.amount;
+    for (const t of acc.transactions) if (mskDate(t.atMs) >= from!) opening -= sign(t);
+    const day = acc.transactions.filter((t) => mskDate(t.atMs) === from);
+    const debet = day.filter((t) => t.type === 'debet').reduce((s, t) => s + t.amount, 0);
+    const credit = day.filter((t) => t.type === 'credit').reduce((s, t) => s + t.amount, 0);
+    return {
+      status: 'ok',
+      method: {
+        name: 'account_statement',
+        account_statement: {
+          date_from: from,
+          date_to: to,
+          account_number: acc.number,
+          total_turnover: { debet, credit, debet_base: null, credit_base: null },
+          total_balance: {
+            opening,
+            closing: opening + credit - debet,
+            opening_base: null,
+            closing_base: null,
+          },
+          transactions: day.map((t) => ({
+            amount: t.amount,
+            currency: t.currency,
+            payment_date: mskDate(t.atMs),
+            bank_system_id: t.id,
+            ...(t.transaction_id ? { transaction_id: t.transaction_id } : {}),
+            ...(t.session_id ? { session_id: t.session_id } : {}),
+            purpose: t.purpose,
+            counter_party: t.counter_party,
+            type: t.type,
+          })),
+        },
+      },
+    };
+  }),
+  ...post(versions([1], 'wallet/balance'), (ctx) => {
+    const c = new Checker(ctx.body);
+    const when = c.string('request_datetime', { required: true });
+    if (when !== undefined && Number.isNaN(Date.parse(when)))
+      c.add('request_datetime', 'must be an ISO 8601 date-time');
+    c.check();
+    const acc = depositAccount(ctx.sb);
+    if (!acc) throw new ApiError(500, 'internal_error', 'no deposit account');
+    return {
+      status: 'ok',
+      wallets: [{ id: acc.number, amount_details: { amount: acc.balance, currency: 'rub' } }],
+    };
+  }),
+];
