@@ -30,6 +30,21 @@ const SENSITIVE_KEYS = new Set(
     'series',
     'issuer_code',
     'division_code',
+    // Added with the bank client: the rest of card, passport, birth and tax-number data it carries.
+    'expiration_month',
+    'expiration_year',
+    'issuer',
+    'issuer_date',
+    'issue_date',
+    'issued_by',
+    'id_expiration_date',
+    'birthday',
+    'date_of_birth',
+    'birthplace',
+    'inn',
+    'tax_reference',
+    'payer_tax_number',
+    'contragent_inn',
     'private_key',
     'privateKey',
     'privateKeyPem',
@@ -60,7 +75,11 @@ export function redactDeep(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1));
   if (value instanceof Error) {
-    return { type: value.name, message: redactText(value.message), stack: value.stack && redactText(value.stack) };
+    return {
+      type: value.name,
+      message: redactText(value.message),
+      stack: value.stack && redactText(value.stack),
+    };
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
