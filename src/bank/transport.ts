@@ -119,7 +119,7 @@ export class Transport {
       } catch (err) {
         const durationMs = Math.round(performance.now() - started);
         const bankCode = err instanceof BankError ? err.code : 'unknown';
-        const httpStatus = (err as { httpStatus?: number }).httpStatus;
+        const httpStatus = err instanceof BankError ? (err as { httpStatus?: number }).httpStatus : undefined;
         this.logger.debug({ bank: { ...log, httpStatus, bankCode, durationMs } }, 'bank call failed');
         if (attempt >= attempts || !isRetryable(err) || opts.signal?.aborted) throw err;
         await this.backoff(attempt, opts.signal);

@@ -117,6 +117,14 @@ describe('transport failures', () => {
     expect(err).toMatchObject({ kind: 'connect', retryable: true, outcomeUnknown: false });
   });
 
+  test('a host that does not resolve → dns, retryable, outcome known (never sent)', async () => {
+    const nowhere = clientFor(server, keys, { baseUrl: 'http://bank.invalid', maxRetries: 0 });
+    const err = await failure(nowhere.sessions.initPayout(payout));
+    await nowhere.close();
+    expect(err).toBeInstanceOf(BankTransportError);
+    expect(err).toMatchObject({ kind: 'dns', retryable: true, outcomeUnknown: false });
+  });
+
   test('status ok but no session → BankResponseValidationError, not retryable, not repeated', async () => {
     server.reply(() => ({ json: { status: 'ok' } }));
     const err = await failure(bank.sessions.status({ session_id: 'ps_1' }));
