@@ -36,6 +36,7 @@ test('retry schedule: growing intervals, none over 15 minutes, nothing after 30 
   expect(log.length).toBe(8);
   expect(hooks.received).toHaveLength(8);
   const gaps = times.slice(1).map((t, i) => t - times[i]!);
+  expect(gaps).toEqual([10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 600_000]);
   for (let i = 1; i < gaps.length; i++) expect(gaps[i]!).toBeGreaterThanOrEqual(gaps[i - 1]!);
   expect(Math.max(...gaps)).toBeLessThanOrEqual(15 * 60_000);
   expect(times.at(-1)! - times[0]!).toBeLessThanOrEqual(30 * 60_000);

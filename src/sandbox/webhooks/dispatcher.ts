@@ -101,7 +101,7 @@ export class WebhookDispatcher {
     if (status === 200) {
       d.state = 'delivered';
     } else {
-      const candidate = sb.now() + retryIntervalMs(d.attempts);
+      const candidate = startedAt + retryIntervalMs(d.attempts);
       if (candidate - d.firstAtMs <= LIMITS.webhookHorizonMs) nextAt = candidate;
       else d.state = 'gave_up';
     }
