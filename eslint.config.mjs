@@ -19,13 +19,31 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['node:*', 'fs', 'http', 'https', 'crypto', 'undici', 'pino'], message: 'workflow code must stay deterministic' },
-            { group: ['**/src/*', '**/activities/*'], message: 'workflows import only workflow-safe modules', allowTypeImports: true },
+            {
+              group: ['node:*', 'fs', 'http', 'https', 'crypto', 'undici', 'pino'],
+              message: 'workflow code must stay deterministic',
+            },
+            {
+              group: ['**/src/*', '**/activities/*'],
+              message: 'workflows import only workflow-safe modules',
+              allowTypeImports: true,
+            },
           ],
         },
       ],
-      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'use workflow time' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'use workflow time' },
+      ],
     },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { process: 'readonly', module: 'writable', require: 'readonly', __dirname: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/cli/**/*.ts'],

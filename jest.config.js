@@ -4,6 +4,7 @@ const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
 module.exports = {
   testTimeout: 120_000,
   maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/harness/summary-reporter.js'],
   projects: [
     {
       // Pure logic and HTTP-only tests (bank client, sandbox, CSV): no Temporal server needed.

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
+import { PROJECT_ROOT } from '../src/paths';
 
 export interface WorkerDescription {
   hostname: string;
@@ -9,8 +12,9 @@ export interface WorkerDescription {
   payrunVersion: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { version } = require('../package.json') as { version: string };
+const { version } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+};
 
 export async function describeWorker(): Promise<WorkerDescription> {
   return {

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { PROJECT_ROOT } from '../paths';
 
-const ENSURE_SCRIPT = join(__dirname, '..', '..', 'scripts', 'ensure-temporal.sh');
+const ENSURE_SCRIPT = join(PROJECT_ROOT, 'scripts', 'ensure-temporal.sh');
 
 /**
  * Path of the pinned Temporal CLI, building it once if needed (see scripts/ensure-temporal.sh).
@@ -9,5 +10,8 @@ const ENSURE_SCRIPT = join(__dirname, '..', '..', 'scripts', 'ensure-temporal.sh
  */
 export function temporalBinary(): string {
   if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
-  return execFileSync('bash', [ENSURE_SCRIPT], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync('bash', [ENSURE_SCRIPT], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }

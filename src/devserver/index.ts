@@ -7,7 +7,7 @@ import { temporalBinary } from './binary';
 import { freePort } from './ports';
 import { reapOrphans, registerServer, unregisterServer } from './reaper';
 
-export { freePort } from './ports';
+export { freePort, preferredPort } from './ports';
 export { temporalBinary } from './binary';
 
 export interface DevServerOptions {
@@ -57,7 +57,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<Runni
       args.push('--sqlite-pragma', p);
     }
   }
-  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) args.push('--search-attribute', `${name}=${type}`);
+  for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
+    args.push('--search-attribute', `${name}=${type}`);
   args.push('--log-level', 'warn');
 
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -83,7 +84,10 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<Runni
   return {
     address,
     port,
-    uiUrl: uiPort === undefined ? undefined : `http://${ip === '0.0.0.0' ? 'localhost' : ip}:${uiPort}`,
+    uiUrl:
+      uiPort === undefined
+        ? undefined
+        : `http://${ip === '0.0.0.0' || ip === '127.0.0.1' ? 'localhost' : ip}:${uiPort}`,
     namespace,
     pid: child.pid,
     stop,
@@ -95,7 +99,9 @@ async function waitForHealth(address: string, namespace: string, child: ChildPro
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new DevServerError(`Temporal dev server exited early (code ${child.exitCode ?? child.signalCode})`);
+      throw new DevServerError(
+        `Temporal dev server exited early (code ${child.exitCode ?? child.signalCode})`,
+      );
     }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 2_000 });
@@ -110,7 +116,9 @@ async function waitForHealth(address: string, namespace: string, child: ChildPro
       await new Promise((r) => setTimeout(r, 250));
     }
   }
-  throw new DevServerError(`Temporal dev server at ${address} not healthy after ${timeoutMs} ms: ${String(lastError)}`);
+  throw new DevServerError(
+    `Temporal dev server at ${address} not healthy after ${timeoutMs} ms: ${String(lastError)}`,
+  );
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -15,9 +15,14 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payrun-test-'));
   const started = Date.now();
-  const server = await startDevServer({ dbFile: join(dir, 'temporal.db'), logFile: join(dir, 'temporal.log') });
+  const server = await startDevServer({
+    dbFile: join(dir, 'temporal.db'),
+    logFile: join(dir, 'temporal.log'),
+  });
   process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.PAYRUN_TEST_DIR = dir;
   globalThis.__PAYRUN_DEV_SERVER__ = server;
-  process.stderr.write(`\n[harness] Temporal dev server ${server.address} ready in ${Date.now() - started} ms (${dir})\n`);
+  process.stderr.write(
+    `\n[harness] Temporal dev server ${server.address} ready in ${Date.now() - started} ms (${dir})\n`,
+  );
 }

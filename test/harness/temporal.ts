@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  NativeConnection,
+  type Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { createPayrunWorker, WORKFLOWS_PATH, type PayrunWorkerOptions } from '../../src/worker/create';
 import { installTemporalRuntime } from '../../src/worker/runtime';
 
@@ -9,7 +14,10 @@ installTemporalRuntime();
 /** Address of the run's shared dev server (started by global-setup.ts). */
 export function temporalAddress(): string {
   const address = process.env.PAYRUN_TEST_TEMPORAL_ADDRESS;
-  if (!address) throw new Error('no Temporal dev server: run this test through jest so test/harness/global-setup.ts starts one');
+  if (!address)
+    throw new Error(
+      'no Temporal dev server: run this test through jest so test/harness/global-setup.ts starts one',
+    );
   return address;
 }
 

@@ -1,0 +1,23 @@
+# payrun's production image: one image, run as `worker`, `ingress` or `watch` by the compose file.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-fund --no-audit
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+COPY bench ./bench
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+# Workflow sources are bundled by the worker at start from the compiled workflows/ directory.
+USER node
+ENTRYPOINT ["node", "bin/payrun"]
+CMD ["worker"]

@@ -1,0 +1,41 @@
+# Two commands do all set-up on a fresh machine: `make test` and `make demo`.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NODE_STAMP := node_modules/.payrun-installed
+
+.PHONY: help setup temporal-cli build typecheck lint test test-fast demo clean
+
+help:
+	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
+	@echo "make demo   - install what is missing, then run the demo (KEEP=1 keeps it running)"
+
+# npm ci only when the lockfile changed since the last install.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-fund --no-audit
+	@touch $(NODE_STAMP)
+
+temporal-cli:
+	@./scripts/ensure-temporal.sh >/dev/null
+
+setup: $(NODE_STAMP) temporal-cli
+
+build: $(NODE_STAMP)
+	npm run --silent build
+
+typecheck: $(NODE_STAMP)
+	npm run --silent typecheck
+
+lint: $(NODE_STAMP)
+	npm run --silent lint
+
+test: setup typecheck lint
+	npx jest --ci
+
+test-fast: $(NODE_STAMP)
+	npx jest --ci --selectProjects standalone
+
+demo: setup build
+	node dist/src/demo/index.js
+
+clean:
+	rm -rf dist coverage

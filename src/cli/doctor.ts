@@ -1,0 +1,37 @@
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import type { Command } from 'commander';
+import { loadTemporalConfig } from '../config';
+import { acknowledgeSignal } from '../../workflows/definitions';
+import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
+
+/** Runs the connectivity-check workflow through a live worker and reports who answered. */
+export async function runConnectivityCheck(address: string, namespace: string, taskQueue: string) {
+  const connection = await Connection.connect({ address });
+  try {
+    const client = new Client({ connection, namespace });
+    const handle = await client.workflow.start(connectivityCheckWorkflow, {
+      taskQueue,
+      workflowId: `connectivity-check-${randomUUID()}`,
+      args: [{ awaitAcknowledgement: true, acknowledgementTimeoutMs: 60_000 }],
+    });
+    await handle.signal(acknowledgeSignal, { by: 'payrun doctor' });
+    return { workflowId: handle.workflowId, ...(await handle.result()) };
+  } finally {
+    await connection.close();
+  }
+}
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('check that Temporal and a worker answer: runs the connectivity-check workflow end to end')
+    .action(async () => {
+      const t = loadTemporalConfig();
+      const r = await runConnectivityCheck(t.address, t.namespace, t.taskQueue);
+      console.log(
+        `ok: workflow ${r.workflowId} ran on worker ${r.worker.hostname} pid ${r.worker.pid} ` +
+          `(payrun ${r.worker.payrunVersion}, node ${r.worker.nodeVersion}), acknowledged by ${r.acknowledgedBy}`,
+      );
+    });
+}

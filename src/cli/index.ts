@@ -1,0 +1,37 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config';
+import { registerDoctor } from './doctor';
+import { registerWorker } from './worker';
+
+/**
+ * `payrun` command line. Exit codes: 0 success, 1 the operation failed (the message says why),
+ * 2 wrong usage or configuration.
+ */
+export function buildProgram(): Command {
+  const program = new Command('payrun')
+    .description('Payout batch processor on Temporal')
+    .showHelpAfterError()
+    .exitOverride();
+  registerWorker(program);
+  registerDoctor(program);
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv);
+    return 0;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      return 2;
+    }
+    console.error(`payrun: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main().then((code) => process.exit(code));
+}

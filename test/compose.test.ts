@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { BANK_WEBHOOK_IPS } from '../src/config';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+
+// No Docker engine runs here, so the production wiring is checked by reading the file.
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  environment?: Record<string, string | number>;
+  ports?: string[];
+  depends_on?: string[] | Record<string, { condition: string }>;
+  env_file?: string;
+}
+const compose = parse(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as {
+  services: Record<string, Service>;
+};
+const s = compose.services;
+const dependsOn = (svc: Service) =>
+  Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
+
+describe('docker-compose.yml (production)', () => {
+  it('has PostgreSQL, Temporal, its UI, the payrun worker and ingress', () => {
+    expect(Object.keys(s)).toEqual(
+      expect.arrayContaining(['postgresql', 'temporal', 'temporal-ui', 'worker', 'ingress']),
+    );
+  });
+
+  it('runs Temporal (auto-setup) on that PostgreSQL', () => {
+    expect(s.temporal!.image).toMatch(/^temporalio\/auto-setup:/);
+    expect(s.temporal!.environment).toMatchObject({ DB: 'postgres12', POSTGRES_SEEDS: 'postgresql' });
+    expect(dependsOn(s.temporal!)).toContain('postgresql');
+  });
+
+  it('points the worker and ingress at the Temporal server and runs payrun commands', () => {
+    for (const name of ['worker', 'ingress']) {
+      expect(s[name]!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
+      expect(s[name]!.image ?? s[name]!.build).toBeDefined();
+      expect(s[name]!.command).toEqual([name]);
+    }
+    expect(s.worker!.build).toBe('.');
+  });
+
+  it('publishes the ingress port it listens on and allows only the bank addresses', () => {
+    const port = String(s.ingress!.environment!.INGRESS_PORT);
+    expect(s.ingress!.ports!.some((p) => p.endsWith(`:${port}`))).toBe(true);
+    expect(String(s.ingress!.environment!.INGRESS_ALLOWED_IPS).split(',')).toEqual([...BANK_WEBHOOK_IPS]);
+  });
+
+  it('points the UI at the server', () => {
+    expect(s['temporal-ui']!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  it('registers every payrun search attribute', () => {
+    const cmd = ([] as string[]).concat(s['temporal-setup']!.command ?? []).join(' ');
+    for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES)) {
+      expect(cmd).toContain(`--name ${name} --type ${type}`);
+    }
+  });
+
+  it('builds an image from a Dockerfile that runs bin/payrun', () => {
+    const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/ENTRYPOINT \["node", "bin\/payrun"\]/);
+    expect(dockerfile).toMatch(/npm ci/);
+  });
+});
