@@ -15,7 +15,11 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-function parseSection<S extends z.ZodObject>(schema: S, env: Env, vars: Record<keyof z.infer<S>, string>): z.infer<S> {
+function parseSection<S extends z.ZodObject>(
+  schema: S,
+  env: Env,
+  vars: Record<keyof z.infer<S>, string>,
+): z.infer<S> {
   const raw: Record<string, string | undefined> = {};
   for (const [field, name] of Object.entries(vars) as [string, string][]) {
     const v = env[name];
@@ -108,16 +112,22 @@ export function loadBankConfig(env: Env = process.env): BankConfig {
   const live = s.environment === 'live';
   const problems: string[] = [];
   const baseUrl = live ? s.baseUrlLive : s.baseUrlTest;
-  if (!baseUrl) problems.push(`${live ? 'BANK_BASE_URL_LIVE' : 'BANK_BASE_URL_TEST'}: required when BANK_ENV=${s.environment}`);
+  if (!baseUrl)
+    problems.push(
+      `${live ? 'BANK_BASE_URL_LIVE' : 'BANK_BASE_URL_TEST'}: required when BANK_ENV=${s.environment}`,
+    );
   const bankPublicKeyPem = live
     ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
     : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
   if (!bankPublicKeyPem) {
     const suffix = live ? 'LIVE' : 'TEST';
-    problems.push(`BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`);
+    problems.push(
+      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`,
+    );
   }
   const privateKeyPem = readPem(s.privateKey, s.privateKeyFile);
-  if (!privateKeyPem) problems.push('PARTNER_PRIVATE_KEY or PARTNER_PRIVATE_KEY_FILE: required (signs requests)');
+  if (!privateKeyPem)
+    problems.push('PARTNER_PRIVATE_KEY or PARTNER_PRIVATE_KEY_FILE: required (signs requests)');
   if (problems.length) throw new ConfigError(problems);
   return {
     environment: s.environment,
@@ -139,7 +149,12 @@ export const ingressSchema = z.object({
   allowedIps: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   maxBodyBytes: positiveInt.default(1_048_576),
 });
 export type IngressConfig = z.infer<typeof ingressSchema>;

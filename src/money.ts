@@ -53,7 +53,10 @@ export function isPositiveKopecks(n: unknown): n is Kopecks {
 }
 
 /** 123456 → "1 234,56" (the way Russian accounting writes it); integer arithmetic only. */
-export function formatRubles(kopecks: Kopecks, opts: { decimalSeparator?: ',' | '.'; group?: string } = {}): string {
+export function formatRubles(
+  kopecks: Kopecks,
+  opts: { decimalSeparator?: ',' | '.'; group?: string } = {},
+): string {
   const sep = opts.decimalSeparator ?? ',';
   const group = opts.group ?? ' ';
   const negative = kopecks < 0;

@@ -22,7 +22,9 @@ export interface ConnectivityCheckResult {
  * Proves the whole chain an operator relies on: client → server → worker → activity → signal.
  * `payrun doctor` and `make demo` run it; it moves no money and calls no bank.
  */
-export async function connectivityCheckWorkflow(input: ConnectivityCheckInput): Promise<ConnectivityCheckResult> {
+export async function connectivityCheckWorkflow(
+  input: ConnectivityCheckInput,
+): Promise<ConnectivityCheckResult> {
   let status = 'describing worker';
   let acknowledgedBy: string | null = null;
   setHandler(connectivityStatusQuery, () => status);

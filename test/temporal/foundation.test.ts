@@ -40,7 +40,13 @@ describe('a real worker against the real dev server', () => {
     const { connection } = client;
     const res = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
     expect(Object.keys(res.customAttributes ?? {})).toEqual(
-      expect.arrayContaining(['PayrunSessionId', 'PayrunPayoutRef', 'PayrunBatchId', 'PayrunState', 'PayrunAmountKopecks']),
+      expect.arrayContaining([
+        'PayrunSessionId',
+        'PayrunPayoutRef',
+        'PayrunBatchId',
+        'PayrunState',
+        'PayrunAmountKopecks',
+      ]),
     );
   });
 });
