@@ -72,7 +72,8 @@ export class WebhookDispatcher {
     const sb = this.sb;
     const d = sb.state.deliveries[ev.payload.delivery as string];
     if (!d || d.state !== 'scheduled') return;
-    const startedAt = sb.now();
+    // The attempt's planned instant: the schedule is computed from it, so retries never drift.
+    const startedAt = Math.min(ev.at, sb.now());
     d.firstAtMs ??= startedAt;
     d.attempts += 1;
     const url = sb.state.webhookUrl;
