@@ -170,3 +170,58 @@ export function loadIngressConfig(env: Env = process.env): IngressConfig {
     maxBodyBytes: 'INGRESS_MAX_BODY_BYTES',
   });
 }
+
+const payerSchema = z.object({
+  payerType: z.enum(['legal', 'foreign']).default('legal'),
+  payerTaxNumber: z.string().regex(/^(\d{10}|\d{12})$/, 'must be a 10- or 12-digit INN'),
+  payerName: z.string().min(1, 'required: the payer name printed on receipts'),
+});
+/** Who pays: printed on every self-employed recipient's fiscal receipt. */
+export type PayerConfig = z.infer<typeof payerSchema>;
+
+export function loadPayerConfig(env: Env = process.env): PayerConfig {
+  return parseSection(payerSchema, env, {
+    payerType: 'PAYER_TYPE',
+    payerTaxNumber: 'PAYER_TAX_NUMBER',
+    payerName: 'PAYER_NAME',
+  });
+}
+
+const webhookVerificationSchema = z.object({
+  environment: bankEnvSchema.shape.environment,
+  bankPublicKeyTest: bankEnvSchema.shape.bankPublicKeyTest,
+  bankPublicKeyTestFile: bankEnvSchema.shape.bankPublicKeyTestFile,
+  bankPublicKeyLive: bankEnvSchema.shape.bankPublicKeyLive,
+  bankPublicKeyLiveFile: bankEnvSchema.shape.bankPublicKeyLiveFile,
+});
+
+export interface WebhookVerificationConfig {
+  environment: 'test' | 'live';
+  /** The bank's public key for BANK_ENV: it verifies X-PARTNER-SIGN on webhooks. */
+  bankPublicKeyPem: string;
+}
+
+/**
+ * What the webhook ingress needs to trust a webhook, and nothing more: it never signs requests,
+ * so it does not demand (or get to see) the partner private key or the bank base URL.
+ */
+export function loadWebhookVerificationConfig(env: Env = process.env): WebhookVerificationConfig {
+  const s = parseSection(webhookVerificationSchema, env, {
+    environment: 'BANK_ENV',
+    bankPublicKeyTest: 'BANK_PUBLIC_KEY_TEST',
+    bankPublicKeyTestFile: 'BANK_PUBLIC_KEY_TEST_FILE',
+    bankPublicKeyLive: 'BANK_PUBLIC_KEY_LIVE',
+    bankPublicKeyLiveFile: 'BANK_PUBLIC_KEY_LIVE_FILE',
+  });
+  const live = s.environment === 'live';
+  const bankPublicKeyPem = live
+    ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
+    : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
+  if (!bankPublicKeyPem) {
+    const suffix = live ? 'LIVE' : 'TEST';
+    throw new ConfigError([
+      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`,
+    ]);
+  }
+  return { environment: s.environment, bankPublicKeyPem };
+}

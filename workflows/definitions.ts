@@ -1,10 +1,273 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { PaymentSession } from '../src/bank/types/session';
+import type { PayoutRequest } from '../src/csv/types';
 
 /**
- * Every signal and query of payrun's workflows, defined once and imported by the workflows,
- * the webhook ingress and the CLI alike.
+ * Every signal and query of payrun's workflows, and the shapes they carry, defined once and
+ * imported by the workflows, the webhook ingress and the CLI alike.
  */
+
+// ---------------------------------------------------------------- workflow identities
+
+/** A payout's workflow id is its reference: the reference *is* the payout's identity. */
+export const payoutWorkflowId = (reference: string) => `payout-${reference}`;
+export const refundWorkflowId = (reference: string) => `refund-${reference}`;
+/** Bank events that match no running payrun workflow are kept here for operators. */
+export const WEBHOOK_INBOX_WORKFLOW_ID = 'payrun-webhook-inbox';
+/** Key under which payrun puts its routing data into every bank request's `metadata`. */
+export const METADATA_KEY = 'payrun';
+export interface PayrunMetadata {
+  workflow_id: string;
+  reference: string;
+  batch_id?: string;
+  /** The accountant's own metadata from the batch row, passed through untouched. */
+  user?: unknown;
+}
+
+// ---------------------------------------------------------------- bank events
+
+export type BankEventType =
+  | 'ready_to_confirm'
+  | 'payment_finished'
+  | 'action_required'
+  | 'ready_to_capture'
+  | 'payment_refunded'
+  | 'confirmation_payout'
+  | 'nominal_topup'
+  | 'unknown';
+
+/**
+ * A verified webhook as the ingress hands it to a workflow. `id` is the SHA-256 of the raw body,
+ * so a webhook the bank resends is recognised and applied once.
+ */
+export interface BankEventSignal {
+  id: string;
+  type: BankEventType;
+  sessionId?: string;
+  receivedAt: string;
+  /** Present for session events (v1 names). */
+  session?: PaymentSession;
+  /** confirmation_payout fields. */
+  confirmation?: { event: string; eventDate: string; transactionId?: string };
+  /** The event body for anything else (nominal_topup, unknown types). */
+  body?: unknown;
+}
+export const bankEventSignal = defineSignal<[BankEventSignal]>('bankEvent');
+
+// ---------------------------------------------------------------- payout
+
+export type PayoutState =
+  | 'checking_taxpayer'
+  | 'creating_session'
+  | 'awaiting_ready_to_confirm'
+  | 'awaiting_approval'
+  | 'confirming'
+  | 'awaiting_result'
+  | 'succeeded' // paid; waiting for confirmation_payout when enabled
+  | 'credited' // confirmation_payout arrived
+  | 'returned' // the recipient's bank returned the money
+  | 'failed' // the bank refused or failed the payout
+  | 'rejected' // not paid by payrun's own decision (taxpayer check); no bank session
+  | 'expired' // approval never came within the confirm window; session cancelled
+  | 'cancelled'; // cancelled by an operator
+
+export const FINAL_PAYOUT_STATES: readonly PayoutState[] = [
+  'succeeded',
+  'credited',
+  'returned',
+  'failed',
+  'rejected',
+  'expired',
+  'cancelled',
+];
+
+export interface PayoutOptions {
+  /** Confirm only after an `approve` signal (per payout, or inherited from its batch). */
+  requireApproval?: boolean;
+  /** Wait for confirmation_payout (and a possible return) after success. Default false. */
+  awaitCreditConfirmation?: boolean;
+  /** How long to wait for confirmation_payout; default 7 business days. */
+  creditConfirmationBusinessDays?: number;
+  /** An exact wait instead of business days (tests, or a bank with a known delay). */
+  creditConfirmationWindowMs?: number;
+  /** Poll session/status when no webhook came for this long. Default 60 s. */
+  pollAfterMs?: number;
+  /** The bank's confirm window (4 hours) and the safety margin payrun keeps before it. */
+  confirmWindowMs?: number;
+  confirmSafetyMarginMs?: number;
+  /** How long a taxpayer check result is reused for the same tax number. Default 24 hours. */
+  taxpayerCheckMaxAgeMs?: number;
+}
+
+export interface PayoutInput {
+  request: PayoutRequest;
+  batchId?: string;
+  options?: PayoutOptions;
+}
+
+export interface PayoutFailure {
+  /** Bank error code (declined_by_issuer_bank, confirm_timeout…) or payrun's own (not_self_employed…). */
+  code: string;
+  reason: string;
+}
+
+/** The payout workflow's result and its `status` query answer: one documented shape. */
+export interface PayoutStatus {
+  reference: string;
+  state: PayoutState;
+  amount: number;
+  currency: string;
+  batchId?: string;
+  bank: {
+    sessionId?: string;
+    payoutId?: string;
+    receiptId?: string;
+    receiptLink?: string;
+    rrn?: string;
+    authCode?: string;
+  };
+  taxpayer?: { isProfessionalIncomeTaxpayer: boolean; isLinked: boolean; checkedAt: string };
+  approval?: { required: boolean; approvedBy?: string; approvedAt?: string };
+  failure?: PayoutFailure;
+  /** When each step happened (ISO 8601, workflow time): started, sessionCreated, readyToConfirm, confirmed, finished, credited, returned… */
+  timestamps: Record<string, string>;
+  /** Operator-visible notes: polls that recovered a lost webhook, ignored duplicate signals and so on. */
+  notes: string[];
+}
+
+export const payoutStatusQuery = defineQuery<PayoutStatus>('status');
+export const approveSignal = defineSignal<[{ by: string; note?: string }]>('approve');
+export const cancelSignal = defineSignal<[{ by: string; reason?: string }]>('cancel');
+
+// ---------------------------------------------------------------- refund
+
+export type RefundState = 'requesting' | 'awaiting_refund' | 'refunded' | 'failed';
+
+export interface RefundInput {
+  /** The refund's own reference (its identity, like a payout reference). */
+  reference: string;
+  /** A succeeded payment session. */
+  sessionId: string;
+  /** Kopecks; absent refunds the whole remaining amount. */
+  amount?: number;
+  pollAfterMs?: number;
+}
+
+export interface RefundStatus {
+  reference: string;
+  state: RefundState;
+  sessionId: string;
+  amount?: number;
+  refundId?: string;
+  failure?: PayoutFailure;
+  timestamps: Record<string, string>;
+  notes: string[];
+}
+export const refundStatusQuery = defineQuery<RefundStatus>('status');
+
+// ---------------------------------------------------------------- taxpayer checks
+
+export interface TaxpayerVerdict {
+  isProfessionalIncomeTaxpayer: boolean;
+  isLinked: boolean;
+  checkedAt: string;
+  /** Set when the bank answered `error` for the check. */
+  error?: string;
+}
+/** A payout asks the per-tax-number workflow for a verdict; the answer comes back as a signal. */
+export const taxpayerCheckRequestSignal =
+  defineSignal<[{ replyTo: string; maxAgeMs: number }]>('taxpayerCheckRequest');
+export const taxpayerVerdictSignal = defineSignal<[TaxpayerVerdict]>('taxpayerVerdict');
+
+// ---------------------------------------------------------------- connectivity check
 
 /** Connectivity check: an operator (or `make demo`) acknowledges that the round trip worked. */
 export const acknowledgeSignal = defineSignal<[{ by: string }]>('acknowledge');
 export const connectivityStatusQuery = defineQuery<string>('connectivityStatus');
+
+// ---------------------------------------------------------------- webhook inbox
+
+/** How long and how often the inbox retries routing an event no workflow took. */
+export interface WebhookInboxOptions {
+  /** Total time to keep retrying before the event becomes an orphan. Default 15 minutes. */
+  rerouteWindowMs?: number;
+  /** First retry interval (doubling up to rerouteMaxIntervalMs). Default 2 s. */
+  rerouteInitialIntervalMs?: number;
+  /** Default 60 s. */
+  rerouteMaxIntervalMs?: number;
+  /** How many routed events the query shows (the count is kept whole). Default 50. */
+  routedKept?: number;
+  /** Continue-as-new after this many history events even if the server does not suggest it. Default 2 000. */
+  continueAsNewAfterEvents?: number;
+}
+
+export interface InboxRouted {
+  id: string;
+  type: BankEventType;
+  sessionId?: string;
+  receivedAt: string;
+  routedAt: string;
+  delivered: string[];
+}
+
+export interface InboxOrphan {
+  event: BankEventSignal;
+  orphanedAt: string;
+  reason: string;
+}
+
+/** A nominal account top-up as the batch workflow will read it (amounts in kopecks). */
+export interface InboxTopup {
+  id: string;
+  receivedAt: string;
+  amount: number;
+  currency: string;
+  accountBalance: number;
+  paymentDate: string;
+  accountNumber?: string;
+  docId?: string;
+  docNum?: string;
+}
+
+export interface InboxUnknown {
+  id: string;
+  receivedAt: string;
+  body: unknown;
+}
+
+export interface InboxPending {
+  event: BankEventSignal;
+  /** Workflow time (ms) the inbox took it: the reroute window counts from here, across continue-as-new. */
+  since: number;
+}
+
+/** Everything the inbox carries over continue-as-new. */
+export interface WebhookInboxState {
+  pending: InboxPending[];
+  routedCount: number;
+  routed: InboxRouted[];
+  orphaned: InboxOrphan[];
+  topups: InboxTopup[];
+  unknown: InboxUnknown[];
+  dismissedCount: number;
+  /** Most recent event ids, oldest first: a resent webhook is recognised and kept once. */
+  seenIds: string[];
+}
+
+export interface WebhookInboxInput {
+  options?: WebhookInboxOptions;
+  /** Set by the inbox itself when it continues as new. */
+  state?: WebhookInboxState;
+}
+
+export interface InboxView {
+  pending: { id: string; type: BankEventType; sessionId?: string; receivedAt: string }[];
+  routed: { count: number; last: InboxRouted[] };
+  orphaned: InboxOrphan[];
+  topups: InboxTopup[];
+  unknown: InboxUnknown[];
+  dismissedCount: number;
+}
+export const inboxQuery = defineQuery<InboxView>('inbox');
+/** An operator has dealt with an orphaned event: it leaves the orphan list. */
+export const dismissOrphanSignal = defineSignal<[{ id: string; by: string }]>('dismissOrphan');

@@ -1,5 +1,8 @@
 import { NativeConnection } from '@temporalio/worker';
-import { loadTemporalConfig, type TemporalConfig } from '../config';
+import { Client, Connection } from '@temporalio/client';
+import { createBankClient } from '../bank';
+import { loadBankConfig, loadPayerConfig, loadTemporalConfig, type TemporalConfig } from '../config';
+import { buildActivities } from './activities';
 import { createLogger } from '../logger';
 import { createPayrunWorker } from './create';
 import { installTemporalRuntime } from './runtime';
@@ -22,13 +25,18 @@ export async function connectWithRetry(address: string, timeoutMs = 120_000): Pr
 
 /** Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
 export async function runWorker(config: TemporalConfig = loadTemporalConfig()): Promise<void> {
+  const bank = createBankClient(loadBankConfig(), createLogger('bank'));
+  const payer = loadPayerConfig();
   installTemporalRuntime();
   const connection = await connectWithRetry(config.address);
+  const clientConnection = await Connection.connect({ address: config.address });
   try {
+    const client = new Client({ connection: clientConnection, namespace: config.namespace });
     const worker = await createPayrunWorker({
       connection,
       namespace: config.namespace,
       taskQueue: config.taskQueue,
+      activities: buildActivities({ bank, payer, client, taskQueue: config.taskQueue }),
     });
     log.info(
       { address: config.address, namespace: config.namespace, taskQueue: config.taskQueue },
@@ -37,6 +45,8 @@ export async function runWorker(config: TemporalConfig = loadTemporalConfig()): 
     await worker.run();
     log.info('worker stopped');
   } finally {
+    await bank.close();
+    await clientConnection.close();
     await connection.close();
   }
 }

@@ -9,7 +9,7 @@ import {
 import { createPayrunWorker, WORKFLOWS_PATH, type PayrunWorkerOptions } from '../../src/worker/create';
 import { installTemporalRuntime } from '../../src/worker/runtime';
 
-installTemporalRuntime();
+installTemporalRuntime('ERROR');
 
 /** Address of the run's shared dev server (started by global-setup.ts). */
 export function temporalAddress(): string {

@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
+import type { PayerConfig } from '../src/config';
+import type { PayoutRequest } from '../src/csv/types';
+import { taxpayerCheckRequestSignal } from '../workflows/definitions';
+import { callBank, toActivityFailure } from './failures';
+import { buildPayoutParams, fiscalizationDetails } from './payout-request';
+
+export interface BankActivityDeps {
+  bank: BankClient;
+  payer: PayerConfig;
+  /** For signal-with-start of the per-tax-number workflow. */
+  client: Client;
+  taskQueue: string;
+}
+
+/** An idempotency key the bank accepts (4–64 characters) derived from what must happen once. */
+export function idempotencyKey(kind: string, ...parts: string[]): string {
+  return `${kind}-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 48)}`;
+}
+
+/**
+ * Tax numbers stay out of workflow ids (they show in the UI and in logs); a hash names the workflow.
+ * The task queue is part of it so two payrun deployments on one namespace never share verdicts.
+ */
+export function taxpayerWorkflowId(taxReference: string, taskQueue: string): string {
+  return `taxpayer-${createHash('sha256').update(`${taskQueue}\u0000${taxReference}`).digest('hex').slice(0, 24)}`;
+}
+
+export function createBankActivities({ bank, payer, client, taskQueue }: BankActivityDeps) {
+  const signal = () => Context.current().cancellationSignal;
+  return {
+    /** Asks the per-tax-number workflow for a verdict; it answers the payout with a signal. */
+    async requestTaxpayerVerdict(input: {
+      taxReference: string;
+      replyTo: string;
+      maxAgeMs: number;
+    }): Promise<void> {
+      await client.workflow.signalWithStart('taxpayerWorkflow', {
+        workflowId: taxpayerWorkflowId(input.taxReference, taskQueue),
+        taskQueue,
+        args: [{ taxReference: input.taxReference }],
+        signal: taxpayerCheckRequestSignal,
+        signalArgs: [{ replyTo: input.replyTo, maxAgeMs: input.maxAgeMs }],
+      });
+    },
+
+    async npdCheck(input: { taxReference: string }): Promise<{ requestId: string }> {
+      try {
+        const res = await bank.npd.check({ tax_reference: input.taxReference }, { signal: signal() });
+        return { requestId: res.request_id };
+      } catch (err) {
+        // The previous attempt reached the bank but its answer was lost: wait out the 30-second rule.
+        if (err instanceof BankApiError && err.code === 'too_many_requests') {
+          throw ApplicationFailure.create({
+            message: err.description,
+            type: err.code,
+            nextRetryDelay: '31 seconds',
+          });
+        }
+        return toActivityFailure(err, 'npd/check');
+      }
+    },
+
+    async npdRequestStatus(input: { requestId: string }): Promise<{
+      status: string;
+      isProfessionalIncomeTaxpayer?: boolean;
+      isLinked?: boolean;
+      error?: string;
+    }> {
+      const res = await callBank('npd/request/status', () =>
+        bank.npd.requestStatus({ request_id: input.requestId }, { signal: signal() }),
+      );
+      const error = (res as { error?: { code?: string } }).error?.code;
+      return {
+        status: res.status,
+        isProfessionalIncomeTaxpayer: res.is_professional_income_taxpayer ?? undefined,
+        isLinked: res.is_linked ?? undefined,
+        ...(error ? { error } : {}),
+      };
+    },
+
+    /**
+     * Creates and starts the payout. The idempotency key is derived from the workflow run, so a
+     * retried or replayed activity gets the bank's first answer back instead of a second payout.
+     */
+    async createPayoutSession(input: {
+      workflowId: string;
+      runKey: string;
+      request: PayoutRequest;
+      batchId?: string;
+    }): Promise<PaymentSession> {
+      const base = buildPayoutParams(input.request, { workflowId: input.workflowId, batchId: input.batchId });
+      const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), signal: signal() };
+      const res = await callBank('create payout', () =>
+        input.request.selfEmployed
+          ? bank.sessions.initPayoutFiscalization(
+              { ...base, fiscalization_details: fiscalizationDetails(input.request, payer) },
+              opts,
+            )
+          : bank.sessions.initPayout(base, opts),
+      );
+      if (!res.session)
+        throw ApplicationFailure.nonRetryable('bank answered ok without a session', 'no_session');
+      return res.session;
+    },
+
+    async getSession(input: { sessionId: string }): Promise<PaymentSession> {
+      const res = await callBank('session/status', () =>
+        bank.sessions.status({ session_id: input.sessionId }, { signal: signal() }),
+      );
+      if (!res.session)
+        throw ApplicationFailure.retryable('session/status answered without a session', 'no_session');
+      return res.session;
+    },
+
+    async confirmSession(input: { sessionId: string; key: string }): Promise<void> {
+      await callBank('session/confirm', () =>
+        bank.sessions.confirm(
+          { session_id: input.sessionId },
+          { idempotencyKey: idempotencyKey('cf', input.key), signal: signal() },
+        ),
+      );
+    },
+
+    async cancelSession(input: { sessionId: string; key: string }): Promise<void> {
+      await callBank('session/cancel', () =>
+        bank.sessions.cancel(
+          { session_id: input.sessionId },
+          { idempotencyKey: idempotencyKey('cn', input.key), signal: signal() },
+        ),
+      );
+    },
+
+    async refundSession(input: {
+      sessionId: string;
+      amount?: number;
+      workflowId: string;
+      runKey: string;
+      reference: string;
+    }): Promise<PaymentSession> {
+      const res = await callBank('session/refund', () =>
+        bank.sessions.refund(
+          {
+            session_id: input.sessionId,
+            ...(input.amount !== undefined
+              ? { amount_details: { amount: input.amount, currency: 'rub' } }
+              : {}),
+            metadata: { payrun: { workflow_id: input.workflowId, reference: input.reference } },
+          },
+          { idempotencyKey: idempotencyKey('rf', input.workflowId, input.runKey), signal: signal() },
+        ),
+      );
+      if (!res.session)
+        throw ApplicationFailure.nonRetryable('bank answered ok without a session', 'no_session');
+      return res.session;
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import type { PayoutRequest } from '../../src/csv/types';
+import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
+import {
+  payoutWorkflowId,
+  type PayoutInput,
+  type PayoutOptions,
+  type PayoutStatus,
+} from '../../workflows/definitions';
+import { payoutWorkflow } from '../../workflows/payout';
+import type { Stack } from './stack';
+
+export function payoutRequest(overrides: Partial<PayoutRequest> = {}): PayoutRequest {
+  return {
+    reference: `t-${randomUUID()}`,
+    recipient: {
+      lastName: 'Иванова',
+      firstName: 'Анна',
+      middleName: 'Петровна',
+      taxReference: TEST_INNS.SELF_EMPLOYED_LINKED,
+    },
+    method: { type: 'card', cardNumber: TEST_CARDS.SUCCESS },
+    amount: 150_000,
+    currency: 'rub',
+    serviceName: 'Вёрстка макета',
+    selfEmployed: true,
+    ...overrides,
+  };
+}
+
+/** Options that keep tests quick: poll soon when a webhook is missing. */
+export const FAST: PayoutOptions = { pollAfterMs: 1_000 };
+
+export async function startPayout(
+  stack: Stack,
+  request: PayoutRequest,
+  options: PayoutOptions = FAST,
+  batchId?: string,
+) {
+  const input: PayoutInput = { request, options, ...(batchId ? { batchId } : {}) };
+  return stack.client.workflow.start(payoutWorkflow, {
+    taskQueue: stack.taskQueue,
+    workflowId: payoutWorkflowId(request.reference),
+    args: [input],
+  });
+}
+
+/** The final status whether the workflow completed (paid) or failed (not paid). */
+export async function outcome(handle: WorkflowHandle<typeof payoutWorkflow>): Promise<PayoutStatus> {
+  try {
+    return await handle.result();
+  } catch (err) {
+    if (
+      err instanceof WorkflowFailedError &&
+      err.cause instanceof ApplicationFailure &&
+      err.cause.details?.[0]
+    ) {
+      return err.cause.details[0] as PayoutStatus;
+    }
+    throw err;
+  }
+}
+
+/** Ledger entries of executed payouts for one reference (the sandbox is the bank: what it paid is what was paid). */
+export function paidEntries(stack: Stack, reference: string) {
+  return stack.sandbox.ledger().filter((e) => e.kind === 'payout' && JSON.stringify(e).includes(reference));
+}

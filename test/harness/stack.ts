@@ -1,0 +1,85 @@
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { BankClient } from '../../src/bank';
+import type { PayerConfig } from '../../src/config';
+import { createIngress, type ListeningIngress } from '../../src/ingress';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox';
+import { buildActivities } from '../../src/worker/activities';
+import { connectClient, startTestWorker, type TestWorker } from './temporal';
+
+export const TEST_PAYER: PayerConfig = {
+  payerType: 'legal',
+  payerTaxNumber: '7707083893',
+  payerName: 'ООО «Пэйран Тест»',
+};
+const PROJECT = 'payrun-test';
+
+/**
+ * The whole of payrun as production wires it, on loopback: the bank sandbox, the webhook ingress
+ * (the sandbox's webhook URL points at it), a real worker whose activities call the sandbox over
+ * HTTP with a real signed client, and a Temporal client. Nothing of ours is mocked.
+ */
+export interface Stack {
+  sandbox: RunningSandbox;
+  bank: BankClient;
+  client: Client;
+  worker: TestWorker;
+  ingress: ListeningIngress;
+  taskQueue: string;
+  /** Restarts only the worker (crash tests kill it some other way). */
+  restartWorker(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  sandbox?: Partial<SandboxOptions>;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<Stack> {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const partnerPrivate = keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const partnerPublic = keys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const sandbox = await startSandbox({
+    projects: [{ id: PROJECT, publicKeyPem: partnerPublic }],
+    optionalWebhooks: true,
+    ...opts.sandbox,
+  });
+  const bank = new BankClient({
+    baseUrl: sandbox.url,
+    project: PROJECT,
+    privateKeyPem: partnerPrivate,
+    apiVersion: 1,
+  });
+  const { client, close: closeClient } = await connectClient();
+  const taskQueue = `stack-${randomUUID()}`;
+  const ingress = await createIngress({
+    client,
+    taskQueue,
+    bankPublicKeyPem: sandbox.bankPublicKeyPem,
+    allowedIps: [],
+    maxBodyBytes: 1_048_576,
+    inboxWorkflowId: `inbox-${taskQueue}`,
+  }).listen(0, '127.0.0.1');
+  sandbox.setWebhookUrl(`${ingress.url}/webhooks/bank`, true);
+  const activities = buildActivities({ bank, payer: TEST_PAYER, client, taskQueue });
+  const stack: Stack = {
+    sandbox,
+    bank,
+    client,
+    ingress,
+    taskQueue,
+    worker: await startTestWorker({ taskQueue, activities }),
+    async restartWorker() {
+      await stack.worker.stop();
+      stack.worker = await startTestWorker({ taskQueue, activities });
+    },
+    async stop() {
+      await stack.worker.stop();
+      await ingress.close();
+      await sandbox.close();
+      await bank.close();
+      await closeClient();
+    },
+  };
+  return stack;
+}

@@ -1,0 +1,135 @@
+import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
+import { approveSignal, payoutStatusQuery } from '../../workflows/definitions';
+import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { recordHistoryIfAsked } from '../harness/replay';
+import { startStack, type Stack } from '../harness/stack';
+
+// The whole chain over real HTTP: worker → sandbox (signed API) → webhooks → ingress → signals.
+describe('payout workflow end to end against the bank sandbox', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  it('pays a self-employed recipient once and keeps the receipt', async () => {
+    const request = payoutRequest();
+    const handle = await startPayout(stack, request);
+    const status = await outcome(handle);
+
+    expect(status.state).toBe('succeeded');
+    expect(status.bank.sessionId).toMatch(/^ps_/);
+    expect(status.bank.payoutId).toMatch(/^po_/);
+    expect(status.bank.receiptId).toBeTruthy();
+    expect(status.bank.receiptLink).toMatch(/^https?:\/\//);
+    expect(status.taxpayer).toMatchObject({ isProfessionalIncomeTaxpayer: true, isLinked: true });
+    expect(Object.keys(status.timestamps)).toEqual(
+      expect.arrayContaining(['started', 'sessionCreated', 'readyToConfirm', 'confirmed', 'finished']),
+    );
+    const paid = paidEntries(stack, request.reference);
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ amount: request.amount, session_id: status.bank.sessionId });
+    await recordHistoryIfAsked('payout-succeeded', handle);
+  });
+
+  it('ends failed with the bank code when the issuer declines', async () => {
+    const request = payoutRequest({ method: { type: 'card', cardNumber: TEST_CARDS.DECLINED_BY_ISSUER } });
+    const handle = await startPayout(stack, request);
+    const status = await outcome(handle);
+    expect(status.state).toBe('failed');
+    expect(status.failure?.code).toBe('declined_by_issuer_bank');
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
+    await recordHistoryIfAsked('payout-declined', handle);
+  });
+
+  it.each([
+    ['not_self_employed', TEST_INNS.NOT_SELF_EMPLOYED],
+    ['not_linked', TEST_INNS.SELF_EMPLOYED_NOT_LINKED],
+  ])('rejects (%s) without creating a bank session', async (code, inn) => {
+    const before = stack.sandbox.ledger().length;
+    const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: inn } });
+    const handle = await startPayout(stack, request);
+    const status = await outcome(handle);
+    expect(status.state).toBe('rejected');
+    expect(status.failure?.code).toBe(code);
+    expect(status.bank.sessionId).toBeUndefined();
+    expect(stack.sandbox.ledger().length).toBe(before);
+  });
+
+  it('waits out the bank approval when the payout requires one', async () => {
+    const request = payoutRequest();
+    const handle = await startPayout(stack, request, { ...FAST, requireApproval: true });
+    await waitFor(async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_approval');
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
+    await handle.signal(approveSignal, { by: 'maria.accountant' });
+    const status = await outcome(handle);
+    expect(status.state).toBe('succeeded');
+    expect(status.approval).toMatchObject({ required: true, approvedBy: 'maria.accountant' });
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    await recordHistoryIfAsked('payout-approved', handle);
+  });
+
+  it('cancels the session and ends expired when approval never comes within the window', async () => {
+    const request = payoutRequest();
+    const handle = await startPayout(stack, request, {
+      ...FAST,
+      requireApproval: true,
+      confirmWindowMs: 8_000,
+      confirmSafetyMarginMs: 3_000,
+    });
+    const status = await outcome(handle);
+    expect(status.state).toBe('expired');
+    expect(status.failure?.code).toBe('approval_timeout');
+    const session = stack.sandbox.session(status.bank.sessionId!);
+    expect(session?.status).toBe('cancelled');
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
+  });
+
+  it('is credited when confirmation_payout arrives', async () => {
+    const request = payoutRequest();
+    const handle = await startPayout(stack, request, {
+      ...FAST,
+      awaitCreditConfirmation: true,
+      creditConfirmationWindowMs: 6_000,
+    });
+    const status = await outcome(handle);
+    expect(status.state).toBe('credited');
+    expect(status.timestamps.credited).toBeDefined();
+  });
+
+  it('stays succeeded, with a note, when confirmation_payout never arrives', async () => {
+    const request = payoutRequest({
+      method: { type: 'card', cardNumber: TEST_CARDS.CONFIRMATION_PAYOUT_NEVER },
+    });
+    const handle = await startPayout(stack, request, {
+      ...FAST,
+      awaitCreditConfirmation: true,
+      creditConfirmationWindowMs: 4_000,
+    });
+    const status = await outcome(handle);
+    expect(status.state).toBe('succeeded');
+    expect(status.notes.join('\n')).toMatch(/no confirmation_payout/);
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+  });
+
+  it('ends returned when the recipient bank sends the money back', async () => {
+    const request = payoutRequest({ method: { type: 'card', cardNumber: TEST_CARDS.RETURNED } });
+    const handle = await startPayout(stack, request, {
+      ...FAST,
+      awaitCreditConfirmation: true,
+      creditConfirmationWindowMs: 20_000,
+    });
+    const status = await outcome(handle);
+    expect(status.state).toBe('returned');
+    expect(status.timestamps.returned).toBeDefined();
+  });
+});
+
+export async function waitFor(predicate: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await predicate()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('condition not met in time');
+}

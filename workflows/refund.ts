@@ -1,0 +1,109 @@
+import {
+  ApplicationFailure,
+  condition,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createBankActivities } from '../activities/bank';
+import type { PaymentSession, Refund } from '../src/bank/types/session';
+import { refundsOf } from './bank-session';
+import { bankEventSignal, refundStatusQuery, type RefundInput, type RefundStatus } from './definitions';
+import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
+import { iso } from './time';
+
+type Acts = ReturnType<typeof createBankActivities>;
+
+const { refundSession } = proxyActivities<Acts>({
+  startToCloseTimeout: '1 minute',
+  scheduleToCloseTimeout: '12 hours', // inside the bank's 24-hour idempotency window
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+});
+const { getSession } = proxyActivities<Acts>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/**
+ * Refunds a succeeded payment session, fully or partly, once: session/refund under a key derived
+ * from this workflow, then payment_refunded (or session/status when the webhook is lost) → refunded.
+ */
+export async function refundWorkflow(input: RefundInput): Promise<RefundStatus> {
+  const { workflowId, firstExecutionRunId } = workflowInfo();
+  const status: RefundStatus = {
+    reference: input.reference,
+    state: 'requesting',
+    sessionId: input.sessionId,
+    ...(input.amount !== undefined ? { amount: input.amount } : {}),
+    timestamps: { started: iso() },
+    notes: [],
+  };
+  const seen = new Set<string>();
+  let refundedEvent = false;
+  let knownBefore = new Set<string>();
+  // Refunds that existed before ours are not ours: the answer to session/refund names the new one.
+  const findOurs = (session: PaymentSession): Refund | undefined =>
+    refundsOf(session).find((r) => r.id === status.refundId) ??
+    (status.refundId ? undefined : refundsOf(session).find((r) => !knownBefore.has(r.id)));
+  const accepted = (r: Refund) => r.status === 'accepted';
+  setHandler(refundStatusQuery, () => status);
+  setHandler(bankEventSignal, (evt) => {
+    if (seen.has(evt.id) || evt.sessionId !== input.sessionId) return;
+    seen.add(evt.id);
+    if (evt.type === 'payment_refunded' && evt.session) {
+      const ours = findOurs(evt.session);
+      if (ours && accepted(ours)) refundedEvent = true;
+    }
+  });
+  upsertSearchAttributes([
+    { key: PAYOUT_REF, value: input.reference },
+    { key: SESSION_ID, value: input.sessionId },
+    { key: STATE, value: status.state },
+  ]);
+  const setState = (state: RefundStatus['state']) => {
+    status.state = state;
+    upsertSearchAttributes([{ key: STATE, value: state }]);
+  };
+
+  let session: PaymentSession;
+  try {
+    knownBefore = new Set(refundsOf(await getSession({ sessionId: input.sessionId })).map((r) => r.id));
+    session = await refundSession({
+      sessionId: input.sessionId,
+      amount: input.amount,
+      workflowId,
+      runKey: firstExecutionRunId,
+      reference: input.reference,
+    });
+  } catch (err) {
+    const cause = (err as { cause?: ApplicationFailure }).cause;
+    status.failure = { code: cause?.type ?? 'refund_failed', reason: cause?.message ?? String(err) };
+    setState('failed');
+    throw ApplicationFailure.create({
+      message: `refund failed: ${status.failure.reason}`,
+      type: 'refund_failed',
+      details: [status],
+      nonRetryable: true,
+    });
+  }
+  const ours = findOurs(session);
+  if (ours) status.refundId = ours.id;
+  status.timestamps.requested = iso();
+  setState('awaiting_refund');
+
+  let interval = input.pollAfterMs ?? 60_000;
+  while (!refundedEvent) {
+    if (await condition(() => refundedEvent, interval)) break;
+    const current = findOurs(await getSession({ sessionId: input.sessionId }));
+    if (current) status.refundId ??= current.id;
+    if (current && accepted(current)) {
+      status.notes.push(`${iso()} refund accepted per session/status (webhook late or lost)`);
+      break;
+    }
+    interval = Math.min(interval * 2, 3_600_000);
+  }
+  status.timestamps.refunded = iso();
+  setState('refunded');
+  return status;
+}

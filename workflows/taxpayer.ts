@@ -1,0 +1,120 @@
+import {
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createBankActivities } from '../activities/bank';
+import { taxpayerCheckRequestSignal, taxpayerVerdictSignal, type TaxpayerVerdict } from './definitions';
+import { iso, workflowNow } from './time';
+
+type Acts = ReturnType<typeof createBankActivities>;
+
+/** The bank allows npd/check at most once per 30 seconds per tax number; payrun keeps a second more. */
+export const NPD_CHECK_SPACING_MS = 31_000;
+const IDLE_BEFORE_CLOSE_MS = 10 * 60_000;
+const GIVE_UP_POLLING_AFTER_MS = 6 * 3_600_000;
+
+const { npdCheck } = proxyActivities<Acts>({
+  startToCloseTimeout: '1 minute',
+  // Retries never come sooner than the bank's 30-second limit.
+  retry: {
+    initialInterval: '31 seconds',
+    backoffCoefficient: 1.5,
+    maximumInterval: '10 minutes',
+    maximumAttempts: 20,
+  },
+});
+const { npdRequestStatus } = proxyActivities<Acts>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+export interface TaxpayerWorkflowInput {
+  taxReference: string;
+  cached?: TaxpayerVerdict;
+  lastCheckAt?: number;
+  waiting?: { replyTo: string; maxAgeMs: number }[];
+}
+
+/**
+ * One workflow per tax number (id from its hash, not the number itself): it serialises the bank's
+ * taxpayer checks so npd/check is never called for one tax number more than once per 30 seconds,
+ * across every worker process, and reuses a fresh verdict for every payout that asks.
+ */
+export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<void> {
+  let cached = input.cached;
+  let lastCheckAt = input.lastCheckAt;
+  const waiting = [...(input.waiting ?? [])];
+  setHandler(taxpayerCheckRequestSignal, (req) => {
+    waiting.push(req);
+  });
+
+  for (;;) {
+    if (!(await condition(() => waiting.length > 0, IDLE_BEFORE_CLOSE_MS))) {
+      if (waiting.length === 0) return; // idle: the next request starts a fresh run via signal-with-start
+    }
+    const now = workflowNow();
+    const fresh = (maxAgeMs: number) =>
+      cached !== undefined && now - Date.parse(cached.checkedAt) <= maxAgeMs;
+    for (const req of waiting.filter((r) => fresh(r.maxAgeMs))) await reply(req.replyTo, cached!);
+    const stale = waiting.filter((r) => !fresh(r.maxAgeMs));
+    waiting.length = 0;
+    if (stale.length > 0) {
+      if (lastCheckAt !== undefined) {
+        const wait = lastCheckAt + NPD_CHECK_SPACING_MS - workflowNow();
+        if (wait > 0) await sleep(wait);
+      }
+      lastCheckAt = workflowNow();
+      cached = await checkWithBank(input.taxReference);
+      // Requests that arrived while the check ran get this fresh verdict too.
+      for (const req of [...stale, ...waiting.splice(0)]) await reply(req.replyTo, cached);
+    }
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000) {
+      await continueAsNew<typeof taxpayerWorkflow>({
+        taxReference: input.taxReference,
+        cached,
+        lastCheckAt,
+        waiting,
+      });
+    }
+  }
+}
+
+async function checkWithBank(taxReference: string): Promise<TaxpayerVerdict> {
+  const { requestId } = await npdCheck({ taxReference });
+  const started = workflowNow();
+  let delay = 500;
+  for (;;) {
+    const result = await npdRequestStatus({ requestId });
+    if (result.status !== 'pending') {
+      return {
+        isProfessionalIncomeTaxpayer: result.isProfessionalIncomeTaxpayer === true,
+        isLinked: result.isLinked === true,
+        checkedAt: iso(),
+        ...(result.error ? { error: result.error } : {}),
+      };
+    }
+    if (workflowNow() - started > GIVE_UP_POLLING_AFTER_MS) {
+      return {
+        isProfessionalIncomeTaxpayer: false,
+        isLinked: false,
+        checkedAt: iso(),
+        error: 'npd_check_stuck_pending',
+      };
+    }
+    await sleep(delay);
+    delay = Math.min(delay * 2, 60_000);
+  }
+}
+
+async function reply(replyTo: string, verdict: TaxpayerVerdict): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(replyTo).signal(taxpayerVerdictSignal, verdict);
+  } catch {
+    // The only way this fails is that the payout which asked has ended; nobody waits for the answer.
+  }
+}
