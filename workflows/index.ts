@@ -1,2 +1,3 @@
 // The worker bundles this file: every workflow type payrun runs is exported here.
 export { connectivityCheckWorkflow } from './connectivity-check';
+export { webhookInboxWorkflow } from './webhook-inbox';

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { registerDoctor } from './doctor';
+import { registerIngress } from './ingress';
 import { registerWorker } from './worker';
 
 /**
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerWorker(program);
   registerDoctor(program);
+  registerIngress(program);
   return program;
 }
 

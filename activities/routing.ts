@@ -1,0 +1,30 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import { routeToWorkflows } from '../src/ingress/routing';
+import type { BankEventSignal } from '../workflows/definitions';
+
+export interface RoutingActivities {
+  /** Delivers an inbox event to its workflows; throws (retryably) while none takes it. */
+  rerouteBankEvent(evt: BankEventSignal): Promise<{ delivered: string[] }>;
+}
+
+/** Error type of "nobody took it yet": the inbox's retry policy does the waiting. */
+export const NOT_DELIVERED_YET = 'BankEventNotDeliveredYet';
+
+/** The inbox's reroute, with the ingress's own routing rule minus the inbox fallback. */
+export function createRoutingActivities(client: Client): RoutingActivities {
+  return {
+    async rerouteBankEvent(evt) {
+      // An inbox never delivers to itself: it already holds the event.
+      const inbox = Context.current().info.workflowExecution?.workflowId;
+      const { delivered, skipped } = await routeToWorkflows(client, evt, { exclude: inbox });
+      if (delivered.length === 0) {
+        throw ApplicationFailure.retryable(
+          `no running workflow took bank event ${evt.id} (session ${evt.sessionId ?? '-'}; closed or missing: ${skipped.join(', ') || 'none'})`,
+          NOT_DELIVERED_YET,
+        );
+      }
+      return { delivered };
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  bankEventSignal,
+  WEBHOOK_INBOX_WORKFLOW_ID,
+  type BankEventSignal,
+  type WebhookInboxInput,
+} from '../../workflows/definitions';
+import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
+import { isRoutable } from './signal';
+import { metadataTargets, sessionVisibilityQuery } from './targets';
+
+/** More running workflows than this for one bank session means something else is wrong. */
+const MAX_VISIBILITY_TARGETS = 20;
+
+export interface WorkflowRouting {
+  /** Workflows that took the signal (it is in their history). */
+  delivered: string[];
+  /** Named by metadata or visibility but gone (never started, or already closed). */
+  skipped: string[];
+}
+
+/** Running workflows that upserted PayrunSessionId = sessionId (eventually consistent). */
+export async function workflowsForSession(client: Client, sessionId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const wf of client.workflow.list({ query: sessionVisibilityQuery(sessionId) })) {
+    ids.push(wf.workflowId);
+    if (ids.length >= MAX_VISIBILITY_TARGETS) break;
+  }
+  return ids;
+}
+
+/**
+ * Signals every payrun workflow an event belongs to: those named in the echoed metadata first
+ * (known at once), then those the visibility store finds by session id (may lag a fresh session).
+ * A workflow that does not exist or has closed is skipped; any other Temporal error is thrown,
+ * so the caller can answer 503 and the bank resends. Used by the ingress and the inbox's reroute.
+ */
+export async function routeToWorkflows(
+  client: Client,
+  evt: BankEventSignal,
+  opts: { exclude?: string } = {},
+): Promise<WorkflowRouting> {
+  if (!isRoutable(evt)) return { delivered: [], skipped: [] };
+  const targets = new Set(metadataTargets(evt.session));
+  for (const id of await workflowsForSession(client, evt.sessionId!)) targets.add(id);
+  if (opts.exclude) targets.delete(opts.exclude);
+  const delivered: string[] = [];
+  const skipped: string[] = [];
+  for (const workflowId of targets) {
+    try {
+      await client.workflow.getHandle(workflowId).signal(bankEventSignal, evt);
+      delivered.push(workflowId);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      skipped.push(workflowId);
+    }
+  }
+  return { delivered, skipped };
+}
+
+export interface InboxTarget {
+  taskQueue: string;
+  workflowId?: string;
+  /** Used only when this signal starts the inbox. */
+  input?: WebhookInboxInput;
+}
+
+/** Durable hand-off of an event nobody took: starts the inbox if it is not running. */
+export async function deliverToInbox(
+  client: Client,
+  inbox: InboxTarget,
+  evt: BankEventSignal,
+): Promise<string> {
+  const workflowId = inbox.workflowId ?? WEBHOOK_INBOX_WORKFLOW_ID;
+  await client.workflow.signalWithStart(webhookInboxWorkflow, {
+    workflowId,
+    taskQueue: inbox.taskQueue,
+    signal: bankEventSignal,
+    signalArgs: [evt],
+    args: [inbox.input ?? {}],
+  });
+  return workflowId;
+}
+
+export interface RoutingOutcome extends WorkflowRouting {
+  outcome: 'delivered' | 'inbox';
+}
+
+/** The ingress's whole routing rule: to the owning workflows, or else to the inbox. */
+export async function routeBankEvent(
+  client: Client,
+  inbox: InboxTarget,
+  evt: BankEventSignal,
+): Promise<RoutingOutcome> {
+  const routed = await routeToWorkflows(client, evt);
+  if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
+  await deliverToInbox(client, inbox, evt);
+  return { outcome: 'inbox', ...routed };
+}

@@ -1,0 +1,58 @@
+import type { PaymentSession } from '../bank/types/session';
+import { METADATA_KEY, type PayrunMetadata } from '../../workflows/definitions';
+
+/**
+ * Where a bank event should go, read from what payrun itself sent: every bank request carries
+ * `metadata: { payrun: { workflow_id, … } }`, echoed back on the session and its operations.
+ * The bank allows any JSON value as metadata, and may echo an object as a JSON string.
+ */
+export function payrunMetadataOf(metadata: unknown): PayrunMetadata | undefined {
+  let value = metadata;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  let ours = (value as Record<string, unknown>)[METADATA_KEY];
+  if (typeof ours === 'string') {
+    try {
+      ours = JSON.parse(ours);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!ours || typeof ours !== 'object') return undefined;
+  const workflowId = (ours as Record<string, unknown>).workflow_id;
+  if (typeof workflowId !== 'string' || workflowId.trim() === '') return undefined;
+  return ours as PayrunMetadata;
+}
+
+/**
+ * Workflow ids named by metadata on the session, its payouts (`payments`), its payments
+ * (`acquiring_payments`) and their refunds (a refund request carries the refund workflow's
+ * metadata). Deduplicated, in the order found.
+ */
+export function metadataTargets(session: PaymentSession | undefined): string[] {
+  if (!session) return [];
+  const found = new Set<string>();
+  const add = (metadata: unknown) => {
+    const m = payrunMetadataOf(metadata);
+    if (m) found.add(m.workflow_id);
+  };
+  add(session.metadata);
+  for (const payout of session.payments ?? []) add(payout.metadata);
+  for (const payment of session.acquiring_payments ?? []) {
+    add(payment.metadata);
+    for (const refund of payment.refunds ?? []) add(refund.metadata);
+  }
+  return [...found];
+}
+
+/** The visibility query for running workflows that upserted this bank session id. */
+export function sessionVisibilityQuery(sessionId: string): string {
+  const quoted = sessionId.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return `PayrunSessionId = "${quoted}" AND ExecutionStatus = "Running"`;
+}

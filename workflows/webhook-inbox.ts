@@ -1,0 +1,176 @@
+import {
+  ActivityFailure,
+  condition,
+  continueAsNew,
+  log,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { RoutingActivities } from '../activities/routing';
+import type { NominalTopupEvent } from '../src/bank/types/webhooks';
+import {
+  bankEventSignal,
+  dismissOrphanSignal,
+  inboxQuery,
+  type BankEventSignal,
+  type InboxTopup,
+  type InboxView,
+  type WebhookInboxInput,
+  type WebhookInboxOptions,
+  type WebhookInboxState,
+} from './definitions';
+
+const DEFAULTS: Required<WebhookInboxOptions> = {
+  rerouteWindowMs: 15 * 60_000,
+  rerouteInitialIntervalMs: 2_000,
+  rerouteMaxIntervalMs: 60_000,
+  routedKept: 50,
+  continueAsNewAfterEvents: 2_000,
+};
+/** Bounds on what the inbox carries over continue-as-new (payload size stays far below 2 MB). */
+const SEEN_IDS_KEPT = 5_000;
+const TOPUPS_KEPT = 1_000;
+const UNKNOWN_KEPT = 200;
+
+export function emptyInboxState(): WebhookInboxState {
+  return {
+    pending: [],
+    routedCount: 0,
+    routed: [],
+    orphaned: [],
+    topups: [],
+    unknown: [],
+    dismissedCount: 0,
+    seenIds: [],
+  };
+}
+
+/**
+ * Keeps the bank events no running payrun workflow took: session events are rerouted (the owning
+ * workflow may start late, or the visibility store may lag) until the window closes and then kept
+ * as orphans for an operator; nominal top-ups and unknown events are kept for reading.
+ * Runs forever under WEBHOOK_INBOX_WORKFLOW_ID, continuing as new to keep its history short.
+ */
+export async function webhookInboxWorkflow(input: WebhookInboxInput = {}): Promise<never> {
+  const options = { ...DEFAULTS, ...input.options };
+  const state = input.state ?? emptyInboxState();
+  const seen = new Set(state.seenIds);
+  const now = () => new Date().getTime(); // workflow time: deterministic on replay
+
+  const remember = (id: string) => {
+    seen.add(id);
+    state.seenIds.push(id);
+    if (state.seenIds.length > SEEN_IDS_KEPT) seen.delete(state.seenIds.shift()!);
+  };
+  const keepLast = <T>(list: T[], max: number) => list.splice(0, Math.max(0, list.length - max));
+
+  const reroute = async (evt: BankEventSignal, since: number) => {
+    const remaining = Math.max(1_000, options.rerouteWindowMs - (now() - since));
+    const { rerouteBankEvent } = proxyActivities<RoutingActivities>({
+      scheduleToCloseTimeout: remaining,
+      startToCloseTimeout: Math.min(30_000, remaining),
+      retry: {
+        initialInterval: options.rerouteInitialIntervalMs,
+        maximumInterval: options.rerouteMaxIntervalMs,
+        backoffCoefficient: 2,
+      },
+    });
+    let outcome: { delivered: string[] } | { reason: string };
+    try {
+      outcome = await rerouteBankEvent(evt);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      outcome = {
+        reason: `no running workflow took it within ${Math.round(options.rerouteWindowMs / 1000)} s`,
+      };
+    }
+    state.pending = state.pending.filter((p) => p.event.id !== evt.id);
+    if ('delivered' in outcome) {
+      state.routedCount++;
+      state.routed.push({
+        ...summary(evt),
+        routedAt: new Date().toISOString(),
+        delivered: outcome.delivered,
+      });
+      keepLast(state.routed, options.routedKept);
+    } else {
+      state.orphaned.push({ event: evt, orphanedAt: new Date().toISOString(), reason: outcome.reason });
+      log.warn('bank event orphaned', { id: evt.id, type: evt.type, sessionId: evt.sessionId });
+    }
+  };
+
+  const accept = (evt: BankEventSignal) => {
+    if (seen.has(evt.id)) return; // the bank resent it, or two routes delivered it
+    remember(evt.id);
+    if (evt.type === 'nominal_topup') {
+      state.topups.push(topupOf(evt));
+      keepLast(state.topups, TOPUPS_KEPT);
+    } else if (evt.type === 'unknown' || !evt.sessionId) {
+      state.unknown.push({ id: evt.id, receivedAt: evt.receivedAt, body: evt.body ?? evt });
+      keepLast(state.unknown, UNKNOWN_KEPT);
+    } else {
+      const since = now();
+      state.pending.push({ event: evt, since });
+      void reroute(evt, since);
+    }
+  };
+
+  setHandler(bankEventSignal, accept);
+  setHandler(dismissOrphanSignal, ({ id, by }) => {
+    const before = state.orphaned.length;
+    state.orphaned = state.orphaned.filter((o) => o.event.id !== id);
+    if (state.orphaned.length < before) {
+      state.dismissedCount++;
+      log.info('orphan dismissed', { id, by });
+    }
+  });
+  setHandler(inboxQuery, (): InboxView => view(state));
+
+  // Reroutes that were running when the previous run continued as new resume with what is left of their window.
+  for (const p of state.pending) void reroute(p.event, p.since);
+
+  await condition(
+    () =>
+      workflowInfo().continueAsNewSuggested ||
+      workflowInfo().historyLength >= options.continueAsNewAfterEvents,
+  );
+  // Reroutes still in flight are carried as pending and restarted; a second delivery is harmless (ids dedupe).
+  return continueAsNew<typeof webhookInboxWorkflow>({ options: input.options, state });
+}
+
+function summary(evt: BankEventSignal) {
+  return {
+    id: evt.id,
+    type: evt.type,
+    ...(evt.sessionId !== undefined ? { sessionId: evt.sessionId } : {}),
+    receivedAt: evt.receivedAt,
+  };
+}
+
+function view(state: WebhookInboxState): InboxView {
+  return {
+    pending: state.pending.map((p) => summary(p.event)),
+    routed: { count: state.routedCount, last: state.routed },
+    orphaned: state.orphaned,
+    topups: state.topups,
+    unknown: state.unknown,
+    dismissedCount: state.dismissedCount,
+  };
+}
+
+function topupOf(evt: BankEventSignal): InboxTopup {
+  // The ingress only types an event nominal_topup after its schema accepted the body.
+  const b = evt.body as NominalTopupEvent;
+  return {
+    id: evt.id,
+    receivedAt: evt.receivedAt,
+    amount: b.amount,
+    currency: b.currency,
+    accountBalance: b.account_balance,
+    paymentDate: b.paymentDate,
+    accountNumber: b.account_number,
+    docId: String(b.doc_id),
+    docNum: String(b.doc_num),
+  };
+}
