@@ -64,6 +64,10 @@ export function createIngress(opts: IngressOptions): Ingress {
   const temporalTimeoutMs = opts.temporalTimeoutMs ?? 10_000;
   const inbox = { taskQueue: opts.taskQueue, workflowId: opts.inboxWorkflowId, input: opts.inboxInput };
 
+  /** Both bounds: the deadline travels to the server, the abort also stops the SDK's own retries. */
+  const withinTemporalTimeout = <R>(fn: () => Promise<R>, ms = temporalTimeoutMs) =>
+    opts.client.withAbortSignal(AbortSignal.timeout(ms), () => opts.client.withDeadline(Date.now() + ms, fn));
+
   const answer = (
     res: ServerResponse,
     status: number,
@@ -121,9 +125,7 @@ export function createIngress(opts: IngressOptions): Ingress {
     if (!verified.ok && verified.reason === 'bad_shape') fields.shapeIssues = verified.issues;
     if (recent.has(evt.id)) return finish('duplicate');
     try {
-      const routed = await opts.client.withDeadline(Date.now() + temporalTimeoutMs, () =>
-        routeBankEvent(opts.client, inbox, evt),
-      );
+      const routed = await withinTemporalTimeout(() => routeBankEvent(opts.client, inbox, evt));
       metrics.signalsSent('workflow', routed.delivered.length);
       if (routed.outcome === 'inbox') metrics.signalsSent('inbox');
       recent.add(evt.id);
@@ -138,8 +140,9 @@ export function createIngress(opts: IngressOptions): Ingress {
   async function handleHealth(res: ServerResponse): Promise<void> {
     const started = Date.now();
     try {
-      await opts.client.withDeadline(started + (opts.healthTimeoutMs ?? 2_000), () =>
-        opts.client.workflowService.getSystemInfo({}),
+      await withinTemporalTimeout(
+        () => opts.client.workflowService.getSystemInfo({}),
+        opts.healthTimeoutMs ?? 2_000,
       );
       answer(res, 200, { status: 'ok', temporal: { reachable: true, latencyMs: Date.now() - started } });
     } catch (err) {
