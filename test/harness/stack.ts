@@ -5,7 +5,7 @@ import type { PayerConfig } from '../../src/config';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox';
 import { buildActivities } from '../../src/worker/activities';
-import { connectClient, startTestWorker, type TestWorker } from './temporal';
+import { connectClient, startTestWorker, temporalAddress, type TestWorker } from './temporal';
 
 export const TEST_PAYER: PayerConfig = {
   payerType: 'legal',
@@ -23,16 +23,18 @@ export interface Stack {
   sandbox: RunningSandbox;
   bank: BankClient;
   client: Client;
-  worker: TestWorker;
+  worker?: TestWorker;
+  /** Environment for a `payrun worker` process wired to this stack (same sandbox, keys, task queue). */
+  workerEnv: NodeJS.ProcessEnv;
   ingress: ListeningIngress;
   taskQueue: string;
-  /** Restarts only the worker (crash tests kill it some other way). */
-  restartWorker(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface StackOptions {
   sandbox?: Partial<SandboxOptions>;
+  /** false: no worker in the test process (crash tests run workers as their own processes). */
+  inProcessWorker?: boolean;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -68,13 +70,21 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     client,
     ingress,
     taskQueue,
-    worker: await startTestWorker({ taskQueue, activities }),
-    async restartWorker() {
-      await stack.worker.stop();
-      stack.worker = await startTestWorker({ taskQueue, activities });
+    worker: opts.inProcessWorker === false ? undefined : await startTestWorker({ taskQueue, activities }),
+    workerEnv: {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      PAYRUN_TASK_QUEUE: taskQueue,
+      BANK_ENV: 'test',
+      BANK_BASE_URL_TEST: sandbox.url,
+      BANK_PUBLIC_KEY_TEST: sandbox.bankPublicKeyPem,
+      PARTNER_PROJECT: PROJECT,
+      PARTNER_PRIVATE_KEY: partnerPrivate,
+      PAYER_TYPE: TEST_PAYER.payerType,
+      PAYER_TAX_NUMBER: TEST_PAYER.payerTaxNumber,
+      PAYER_NAME: TEST_PAYER.payerName,
     },
     async stop() {
-      await stack.worker.stop();
+      await stack.worker?.stop();
       await ingress.close();
       await sandbox.close();
       await bank.close();

@@ -1,0 +1,28 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** A payrun worker in its own OS process (`payrun worker` from the sources), so tests can SIGKILL it. */
+export function spawnWorkerProcess(env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(
+    process.execPath,
+    ['-r', join(__dirname, 'ts-register.js'), join(ROOT, 'src', 'cli', 'index.ts'), 'worker'],
+    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'WARN', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  // Kept for the post-mortem of a failing crash test.
+  const log = createWriteStream(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), `worker-${child.pid}.log`));
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+export function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
