@@ -271,3 +271,154 @@ export interface InboxView {
 export const inboxQuery = defineQuery<InboxView>('inbox');
 /** An operator has dealt with an orphaned event: it leaves the orphan list. */
 export const dismissOrphanSignal = defineSignal<[{ id: string; by: string }]>('dismissOrphan');
+
+// ---------------------------------------------------------------- batch
+
+/** A batch's id comes from its file's bytes: the same file dropped twice is the same batch. */
+export const batchWorkflowId = (contentHash: string) => `batch-${contentHash.slice(0, 16)}`;
+/** `payrun batch retry-failed` links a new batch to the first one by id. */
+export const retryBatchWorkflowId = (rootBatchId: string, n: number) => `${rootBatchId}-retry-${n}`;
+
+export type BatchPhase =
+  | 'awaiting_approval'
+  | 'awaiting_funds'
+  | 'paying'
+  | 'paused'
+  | 'cancelling'
+  | 'done';
+
+export interface BatchOptions {
+  /** Pay nothing until an `approve` signal; the payouts then confirm on their own. Default false. */
+  requireApproval?: boolean;
+  /** Payouts in flight at once (a sliding window). Default 20. */
+  maxInFlight?: number;
+  /** Compare the deposit balance with the batch total before paying. Default true. */
+  checkFunds?: boolean;
+  /** How often the balance is re-checked while the deposit is short. Default 60 s. */
+  fundsRecheckMs?: number;
+  /** Continue-as-new at a chunk boundary once history has this many events. Default 10 000. */
+  continueAsNewAfterEvents?: number;
+  /** Options every payout of the batch gets (requireApproval is the batch's business, not theirs). */
+  payout?: PayoutOptions;
+}
+
+/** A row's outcome as the report and the progress query show it: a final payout state, already_paid or needs_attention. */
+export interface BatchRowOutcome {
+  row: number;
+  reference: string;
+  amount: number;
+  state: string;
+  sessionId?: string;
+  payoutId?: string;
+  receiptLink?: string;
+  errorCode?: string;
+  reason?: string;
+}
+
+/** What an existing payout workflow tells about its reference (activities answer, the batch decides). */
+export type PayoutLookup =
+  | { kind: 'none' }
+  | { kind: 'running' }
+  | { kind: 'paid' | 'not_paid'; status: PayoutStatus }
+  | { kind: 'needs_attention'; closeStatus: string; reason: string };
+
+/** One valid row of a batch as its chunk holds it; `existing` when its reference already has a payout workflow. */
+export interface BatchChunkRow {
+  row: number;
+  request: PayoutRequest;
+  existing?: PayoutLookup;
+}
+
+/** The parts of the stored batch the workflow needs (the rows themselves stay in the store). */
+export interface BatchMetaView {
+  fileName: string;
+  /** Valid rows to pay. */
+  rowCount: number;
+  invalidRows: number;
+  totalKopecks: number;
+  chunkCount: number;
+  retryOf?: string;
+}
+
+export interface BatchFailure {
+  row: number;
+  reference: string;
+  state: string;
+  code?: string;
+  reason?: string;
+}
+
+export interface BatchTally {
+  counts: Record<string, number>;
+  amounts: Record<string, number>;
+  /** The first failures, bounded; failureCount has them all. */
+  failures: BatchFailure[];
+  failureCount: number;
+}
+
+export interface BatchInFlightRow {
+  row: number;
+  reference: string;
+  amount: number;
+}
+
+/** What the batch carries over continue-as-new: counters and the cursor, never the rows' results. */
+export interface BatchCarry {
+  meta: BatchMetaView;
+  nextChunk: number;
+  dispatched: number;
+  dispatchedKopecks: number;
+  tally: BatchTally;
+  inFlight: BatchInFlightRow[];
+  approval?: { by: string; at: string };
+  fundsOk: boolean;
+  paused: boolean;
+  runs: number;
+}
+
+export interface BatchWorkflowInput {
+  batchId: string;
+  options?: BatchOptions;
+  /** Set by the batch itself when it continues as new. */
+  carry?: BatchCarry;
+}
+
+export interface BatchFinal {
+  reportPath: string;
+  summaryPath: string;
+  summary: string;
+}
+
+export interface BatchProgress {
+  batchId: string;
+  phase: BatchPhase;
+  fileName?: string;
+  rows: number;
+  invalidRows: number;
+  totalKopecks: number;
+  /** Rows handed to a payout (or found already handled). */
+  dispatched: number;
+  inFlight: number;
+  /** Rows with a final outcome. */
+  finished: number;
+  counts: Record<string, number>;
+  amounts: Record<string, number>;
+  failures: BatchFailure[];
+  failureCount: number;
+  approval?: { required: boolean; by?: string; at?: string };
+  funds?: { neededKopecks: number; balanceKopecks?: number; checkedAt?: string };
+  runs: number;
+  final?: BatchFinal;
+}
+
+export interface BatchResult extends BatchFinal {
+  batchId: string;
+  counts: Record<string, number>;
+  amounts: Record<string, number>;
+}
+
+export const batchProgressQuery = defineQuery<BatchProgress>('progress');
+export const batchApproveSignal = defineSignal<[{ by: string }]>('approve');
+export const batchPauseSignal = defineSignal<[{ by: string }]>('pause');
+export const batchResumeSignal = defineSignal<[{ by: string }]>('resume');
+export const batchCancelSignal = defineSignal<[{ by: string; reason?: string }]>('cancel');

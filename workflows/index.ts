@@ -4,3 +4,4 @@ export { webhookInboxWorkflow } from './webhook-inbox';
 export { payoutWorkflow } from './payout';
 export { taxpayerWorkflow } from './taxpayer';
 export { refundWorkflow } from './refund';
+export { batchWorkflow } from './batch';

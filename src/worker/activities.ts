@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { createBankActivities } from '../../activities/bank';
+import { createBatchActivities } from '../../activities/batch';
 import { createRoutingActivities } from '../../activities/routing';
 import type { BankClient } from '../bank';
 import type { PayerConfig } from '../config';
@@ -16,5 +17,6 @@ export function buildActivities(deps: ActivityDeps) {
   return {
     ...createBankActivities(deps),
     ...createRoutingActivities(deps.client),
+    ...createBatchActivities(deps),
   };
 }

@@ -1,0 +1,91 @@
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { BankClient } from '../src/bank';
+import { loadBatchPaths } from '../src/batch/config';
+import { finishBatch } from '../src/batch/finish';
+import { lookupPayout, mapLimit } from '../src/batch/lookup';
+import { appendOutcomes, readChunk, readMeta } from '../src/batch/store';
+import type {
+  BatchChunkRow,
+  BatchFinal,
+  BatchMetaView,
+  BatchRowOutcome,
+  PayoutLookup,
+} from '../workflows/definitions';
+import { payoutWorkflowId } from '../workflows/definitions';
+import { callBank } from './failures';
+
+export interface BatchActivityDeps {
+  client: Client;
+  bank: BankClient;
+  /** Defaults to PAYRUN_DATA_DIR (read at call time, so a test can point it at a temp dir). */
+  dataDir?: string;
+}
+
+/** How many payout workflows one chunk looks up at once. */
+const LOOKUP_CONCURRENCY = 16;
+
+/** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
+export function createBatchActivities({ client, bank, dataDir }: BatchActivityDeps) {
+  const dir = () => dataDir ?? loadBatchPaths().dataDir;
+  return {
+    async openBatch({ batchId }: { batchId: string }): Promise<BatchMetaView> {
+      const m = readMeta(dir(), batchId);
+      const view: BatchMetaView = {
+        fileName: m.fileName,
+        rowCount: m.rowCount,
+        invalidRows: m.invalidRows,
+        totalKopecks: m.totalKopecks,
+        chunkCount: m.chunkCount,
+      };
+      if (m.previousBatchId) view.retryOf = m.previousBatchId;
+      return view;
+    },
+
+    /** One chunk of valid rows, each with what an existing payout workflow of its reference says. */
+    async loadBatchChunk({ batchId, index }: { batchId: string; index: number }): Promise<BatchChunkRow[]> {
+      const rows = readChunk(dir(), batchId, index);
+      return mapLimit(rows, LOOKUP_CONCURRENCY, async (r) => {
+        Context.current().heartbeat();
+        const existing = await lookupPayout(client, payoutWorkflowId(r.request.reference));
+        return existing.kind === 'none' ? r : { ...r, existing };
+      });
+    },
+
+    /** Waits (heartbeating) until the payout workflow of a reference has ended, then says how. */
+    async awaitPayoutOutcome({
+      workflowId,
+      pollMs = 1_000,
+    }: {
+      workflowId: string;
+      pollMs?: number;
+    }): Promise<PayoutLookup> {
+      const ctx = Context.current();
+      for (;;) {
+        const lookup = await lookupPayout(client, workflowId);
+        if (lookup.kind !== 'running') return lookup;
+        ctx.heartbeat();
+        await ctx.sleep(pollMs);
+      }
+    },
+
+    async recordBatchResults({ batchId, outcomes }: { batchId: string; outcomes: BatchRowOutcome[] }) {
+      appendOutcomes(dir(), batchId, outcomes);
+    },
+
+    /** The security deposit balance (wallet/balance), in kopecks: what payouts are paid from. */
+    async checkDeposit(): Promise<{ balanceKopecks: number }> {
+      const res = await callBank('wallet/balance', () =>
+        bank.reports.walletBalance(
+          { request_datetime: new Date().toISOString() },
+          { signal: Context.current().cancellationSignal },
+        ),
+      );
+      return { balanceKopecks: res.wallets.reduce((sum, w) => sum + w.amount_details.amount, 0) };
+    },
+
+    async finishBatch({ batchId, cancelled }: { batchId: string; cancelled: boolean }): Promise<BatchFinal> {
+      return finishBatch(dir(), batchId, { cancelled });
+    },
+  };
+}

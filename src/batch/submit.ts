@@ -1,0 +1,158 @@
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
+import { batchWorkflowId, type BatchOptions, type BatchWorkflowInput } from '../../workflows/definitions';
+import type { BatchPaths } from './config';
+import { batchFolders, freeName, moveFile } from './folders';
+import { batchExists, readMeta, writeBatch, type StoredBatchMeta } from './store';
+
+export interface SubmitOptions {
+  paths: BatchPaths;
+  taskQueue: string;
+  policy?: Policy;
+  expectTotalKopecks?: number;
+  batchOptions?: BatchOptions;
+}
+
+export type SubmitOutcome =
+  | {
+      status: 'started';
+      batchId: string;
+      processingPath: string;
+      valid: number;
+      invalid: number;
+      totalKopecks: number;
+    }
+  | { status: 'already_submitted'; batchId: string; firstFile: string }
+  | { status: 'rejected'; batchId: string; errors: RowError[]; rejectedPath: string; errorsPath: string };
+
+/** One error as one line: row, column and rule. */
+export function describeError(e: RowError): string {
+  return `row ${e.row}${e.column ? `, column ${e.column}` : ''}: ${e.message} (${e.rule})`;
+}
+
+export function loadOptionsFor(
+  opts: Pick<SubmitOptions, 'paths' | 'policy' | 'expectTotalKopecks'>,
+): LoadOptions {
+  return {
+    policy: opts.policy ?? 'whole-file',
+    ...(opts.expectTotalKopecks !== undefined ? { expectTotalKopecks: opts.expectTotalKopecks } : {}),
+    ...(opts.paths.stopListFile ? { stopList: loadStopList(opts.paths.stopListFile) } : {}),
+  };
+}
+
+const within = (file: string, dir: string) => dirname(resolve(file)) === resolve(dir);
+
+/**
+ * Validates a batch file and starts its batch workflow. The file goes to processing/ (moved from the
+ * inbox, copied from anywhere else), then done/ when paid or rejected/ (with `<name>.errors.txt`)
+ * when refused. The same bytes are the same batch id, so a file submitted twice is paid once.
+ */
+export async function submitBatch(client: Client, file: string, opts: SubmitOptions): Promise<SubmitOutcome> {
+  const folders = batchFolders(opts.paths.batchesDir);
+  const { dataDir } = opts.paths;
+  const bytes = readFileSync(file);
+  const hash = contentHash(bytes);
+  const batchId = batchWorkflowId(hash);
+  const tag = hash.slice(0, 8);
+  const name = basename(file);
+  const owned = within(file, folders.inbox) || within(file, folders.processing);
+  const refuse = (errors: RowError[]) => {
+    const rejectedName = freeName(folders.rejected, name, tag);
+    const rejectedPath = join(folders.rejected, rejectedName);
+    if (owned) moveFile(file, rejectedPath);
+    else copyFileSync(file, rejectedPath);
+    const errorsPath = `${rejectedPath}.errors.txt`;
+    writeFileSync(errorsPath, errors.map(describeError).join('\n') + '\n');
+    return { rejectedPath, errorsPath };
+  };
+
+  if (batchExists(dataDir, batchId) && (await workflowExists(client, batchId))) {
+    const firstFile = readMeta(dataDir, batchId).fileName;
+    if (owned && resolve(file) !== resolve(readMeta(dataDir, batchId).sourcePath))
+      refuse([
+        { row: 1, column: null, rule: 'already_submitted', message: `already submitted as ${batchId}` },
+      ]);
+    return { status: 'already_submitted', batchId, firstFile };
+  }
+
+  const load = loadOptionsFor(opts);
+  const batch = loadBatch(bytes, load);
+  if (batch.rejected) {
+    const errors = [...batch.fileErrors, ...batch.rows.flatMap((r) => r.errors)];
+    return { status: 'rejected', batchId, errors, ...refuse(errors) };
+  }
+
+  const processingPath = within(file, folders.processing)
+    ? resolve(file)
+    : join(folders.processing, freeName(folders.processing, name, tag));
+  if (processingPath !== resolve(file)) {
+    if (owned) moveFile(file, processingPath);
+    else copyFileSync(file, processingPath);
+  }
+  const doneName = freeName(folders.done, basename(processingPath), tag);
+  const meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'> = {
+    batchId,
+    rootBatchId: batchId,
+    contentHash: hash,
+    fileName: name,
+    sourcePath: processingPath,
+    doneDir: folders.done,
+    doneName,
+    reportName: basename(doneName, extname(doneName)),
+    load: { ...load, stopList: load.stopList ? [...load.stopList] : undefined },
+    rowCount: batch.accepted.length,
+    invalidRows: batch.totals.invalid,
+    totalKopecks: batch.totals.acceptedKopecks,
+    submittedAt: new Date().toISOString(),
+  };
+  const accepted = new Set(batch.accepted);
+  const rows = batch.rows.filter((r) => r.request && accepted.has(r.request));
+  writeBatch(
+    dataDir,
+    meta,
+    rows.map((r) => ({ row: r.row, request: r.request! })),
+  );
+  const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions);
+  if (!started) return { status: 'already_submitted', batchId, firstFile: name };
+  return {
+    status: 'started',
+    batchId,
+    processingPath,
+    valid: batch.accepted.length,
+    invalid: batch.totals.invalid,
+    totalKopecks: batch.totals.acceptedKopecks,
+  };
+}
+
+/** false when a batch of this id exists already: batch ids are never reused. */
+export async function startBatchWorkflow(
+  client: Client,
+  batchId: string,
+  taskQueue: string,
+  options?: BatchOptions,
+): Promise<boolean> {
+  const input: BatchWorkflowInput = { batchId, ...(options ? { options } : {}) };
+  try {
+    await client.workflow.start('batchWorkflow', {
+      workflowId: batchId,
+      taskQueue,
+      args: [input],
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
+
+async function workflowExists(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    await client.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,277 @@
+import {
+  ChildWorkflowCancellationType,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  ParentClosePolicy,
+  proxyActivities,
+  setHandler,
+  startChild,
+  workflowInfo,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
+import type { createBatchActivities } from '../activities/batch';
+import {
+  addToTally,
+  childFailureOutcome,
+  emptyTally,
+  finishedCount,
+  needsAttention,
+  outcomeFromLookup,
+  outcomeFromStatus,
+} from './batch-tally';
+import {
+  batchApproveSignal,
+  batchCancelSignal,
+  batchPauseSignal,
+  batchProgressQuery,
+  batchResumeSignal,
+  cancelSignal,
+  payoutWorkflowId,
+  type BatchCarry,
+  type BatchChunkRow,
+  type BatchFinal,
+  type BatchInFlightRow,
+  type BatchPhase,
+  type BatchProgress,
+  type BatchResult,
+  type BatchRowOutcome,
+  type BatchWorkflowInput,
+} from './definitions';
+import type { payoutWorkflow } from './payout';
+import { iso } from './time';
+
+type Acts = ReturnType<typeof createBatchActivities>;
+const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } = proxyActivities<Acts>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+/** Waits for a payout this run did not start itself (started by the previous run, or by someone else). */
+const { awaitPayoutOutcome } = proxyActivities<Acts>({
+  startToCloseTimeout: '30 days',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+const DEFAULTS = {
+  requireApproval: false,
+  maxInFlight: 20,
+  checkFunds: true,
+  fundsRecheckMs: 60_000,
+  continueAsNewAfterEvents: 10_000,
+};
+/** Row outcomes go to the batch store in groups this size (and before continue-as-new and the report). */
+const FLUSH_AT = 100;
+
+interface InFlight extends BatchInFlightRow {
+  /** startChild not answered yet: it cannot be signalled, and continue-as-new waits for it. */
+  starting: boolean;
+}
+
+/**
+ * One batch file: a child payout workflow per valid row (a sliding window of them), each reference
+ * paid at most once by the server's ID-reuse policy, counters carried over continue-as-new and the
+ * rows' results kept in the batch store. docs/batches.md describes it.
+ */
+export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchResult> {
+  const { batchId } = input;
+  const opts = { ...DEFAULTS, ...input.options };
+  const payoutOptions = { ...opts.payout, requireApproval: false };
+  const c: BatchCarry = input.carry ?? {
+    meta: { fileName: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },
+    nextChunk: 0,
+    dispatched: 0,
+    dispatchedKopecks: 0,
+    tally: emptyTally(),
+    inFlight: [],
+    fundsOk: !opts.checkFunds,
+    paused: false,
+    runs: 1,
+  };
+  const inFlight = new Map<string, InFlight>();
+  const buffer: BatchRowOutcome[] = [];
+  let stage: 'approval' | 'funds' | 'paying' = 'paying';
+  let cancelReq: { by: string; reason?: string } | undefined;
+  let rowError: unknown;
+  let funds: BatchProgress['funds'];
+  const done: { final?: BatchFinal } = {};
+
+  const phase = (): BatchPhase => {
+    if (done.final) return 'done';
+    if (cancelReq) return 'cancelling';
+    if (stage === 'approval') return 'awaiting_approval';
+    if (stage === 'funds') return 'awaiting_funds';
+    return c.paused ? 'paused' : 'paying';
+  };
+  const sendCancel = (reference: string) => {
+    const reason = `batch ${batchId} cancelled${cancelReq?.reason ? `: ${cancelReq.reason}` : ''}`;
+    getExternalWorkflowHandle(payoutWorkflowId(reference))
+      .signal(cancelSignal, { by: cancelReq!.by, reason })
+      .catch(() => undefined); // it has already ended: nothing left to cancel
+  };
+
+  setHandler(batchProgressQuery, () => ({
+    batchId,
+    phase: phase(),
+    fileName: c.meta.fileName,
+    rows: c.meta.rowCount,
+    invalidRows: c.meta.invalidRows,
+    totalKopecks: c.meta.totalKopecks,
+    dispatched: c.dispatched,
+    inFlight: inFlight.size,
+    finished: finishedCount(c.tally),
+    counts: c.tally.counts,
+    amounts: c.tally.amounts,
+    failures: c.tally.failures,
+    failureCount: c.tally.failureCount,
+    approval: { required: opts.requireApproval, by: c.approval?.by, at: c.approval?.at },
+    funds,
+    runs: c.runs,
+    final: done.final,
+  }));
+  setHandler(batchApproveSignal, ({ by }) => {
+    c.approval ??= { by, at: iso() };
+  });
+  setHandler(batchPauseSignal, () => {
+    c.paused = true;
+  });
+  setHandler(batchResumeSignal, () => {
+    c.paused = false;
+  });
+  setHandler(batchCancelSignal, (req) => {
+    if (cancelReq) return;
+    cancelReq = req;
+    for (const f of inFlight.values()) if (!f.starting) sendCancel(f.reference);
+  });
+
+  const settle = (o: BatchRowOutcome) => {
+    addToTally(c.tally, o);
+    buffer.push(o);
+  };
+  const flush = async () => {
+    if (buffer.length > 0) await recordBatchResults({ batchId, outcomes: buffer.splice(0) });
+  };
+  const launch = (
+    row: BatchInFlightRow,
+    starting: boolean,
+    work: (f: InFlight) => Promise<BatchRowOutcome>,
+  ) => {
+    const f: InFlight = { ...row, starting };
+    inFlight.set(row.reference, f);
+    work(f).then(
+      (o) => {
+        inFlight.delete(row.reference);
+        settle(o);
+      },
+      (err: unknown) => {
+        rowError ??= err;
+      },
+    );
+  };
+  const awaitExisting = async (f: InFlight): Promise<BatchRowOutcome> => {
+    const lookup = await awaitPayoutOutcome({ workflowId: payoutWorkflowId(f.reference) });
+    return (
+      outcomeFromLookup(f, lookup, batchId) ?? needsAttention(f, 'missing', 'the payout workflow vanished')
+    );
+  };
+  const pay = async (f: InFlight, request: BatchChunkRow['request']): Promise<BatchRowOutcome> => {
+    let child;
+    try {
+      child = await startChild<typeof payoutWorkflow>('payoutWorkflow', {
+        workflowId: payoutWorkflowId(f.reference),
+        args: [{ request, batchId, options: payoutOptions }],
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        cancellationType: ChildWorkflowCancellationType.ABANDON,
+      });
+    } catch (err) {
+      // Started meanwhile by someone else (another batch with the same reference): its outcome is the row's.
+      // (The error class lives in @temporalio/common; workflow code recognises it by name.)
+      if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+      f.starting = false;
+      return awaitExisting(f);
+    }
+    f.starting = false;
+    if (cancelReq) sendCancel(f.reference);
+    try {
+      return outcomeFromStatus(f, await child.result(), batchId);
+    } catch (err) {
+      return childFailureOutcome(f, err, batchId);
+    }
+  };
+  const dispatch = (r: BatchChunkRow) => {
+    const row = { row: r.row, reference: r.request.reference, amount: r.request.amount };
+    c.dispatched++;
+    c.dispatchedKopecks += row.amount;
+    const known = r.existing ? outcomeFromLookup(row, r.existing, batchId) : undefined;
+    if (known && r.existing?.kind !== 'not_paid') settle(known);
+    else if (r.existing?.kind === 'running') launch(row, false, awaitExisting);
+    else launch(row, true, (f) => pay(f, r.request)); // none, or an earlier run that moved no money
+  };
+
+  if (!input.carry) c.meta = await openBatch({ batchId });
+  for (const row of c.inFlight) launch(row, false, awaitExisting);
+  c.inFlight = [];
+
+  if (opts.requireApproval && !c.approval) {
+    stage = 'approval';
+    await condition(() => c.approval !== undefined || cancelReq !== undefined);
+  }
+  while (!c.fundsOk && !cancelReq) {
+    const neededKopecks = c.meta.totalKopecks - c.dispatchedKopecks;
+    const { balanceKopecks } = await checkDeposit();
+    funds = { neededKopecks, balanceKopecks, checkedAt: iso() };
+    if (balanceKopecks >= neededKopecks) c.fundsOk = true;
+    else {
+      stage = 'funds';
+      await condition(() => cancelReq !== undefined, opts.fundsRecheckMs);
+    }
+  }
+  stage = 'paying';
+
+  while (!cancelReq && c.nextChunk < c.meta.chunkCount) {
+    const rows = await loadBatchChunk({ batchId, index: c.nextChunk });
+    for (const r of rows) {
+      await condition(
+        () => !!cancelReq || rowError !== undefined || (!c.paused && inFlight.size < opts.maxInFlight),
+      );
+      if (rowError !== undefined) throw rowError;
+      if (cancelReq) break;
+      dispatch(r);
+      if (buffer.length >= FLUSH_AT) await flush();
+    }
+    if (cancelReq) break;
+    c.nextChunk++;
+    const info = workflowInfo();
+    const bigHistory = info.historyLength >= opts.continueAsNewAfterEvents || info.continueAsNewSuggested;
+    if (bigHistory && c.nextChunk < c.meta.chunkCount) {
+      await condition(() => [...inFlight.values()].every((f) => !f.starting));
+      await flush();
+      const carried = [...inFlight.values()].map(({ row, reference, amount }) => ({
+        row,
+        reference,
+        amount,
+      }));
+      return continueAsNew<typeof batchWorkflow>({
+        ...input,
+        carry: { ...c, inFlight: carried, runs: c.runs + 1 },
+      });
+    }
+  }
+
+  await condition(() => inFlight.size === 0 || rowError !== undefined);
+  if (rowError !== undefined) throw rowError;
+  if (cancelReq) {
+    // Rows never started are cancelled as a whole; finishBatch writes them to the store row by row.
+    const left = c.meta.rowCount - c.dispatched;
+    if (left > 0) {
+      c.tally.counts.cancelled = (c.tally.counts.cancelled ?? 0) + left;
+      c.tally.amounts.cancelled =
+        (c.tally.amounts.cancelled ?? 0) + c.meta.totalKopecks - c.dispatchedKopecks;
+      c.tally.failureCount += left;
+    }
+  }
+  await flush();
+  done.final = await finishBatch({ batchId, cancelled: cancelReq !== undefined });
+  return { batchId, counts: c.tally.counts, amounts: c.tally.amounts, ...done.final };
+}
