@@ -10,7 +10,11 @@ export function spawnWorkerProcess(env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(
     process.execPath,
     ['-r', join(__dirname, 'ts-register.js'), join(ROOT, 'src', 'cli', 'index.ts'), 'worker'],
-    { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'WARN', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'WARN', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   // Kept for the post-mortem of a failing crash test.
   const log = createWriteStream(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), `worker-${child.pid}.log`));

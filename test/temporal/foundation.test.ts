@@ -4,6 +4,7 @@ import { acknowledgeSignal, connectivityStatusQuery } from '../../workflows/defi
 import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
 import { recordHistoryIfAsked } from '../harness/replay';
+import { waitFor } from '../harness/wait';
 
 describe('a real worker against the real dev server', () => {
   let client: Client;
@@ -50,12 +51,3 @@ describe('a real worker against the real dev server', () => {
     );
   });
 });
-
-async function waitFor(predicate: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('condition not met in time');
-}

@@ -3,6 +3,7 @@ import { approveSignal, payoutStatusQuery } from '../../workflows/definitions';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
 
 // The whole chain over real HTTP: worker → sandbox (signed API) → webhooks → ingress → signals.
 describe('payout workflow end to end against the bank sandbox', () => {
@@ -124,12 +125,3 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(status.timestamps.returned).toBeDefined();
   });
 });
-
-export async function waitFor(predicate: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await predicate()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('condition not met in time');
-}

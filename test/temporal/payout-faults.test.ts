@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { BankClient } from '../../src/bank';
+import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
+import { refundWorkflowId } from '../../workflows/definitions';
+import { refundWorkflow } from '../../workflows/refund';
+import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { recordHistoryIfAsked } from '../harness/replay';
+import { startStack, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
+
+const requestsTo = async (stack: Stack, path: string): Promise<number> => {
+  const res = await fetch(`${stack.sandbox.url}/__admin/requests`);
+  const { counts } = (await res.json()) as { counts: Record<string, number> };
+  return Object.entries(counts)
+    .filter(([k]) => k.includes(path))
+    .reduce((sum, [, n]) => sum + n, 0);
+};
+
+describe('payouts survive what real banks do to webhooks', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ sandbox: { timings: { npdPendingMs: 3_000 } } });
+  });
+  afterAll(async () => stack?.stop());
+  afterEach(() => stack.sandbox.setFaults({}));
+
+  it('waits while the tax service answers pending', async () => {
+    const request = payoutRequest({
+      recipient: { ...payoutRequest().recipient, taxReference: TEST_INNS.WITH_DEBT },
+    });
+    const started = Date.now();
+    const status = await outcome(await startPayout(stack, request));
+    expect(status.state).toBe('succeeded');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+  });
+
+  it('recovers a lost ready_to_confirm by polling session/status', async () => {
+    stack.sandbox.setFaults({ webhooks: [{ kind: 'drop', types: ['ready_to_confirm'] }] });
+    const request = payoutRequest();
+    const status = await outcome(await startPayout(stack, request, FAST));
+    expect(status.state).toBe('succeeded');
+    expect(status.notes.join('\n')).toMatch(/recovered by polling/);
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+  });
+
+  it('pays once and confirms once when webhooks come twice and out of order', async () => {
+    stack.sandbox.setFaults({
+      webhooks: [
+        { kind: 'duplicate', types: ['ready_to_confirm', 'payment_finished'] },
+        { kind: 'reorder', types: ['ready_to_confirm'], delayMs: 1_500 },
+      ],
+    });
+    const confirmsBefore = await requestsTo(stack, 'session/confirm');
+    const request = payoutRequest({
+      recipient: { ...payoutRequest().recipient, taxReference: TEST_INNS.SELF_EMPLOYED_LINKED },
+    });
+    const handle = await startPayout(stack, request, { pollAfterMs: 30_000 });
+    const status = await outcome(handle);
+    expect(status.state).toBe('succeeded');
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    expect((await requestsTo(stack, 'session/confirm')) - confirmsBefore).toBe(1);
+    const attempts = stack.sandbox
+      .webhookAttempts()
+      .filter((a) => JSON.stringify(a).includes(status.bank.sessionId!));
+    expect(attempts.length).toBeGreaterThanOrEqual(4); // the duplicates really were sent
+  });
+});
+
+describe('refund workflow', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  it('refunds part of a succeeded payment once and ends refunded', async () => {
+    const sessionId = await succeededPayment(stack.bank, 50_000);
+    const reference = `rf-${randomUUID()}`;
+    const handle = await stack.client.workflow.start(refundWorkflow, {
+      taskQueue: stack.taskQueue,
+      workflowId: refundWorkflowId(reference),
+      args: [{ reference, sessionId, amount: 20_000, pollAfterMs: 2_000 }],
+    });
+    const status = await handle.result();
+    expect(status.state).toBe('refunded');
+    expect(status.refundId).toMatch(/^rf_/);
+    const refunds = stack.sandbox.ledger().filter((e) => e.kind === 'refund' && e.session_id === sessionId);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.amount).toBe(20_000);
+    await recordHistoryIfAsked('refund-partial', handle);
+  });
+});
+
+/** A card payment taken through the bank (the partner confirms it), to have something to refund. */
+async function succeededPayment(bank: BankClient, amount: number): Promise<string> {
+  const { session } = await bank.sessions.initPayment({
+    payment_details: {
+      type: 'card',
+      card: {
+        type: 'bank_card',
+        bank_card: {
+          number: TEST_CARDS.SUCCESS,
+          expiration_month: '12',
+          expiration_year: '30',
+          security_code: '123',
+        },
+      },
+    },
+    amount_details: { amount, currency: 'rub' },
+    customer: { reference: `customer-${randomUUID()}` },
+    payment_options: { return_url: 'https://example.test/return' },
+  });
+  const id = session!.id;
+  const state = async () => (await bank.sessions.status({ session_id: id })).session!;
+  await waitFor(async () => (await state()).acquiring_payments?.[0]?.status === 'pending');
+  await bank.sessions.confirm({ session_id: id });
+  await waitFor(async () => (await state()).status === 'accepted');
+  return id;
+}
