@@ -14,8 +14,6 @@ import type {
   PayoutStatus,
 } from './definitions';
 
-/** States that moved no money: the row shows in the failure list and `retry-failed` may pay it again. */
-export const RETRYABLE_ROW_STATES = ['failed', 'rejected', 'expired', 'cancelled'] as const;
 const PAID_STATES = ['succeeded', 'credited', 'returned'];
 const FAILURES_KEPT = 50;
 

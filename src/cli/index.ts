@@ -1,7 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config';
+import { registerBatch } from './batch';
 import { registerDoctor } from './doctor';
 import { registerIngress } from './ingress';
+import { registerPayout } from './payout';
+import { registerSandbox } from './sandbox';
+import { registerWatch } from './watch';
 import { registerWorker } from './worker';
 
 /**
@@ -16,6 +20,10 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerDoctor(program);
   registerIngress(program);
+  registerBatch(program);
+  registerPayout(program);
+  registerWatch(program);
+  registerSandbox(program);
   return program;
 }
 

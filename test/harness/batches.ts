@@ -155,3 +155,12 @@ export function ledgerPayouts(stack: Stack, references: string[]): Map<string, n
   }
   return counts;
 }
+
+/** A valid 12-digit INN the sandbox has no special meaning for (a linked self-employed person). */
+export function freshInn(seed: number): string {
+  const d = `77${String(seed).padStart(8, '0')}`.split('').map(Number);
+  const check = (w: number[]) => (w.reduce((s, k, i) => s + k * d[i]!, 0) % 11) % 10;
+  d.push(check([7, 2, 4, 10, 3, 5, 9, 4, 6, 8]));
+  d.push(check([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]));
+  return d.join('');
+}

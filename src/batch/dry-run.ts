@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { BankApiError, type BankClient } from '../bank';
+import { loadBatch, type RowError } from '../csv';
+import { formatRubles } from '../money';
+import { mapLimit } from './lookup';
+import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
+
+export interface DryRunRow {
+  row: number;
+  reference: string;
+  amount: number;
+  pay: boolean;
+  why?: string;
+}
+
+export interface DryRunReport {
+  file: string;
+  rejected: boolean;
+  fileErrors: RowError[];
+  rows: DryRunRow[];
+  invalid: RowError[];
+  payKopecks: number;
+  balanceKopecks?: number;
+  /** Deposit short by this much for what would be paid (0 = enough). */
+  shortKopecks?: number;
+  taxNumbersChecked: number;
+}
+
+const NPD_POLL_MS = 500;
+const NPD_WAIT_MS = 30_000;
+/** The bank's one-check-per-30-s rule, plus a second. */
+const NPD_SPACING_MS = 31_000;
+
+/**
+ * What a batch would do, without doing it: validation, each distinct tax number checked with the
+ * bank (npd/check then npd/request/status; the bank allows one check per tax number per 30 s, so
+ * a dry run asks once, and only after a refusal under that rule waits 31 s and asks once more), the deposit balance against the total. It reads; it never
+ * creates a bank session and starts no workflow.
+ */
+export async function dryRunBatch(
+  bank: BankClient,
+  file: string,
+  opts: Pick<SubmitOptions, 'paths' | 'policy' | 'expectTotalKopecks'>,
+): Promise<DryRunReport> {
+  const batch = loadBatch(readFileSync(file), loadOptionsFor(opts));
+  const invalid = batch.rows.flatMap((r) => r.errors);
+  const base = { file, rejected: batch.rejected, fileErrors: batch.fileErrors, invalid };
+  if (batch.rejected) return { ...base, rows: [], payKopecks: 0, taxNumbersChecked: 0 };
+
+  const inns = [
+    ...new Set(batch.accepted.filter((r) => r.selfEmployed).map((r) => r.recipient.taxReference)),
+  ];
+  const verdicts = new Map(
+    (await mapLimit(inns, 8, async (inn) => [inn, await taxpayerVerdict(bank, inn)] as const)).map(
+      ([k, v]) => [k, v],
+    ),
+  );
+  const rowOf = new Map(batch.rows.map((b) => [b.request, b.row]));
+  const rows: DryRunRow[] = batch.accepted.map((r) => {
+    const row = rowOf.get(r)!;
+    const why = r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined;
+    return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}) };
+  });
+  const payKopecks = rows.filter((r) => r.pay).reduce((s, r) => s + r.amount, 0);
+  const balance = await bank.reports.walletBalance({ request_datetime: new Date().toISOString() });
+  const balanceKopecks = balance.wallets.reduce((s, w) => s + w.amount_details.amount, 0);
+  return {
+    ...base,
+    rows,
+    payKopecks,
+    balanceKopecks,
+    shortKopecks: Math.max(0, payKopecks - balanceKopecks),
+    taxNumbersChecked: inns.length,
+  };
+}
+
+/** undefined = would be paid; otherwise why not. */
+async function taxpayerVerdict(bank: BankClient, inn: string): Promise<string | undefined> {
+  let requestId: string;
+  try {
+    requestId = (await bank.npd.check({ tax_reference: inn })).request_id;
+  } catch (err) {
+    if (!(err instanceof BankApiError && err.code === 'too_many_requests')) throw err;
+    // A payout checked this tax number within the bank's 30 s: wait that out once, never hammer.
+    await new Promise((r) => setTimeout(r, NPD_SPACING_MS));
+    requestId = (await bank.npd.check({ tax_reference: inn })).request_id;
+  }
+  const deadline = Date.now() + NPD_WAIT_MS;
+  for (;;) {
+    const res = await bank.npd.requestStatus({ request_id: requestId });
+    if (res.status !== 'pending') {
+      const error = (res as { error?: { code?: string } }).error?.code;
+      if (error) return `the tax service check did not complete (${error})`;
+      if (!res.is_professional_income_taxpayer)
+        return 'not a professional income taxpayer (not_self_employed)';
+      if (!res.is_linked) return 'has not linked payrun’s partner in the tax service (not_linked)';
+      return undefined;
+    }
+    if (Date.now() > deadline) return 'the tax service did not answer within 30 s';
+    await new Promise((r) => setTimeout(r, NPD_POLL_MS));
+  }
+}
+
+/** The dry run as lines for a terminal: no card, account or phone numbers. */
+export function formatDryRun(r: DryRunReport): string[] {
+  if (r.rejected)
+    return [
+      'the file would be rejected:',
+      ...[...r.fileErrors, ...r.invalid].map((e) => `  ${describeError(e)}`),
+    ];
+  const lines = r.rows.map(
+    (x) =>
+      `row ${x.row} ${x.reference} ${formatRubles(x.amount)} RUB: ${x.pay ? 'would be paid' : `would not be paid — ${x.why}`}`,
+  );
+  for (const e of r.invalid) lines.push(`${describeError(e)}: invalid, not paid`);
+  const paying = r.rows.filter((x) => x.pay).length;
+  lines.push(
+    `would pay ${paying} of ${r.rows.length + new Set(r.invalid.map((e) => e.row)).size} rows, ${formatRubles(r.payKopecks)} RUB; ` +
+      `deposit ${formatRubles(r.balanceKopecks ?? 0)} RUB` +
+      (r.shortKopecks
+        ? ` — short by ${formatRubles(r.shortKopecks)} RUB: the batch would wait for funds`
+        : ' — enough'),
+    `checked ${r.taxNumbersChecked} tax number(s) with the bank; no payment session was created`,
+  );
+  return lines;
+}

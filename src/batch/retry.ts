@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/definitions';
+import type { BatchPaths } from './config';
+import { startBatchWorkflow } from './submit';
+import { readAllRows, readFinal, readMergedOutcomes, readMeta, retryCount, writeBatch } from './store';
+
+/** Outcomes that moved no money: their payout workflows ended Failed and may run again. */
+export const RETRYABLE_ROW_STATES: readonly string[] = ['failed', 'rejected', 'expired', 'cancelled'];
+
+/**
+ * A new batch of only the rows whose payout moved no money (failed, rejected, expired, cancelled),
+ * linked to the batch it retries. Their payout workflows ended Failed, so the ID-reuse policy lets
+ * them run again; a paid reference still cannot be paid twice.
+ */
+export async function retryFailed(
+  client: Client,
+  batchId: string,
+  opts: { paths: BatchPaths; taskQueue: string; batchOptions?: BatchOptions },
+): Promise<{ batchId: string; rows: number; totalKopecks: number }> {
+  const { dataDir } = opts.paths;
+  const meta = readMeta(dataDir, batchId);
+  if (!readFinal(dataDir, batchId))
+    throw new Error(`batch ${batchId} has not finished yet; retry its failed rows once it is done`);
+  const outcomes = readMergedOutcomes(dataDir, batchId);
+  const rows = readAllRows(dataDir, batchId).filter((r) =>
+    RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
+  );
+  if (rows.length === 0)
+    throw new Error(`batch ${batchId} has no failed, rejected, expired or cancelled rows to retry`);
+  const root = readMeta(dataDir, meta.rootBatchId);
+  const n = retryCount(dataDir, meta.rootBatchId) + 1;
+  const id = retryBatchWorkflowId(meta.rootBatchId, n);
+  const totalKopecks = rows.reduce((s, r) => s + r.request.amount, 0);
+  writeBatch(
+    dataDir,
+    {
+      batchId: id,
+      rootBatchId: meta.rootBatchId,
+      previousBatchId: batchId,
+      contentHash: meta.contentHash,
+      fileName: meta.fileName,
+      sourcePath: root.doneName ? join(root.doneDir, root.doneName) : root.sourcePath,
+      doneDir: root.doneDir,
+      reportName: `${root.reportName}.retry-${n}`,
+      load: meta.load,
+      rowCount: rows.length,
+      invalidRows: meta.invalidRows,
+      totalKopecks,
+      submittedAt: new Date().toISOString(),
+    },
+    rows,
+  );
+  if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))
+    throw new Error(`batch ${id} already exists`);
+  return { batchId: id, rows: rows.length, totalKopecks };
+}

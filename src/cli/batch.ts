@@ -1,0 +1,155 @@
+import type { Command } from 'commander';
+import { createBankClient } from '../bank';
+import { loadBatchPaths } from '../batch/config';
+import { dryRunBatch, formatDryRun } from '../batch/dry-run';
+import { retryFailed } from '../batch/retry';
+import { readFinal } from '../batch/store';
+import { describeError, submitBatch } from '../batch/submit';
+import { loadBankConfig } from '../config';
+import { createLogger } from '../logger';
+import { formatRubles, rublesToKopecks } from '../money';
+import type { batchWorkflow } from '../../workflows/batch';
+import {
+  batchApproveSignal,
+  batchCancelSignal,
+  batchPauseSignal,
+  batchProgressQuery,
+  batchResumeSignal,
+} from '../../workflows/definitions';
+import { CliFailure, withClient } from './connect';
+import { describeCounts, describeProgress, followBatch } from './follow';
+
+interface SubmitFlags {
+  partial?: boolean;
+  expectTotal?: string;
+  approveRequired?: boolean;
+  dryRun?: boolean;
+  follow?: boolean;
+  maxInFlight?: string;
+}
+
+const who = () => process.env.USER ?? 'payrun-cli';
+
+export function registerBatch(program: Command): void {
+  const batch = program.command('batch').description('submit batch files and operate running batches');
+
+  batch
+    .command('submit')
+    .argument('<file>', 'CSV batch file (docs/batch-format.md)')
+    .option('--partial', 'pay the valid rows even when some rows are invalid')
+    .option(
+      '--expect-total <rubles>',
+      'control total in rubles (e.g. "14 234,46"); a mismatch rejects the file',
+    )
+    .option('--approve-required', 'pay nothing until `payrun batch approve ID`')
+    .option('--max-in-flight <n>', 'payouts in flight at once (default 20)')
+    .option('--dry-run', 'validate, check tax numbers and the deposit; pay nothing, create no bank session')
+    .option('--follow', 'show a progress bar until the batch is done, then the summary')
+    .description('validate a batch file and start paying it; prints the batch id')
+    .action(async (file: string, flags: SubmitFlags) => {
+      const paths = loadBatchPaths();
+      const common = {
+        paths,
+        policy: flags.partial ? ('partial' as const) : ('whole-file' as const),
+        ...(flags.expectTotal !== undefined
+          ? { expectTotalKopecks: rublesToKopecks(flags.expectTotal) }
+          : {}),
+      };
+      if (flags.dryRun) {
+        const bank = createBankClient(loadBankConfig(), createLogger('bank'));
+        try {
+          const report = await dryRunBatch(bank, file, common);
+          for (const line of formatDryRun(report)) console.log(line);
+          if (report.rejected) throw new CliFailure(`${file} would be rejected`);
+        } finally {
+          await bank.close();
+        }
+        return;
+      }
+      await withClient(async (client, taskQueue) => {
+        const batchOptions = {
+          ...(flags.approveRequired ? { requireApproval: true } : {}),
+          ...(flags.maxInFlight ? { maxInFlight: Number(flags.maxInFlight) } : {}),
+        };
+        const r = await submitBatch(client, file, { ...common, taskQueue, batchOptions });
+        if (r.status === 'rejected') {
+          for (const e of r.errors) console.error(describeError(e));
+          throw new CliFailure(
+            `${file} rejected: ${r.errors.length} error(s), nothing paid; moved to ${r.rejectedPath}`,
+          );
+        }
+        if (r.status === 'already_submitted') {
+          console.log(`${r.batchId}: already submitted (as ${r.firstFile}); nothing is paid twice`);
+          return;
+        }
+        console.log(r.batchId);
+        console.error(`${r.valid} valid rows (${formatRubles(r.totalKopecks)} RUB), ${r.invalid} invalid`);
+        if (flags.follow) {
+          const result = await followBatch(client, r.batchId);
+          console.log(
+            `${describeCounts(result.counts, result.amounts)}\nreport ${result.reportPath}\nsummary ${result.summaryPath}`,
+          );
+        }
+      });
+    });
+
+  batch
+    .command('status')
+    .argument('<id>', 'batch id')
+    .description('phase, counts and amounts by state, failures so far')
+    .action(async (id: string) => {
+      await withClient(async (client) => {
+        const p = await client.workflow.getHandle<typeof batchWorkflow>(id).query(batchProgressQuery);
+        for (const line of describeProgress(p)) console.log(line);
+      });
+    });
+
+  const signals = {
+    approve: [batchApproveSignal, 'approve paying the batch (when submitted with --approve-required)'],
+    pause: [batchPauseSignal, 'start no new payouts (those in flight finish)'],
+    resume: [batchResumeSignal, 'start payouts again after pause'],
+    cancel: [
+      batchCancelSignal,
+      'start no new payouts and cancel those in flight where the bank still allows',
+    ],
+  } as const;
+  for (const [name, [signal, description]] of Object.entries(signals)) {
+    batch
+      .command(name)
+      .argument('<id>', 'batch id')
+      .description(description)
+      .action(async (id: string) => {
+        await withClient(async (client) => {
+          await client.workflow.getHandle(id).signal(signal, { by: who() });
+          console.log(`${id}: ${name} sent`);
+        });
+      });
+  }
+
+  batch
+    .command('report')
+    .argument('<id>', 'batch id')
+    .description('where the report is, and the summary')
+    .action(async (id: string) => {
+      const final = readFinal(loadBatchPaths().dataDir, id);
+      if (!final) throw new CliFailure(`batch ${id} has no report yet (payrun batch status ${id} shows why)`);
+      console.log(`report ${final.reportPath}\nsummary ${final.summaryPath}\n${final.summary}`);
+    });
+
+  batch
+    .command('retry-failed')
+    .argument('<id>', 'a finished batch id')
+    .option('--follow', 'show a progress bar until the retry is done')
+    .description('a new batch of only the rows whose payout failed, was rejected, expired or was cancelled')
+    .action(async (id: string, flags: { follow?: boolean }) => {
+      await withClient(async (client, taskQueue) => {
+        const r = await retryFailed(client, id, { paths: loadBatchPaths(), taskQueue });
+        console.log(r.batchId);
+        console.error(`${r.rows} rows (${formatRubles(r.totalKopecks)} RUB) retried from ${id}`);
+        if (flags.follow) {
+          const result = await followBatch(client, r.batchId);
+          console.log(`${describeCounts(result.counts, result.amounts)}\nreport ${result.reportPath}`);
+        }
+      });
+    });
+}

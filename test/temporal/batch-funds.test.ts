@@ -1,0 +1,78 @@
+import type { BatchPaths } from '../../src/batch/config';
+import { retryFailed } from '../../src/batch/retry';
+import { readFinal } from '../../src/batch/store';
+import {
+  batchCsv,
+  batchHandle,
+  batchTestPaths,
+  dropAndSubmit,
+  ledgerPayouts,
+  readReport,
+  submitOptions,
+  uniquePrefix,
+  waitForProgress,
+} from '../harness/batches';
+import { startStack, type Stack } from '../harness/stack';
+
+// A small deposit: the batch waits for funds; payouts that ran out of deposit are paid by retry-failed.
+describe('batch funds and retry-failed', () => {
+  let stack: Stack;
+  let paths: BatchPaths;
+  beforeAll(async () => {
+    paths = batchTestPaths();
+    stack = await startStack({ sandbox: { accounts: { initialDepositKopecks: 500_000 } } });
+  });
+  afterAll(async () => stack?.stop());
+
+  it('waits for funds while the deposit is short and pays after a top-up', async () => {
+    const p = uniquePrefix();
+    const references = [`${p}-1`, `${p}-2`];
+    const rows = references.map((reference) => ({ reference, amount: '4000.00' }));
+    const r = await dropAndSubmit(stack, paths, 'funds.csv', batchCsv(rows));
+    const handle = batchHandle(stack, r.batchId);
+    const waiting = await waitForProgress(handle, (x) => x.phase === 'awaiting_funds');
+    expect(waiting.funds).toMatchObject({ neededKopecks: 800_000, balanceKopecks: 500_000 });
+    await new Promise((res) => setTimeout(res, 1_200));
+    expect((await waitForProgress(handle, () => true)).phase).toBe('awaiting_funds');
+    expect([...ledgerPayouts(stack, references).values()]).toEqual([0, 0]);
+
+    stack.sandbox.topUpDeposit(1_000_000);
+    const result = await handle.result();
+    expect(result.counts).toEqual({ succeeded: 2 });
+    expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1]);
+  });
+
+  it('retry-failed pays only the rows whose payout failed, once', async () => {
+    // The deposit now holds 7 000 RUB: of three 5 000 RUB payouts paid one at a time, one fits.
+    const p = uniquePrefix();
+    const references = [`${p}-1`, `${p}-2`, `${p}-3`];
+    const rows = references.map((reference) => ({ reference, amount: '5000.00' }));
+    const r = await dropAndSubmit(stack, paths, 'retry.csv', batchCsv(rows), {
+      batchOptions: { checkFunds: false, maxInFlight: 1 },
+    });
+    const first = await batchHandle(stack, r.batchId).result();
+    expect(first.counts).toEqual({ succeeded: 1, failed: 2 });
+    expect(readReport(first.reportPath, false).map((x) => x.error_code)).toEqual([
+      '',
+      'insufficient_funds',
+      'insufficient_funds',
+    ]);
+
+    stack.sandbox.topUpDeposit(2_000_000);
+    const retry = await retryFailed(stack.client, r.batchId, submitOptions(stack, paths));
+    expect(retry).toMatchObject({ batchId: `${r.batchId}-retry-1`, rows: 2, totalKopecks: 1_000_000 });
+    const second = await batchHandle(stack, retry.batchId).result();
+    expect(second.counts).toEqual({ succeeded: 2 });
+    expect(second.reportPath).toMatch(/retry\.retry-1\.report\.csv$/);
+    expect(readReport(second.reportPath, false).map((x) => x.state)).toEqual([
+      'succeeded',
+      'succeeded',
+      'succeeded',
+    ]);
+    expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1, 1]);
+    expect(readFinal(paths.dataDir, retry.batchId)?.summary).toContain('succeeded 3');
+    await expect(retryFailed(stack.client, retry.batchId, submitOptions(stack, paths))).rejects.toThrow(
+      /no failed/,
+    );
+  });
+});
