@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { temporalBinary } from '../../src/devserver';
+import { payoutStatusQuery } from '../../workflows/definitions';
+import { paidEntries } from '../harness/payouts';
+import { startStack, type Stack } from '../harness/stack';
+import { temporalAddress } from '../harness/temporal';
+import { waitFor } from '../harness/wait';
+
+/** The commands docs/payouts.md gives operators, exactly as written there. */
+function documentedCommands(): string[] {
+  const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'payouts.md'), 'utf8');
+  const block = /<!-- operator-commands[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(doc);
+  if (!block) throw new Error('docs/payouts.md lost its operator-commands block');
+  return block[1]!
+    .replace(/\\\n\s*/g, '')
+    .trim()
+    .split('\n');
+}
+
+describe('operator commands from docs/payouts.md', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  it('start, query, approve and read the result of a payout with the Temporal CLI', async () => {
+    const reference = `cli-${randomUUID().slice(0, 8)}`;
+    // Only what differs from the demo: this test's task queue and a fresh reference.
+    const commands = documentedCommands().map((c) =>
+      c.replace('--task-queue payrun', `--task-queue ${stack.taskQueue}`).replaceAll('demo-001', reference),
+    );
+    expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual([
+      'temporal workflow start',
+      'temporal workflow query',
+      'temporal workflow signal',
+      'temporal workflow result',
+    ]);
+    // Asynchronously: the worker answering the CLI's query runs in this very process.
+    const run = async (command: string) =>
+      (
+        await promisify(execFile)('bash', ['-c', command.replace(/^temporal /, '"$TEMPORAL_CLI" ')], {
+          encoding: 'utf8',
+          env: { ...process.env, TEMPORAL_CLI: temporalBinary(), TEMPORAL_ADDRESS: temporalAddress() },
+        })
+      ).stdout;
+
+    await run(commands[0]!);
+    const handle = stack.client.workflow.getHandle(`payout-${reference}`);
+    await waitFor(async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_approval');
+    expect(await run(commands[1]!)).toContain('awaiting_approval');
+    await run(commands[2]!);
+    const result = await run(commands[3]!);
+    expect(result).toMatch(/COMPLETED/);
+    expect(result).toContain('succeeded');
+    expect(paidEntries(stack, reference)).toHaveLength(1);
+  });
+});
