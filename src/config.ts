@@ -30,7 +30,8 @@ function parseSection<S extends z.ZodObject>(
   throw new ConfigError(
     result.error.issues.map((i) => {
       const field = String(i.path[0]);
-      return `${vars[field as keyof z.infer<S>] ?? field}: ${i.message}`;
+      const missing = raw[field] === undefined;
+      return `${vars[field as keyof z.infer<S>] ?? field}: ${missing ? 'required but not set' : i.message}`;
     }),
   );
 }
