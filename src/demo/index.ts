@@ -1,12 +1,19 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
-import { runConnectivityCheck } from '../cli/doctor';
-import { startComponent, type Component } from './processes';
+import { batchFolders } from '../batch/folders';
+import { submitBatch } from '../batch/submit';
+import { describeCounts, followBatch } from '../cli/follow';
+import { PROJECT_ROOT } from '../paths';
+import { startDemoComponents, TASK_QUEUE } from './components';
+import type { Component } from './processes';
 
 /* eslint-disable no-console -- the demo talks to a person at a terminal */
 
 const DATA_DIR = resolve(process.env.PAYRUN_DATA_DIR ?? '.payrun');
 const KEEP = process.env.KEEP === '1';
+const EXAMPLE = join(PROJECT_ROOT, 'batches', 'examples', 'demo-payouts.csv');
 
 async function main(): Promise<void> {
   const logDir = join(DATA_DIR, 'logs');
@@ -19,7 +26,9 @@ async function main(): Promise<void> {
     logFile: join(logDir, 'temporal.log'),
   });
   console.log(`Temporal dev server at ${server.address}; Temporal UI at ${server.uiUrl}`);
+  let connection: Connection | undefined;
   const stopAll = async () => {
+    await connection?.close().catch(() => undefined);
     for (const c of running.reverse()) await c.stop();
     await server.stop();
   };
@@ -28,29 +37,50 @@ async function main(): Promise<void> {
     stopAll().then(() => process.exit(130));
   });
 
-  const env = { TEMPORAL_ADDRESS: server.address, PAYRUN_TASK_QUEUE: 'payrun' };
-  const worker = startComponent('worker', ['worker'], env, logDir);
-  running.push(worker);
-  console.log('worker started; running the connectivity-check workflow end to end…');
+  try {
+    const demo = await startDemoComponents({ dataDir: DATA_DIR, logDir, temporalAddress: server.address });
+    running.push(...demo.components);
+    console.log(
+      `bank sandbox ${demo.sandboxUrl}, webhook ingress ${demo.ingressUrl}, worker on task queue ${TASK_QUEUE}`,
+    );
+    connection = await Connection.connect({ address: server.address });
+    const client = new Client({ connection, namespace: 'default' });
 
-  const result = await Promise.race([
-    runConnectivityCheck(server.address, 'default', 'payrun'),
-    worker.unexpectedExit,
-  ]).catch(async (err) => {
+    // Fresh references each run: the dev server keeps its history, and a reference is paid only once.
+    const run = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+    const paths = { dataDir: DATA_DIR, batchesDir: join(DATA_DIR, 'batches') };
+    const inbox = batchFolders(paths.batchesDir).inbox;
+    const file = join(inbox, `demo-payouts-${run}.csv`);
+    writeFileSync(file, readFileSync(EXAMPLE, 'utf8').replace(/^demo-/gm, `demo-${run}-`));
+    const submitted = await submitBatch(client, file, {
+      paths,
+      taskQueue: TASK_QUEUE,
+      policy: 'partial',
+      batchOptions: { payout: { pollAfterMs: 5_000 } },
+    });
+    if (submitted.status !== 'started')
+      throw new Error(`the demo batch was not started (${submitted.status})`);
+    console.log(
+      `submitted ${file} as ${submitted.batchId}: ${submitted.valid} valid rows, ${submitted.invalid} invalid`,
+    );
+    const result = await Promise.race([
+      followBatch(client, submitted.batchId),
+      ...demo.components.map((c) => c.unexpectedExit),
+    ]);
+    console.log(`\ndone: ${describeCounts(result.counts, result.amounts)}`);
+    console.log(`report  ${result.reportPath}\nsummary ${result.summaryPath}\n${result.summary}`);
+    console.log(`Temporal UI: ${server.uiUrl}/namespaces/default/workflows/${submitted.batchId}`);
+  } catch (err) {
     await stopAll();
     throw err;
-  });
-  console.log(
-    `ok: ${result.workflowId} ran its activity on worker pid ${result.worker.pid} and took the signal from "${result.acknowledgedBy}".`,
-  );
-  console.log(`See it in the Temporal UI: ${server.uiUrl}/namespaces/default/workflows/${result.workflowId}`);
+  }
 
   if (KEEP) {
-    console.log('Everything keeps running (KEEP=1). Press Ctrl-C to stop the worker and the dev server.');
+    console.log('Everything keeps running (KEEP=1). Press Ctrl-C to stop.');
     await new Promise(() => undefined);
   }
   console.log(
-    'Stopping the worker and the dev server (run `make demo KEEP=1` to keep them running for the UI).',
+    'Stopping the worker, ingress, sandbox and dev server (`make demo KEEP=1` keeps them running).',
   );
   await stopAll();
 }

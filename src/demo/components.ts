@@ -1,0 +1,120 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { preferredPort } from '../devserver';
+import { startComponent, type Component } from './processes';
+
+export const DEMO_PROJECT = 'payrun-demo';
+export const TASK_QUEUE = 'payrun';
+
+/** The partner key pair the demo signs with, generated once into `<dataDir>/keys/`. */
+export function ensurePartnerKeys(dataDir: string): {
+  privateKeyFile: string;
+  publicKeyFile: string;
+  created: boolean;
+} {
+  const dir = join(dataDir, 'keys');
+  const privateKeyFile = join(dir, 'partner-private.pem');
+  const publicKeyFile = join(dir, 'partner-public.pem');
+  if (existsSync(privateKeyFile) && existsSync(publicKeyFile))
+    return { privateKeyFile, publicKeyFile, created: false };
+  mkdirSync(dir, { recursive: true });
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  writeFileSync(privateKeyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  writeFileSync(publicKeyFile, keys.publicKey.export({ type: 'spki', format: 'pem' }));
+  return { privateKeyFile, publicKeyFile, created: true };
+}
+
+/** Polls `url` until it answers (any HTTP status) or the component dies. */
+async function waitForHttp(url: string, component: Component, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (Date.now() > deadline)
+        throw new Error(`${component.name} did not answer at ${url} within ${timeoutMs} ms`);
+    }
+    await Promise.race([new Promise((r) => setTimeout(r, 200)), component.unexpectedExit]);
+  }
+}
+
+export interface DemoStack {
+  sandboxUrl: string;
+  ingressUrl: string;
+  components: Component[];
+}
+
+/** The bank sandbox, the webhook ingress and a worker, each as its own `payrun` process. */
+export async function startDemoComponents(opts: {
+  dataDir: string;
+  logDir: string;
+  temporalAddress: string;
+}): Promise<DemoStack> {
+  const keys = ensurePartnerKeys(opts.dataDir);
+  const sandboxPort = await preferredPort(8090);
+  const ingressPort = await preferredPort(8080);
+  const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+  const ingressUrl = `http://127.0.0.1:${ingressPort}`;
+  const sandboxDir = join(opts.dataDir, 'sandbox');
+  const components: Component[] = [];
+  const temporal = { TEMPORAL_ADDRESS: opts.temporalAddress, PAYRUN_TASK_QUEUE: TASK_QUEUE };
+  const bankPublicKeyFile = join(sandboxDir, 'bank-public.pem');
+  try {
+    const sandbox = startComponent(
+      'sandbox',
+      ['sandbox'],
+      {
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_HOST: '127.0.0.1',
+        SANDBOX_PROJECT_ID: DEMO_PROJECT,
+        SANDBOX_PARTNER_PUBLIC_KEY_FILE: keys.publicKeyFile,
+        SANDBOX_DATA_DIR: sandboxDir,
+        SANDBOX_WEBHOOK_URL: `${ingressUrl}/webhooks/bank`,
+      },
+      opts.logDir,
+    );
+    components.push(sandbox);
+    await waitForHttp(`${sandboxUrl}/__admin/clock`, sandbox);
+
+    const ingress = startComponent(
+      'ingress',
+      ['ingress'],
+      {
+        ...temporal,
+        INGRESS_PORT: String(ingressPort),
+        INGRESS_HOST: '127.0.0.1',
+        BANK_ENV: 'test',
+        BANK_PUBLIC_KEY_TEST_FILE: bankPublicKeyFile,
+      },
+      opts.logDir,
+    );
+    components.push(ingress);
+    await waitForHttp(`${ingressUrl}/`, ingress);
+
+    components.push(
+      startComponent(
+        'worker',
+        ['worker'],
+        {
+          ...temporal,
+          BANK_ENV: 'test',
+          BANK_BASE_URL_TEST: sandboxUrl,
+          BANK_PUBLIC_KEY_TEST_FILE: bankPublicKeyFile,
+          PARTNER_PROJECT: DEMO_PROJECT,
+          PARTNER_PRIVATE_KEY_FILE: keys.privateKeyFile,
+          PAYER_TYPE: 'legal',
+          PAYER_TAX_NUMBER: '7707083893',
+          PAYER_NAME: 'ООО «Пэйран Демо»',
+          PAYRUN_DATA_DIR: opts.dataDir,
+        },
+        opts.logDir,
+      ),
+    );
+  } catch (err) {
+    for (const c of components.reverse()) await c.stop();
+    throw err;
+  }
+  return { sandboxUrl, ingressUrl, components };
+}
