@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
+import { InboxWatcher } from '../../src/batch/watch';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import {
   batchCsv,
@@ -9,6 +10,7 @@ import {
   dropAndSubmit,
   ledgerPayouts,
   readReport,
+  submitOptions,
   uniquePrefix,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
@@ -158,5 +160,30 @@ describe('batch workflow end to end', () => {
     expect(report[0]!.reason).toContain(`already paid by batch ${one.batchId}`);
     expect(report[0]!.bank_session_id).toMatch(/^ps_/);
     expect([...ledgerPayouts(stack, [`${p}-1`, `${p}-2`, `${p}-3`]).values()]).toEqual([1, 1, 1]);
+  });
+
+  it('the watcher takes only stable files, ignores temp names and submits', async () => {
+    const p = uniquePrefix();
+    const inbox = join(paths.batchesDir, 'inbox');
+    const watcher = new InboxWatcher(stack.client, submitOptions(stack, paths));
+    const growing = join(inbox, 'growing.csv');
+    writeFileSync(growing, batchCsv([{ reference: `${p}-g1` }]));
+    for (const temp of ['~$open.csv', '.hidden.csv', 'upload.csv.part', 'copy.tmp'])
+      writeFileSync(join(inbox, temp), batchCsv([{ reference: `${p}-temp` }]));
+    expect(await watcher.pollOnce()).toEqual([]); // first sight: maybe still being written
+    appendFileSync(
+      growing,
+      `${p}-g2,Ivanova,Anna,${TEST_INNS.SELF_EMPLOYED_LINKED},card,${TEST_CARDS.SUCCESS},"10.00",RUB,Design,yes\r\n`,
+    );
+    expect(await watcher.pollOnce()).toEqual([]); // it changed: still not taken
+    const events = await watcher.pollOnce();
+    expect(events).toEqual([{ kind: 'submitted', file: growing, batchId: expect.stringMatching(/^batch-/) }]);
+    expect(existsSync(growing)).toBe(false);
+    expect(existsSync(join(inbox, '~$open.csv'))).toBe(true);
+    const submitted = events[0] as { batchId: string };
+    const result = await batchHandle(stack, submitted.batchId).result();
+    expect(result.counts).toEqual({ succeeded: 2 });
+    expect(await watcher.pollOnce()).toEqual([]);
+    expect([...ledgerPayouts(stack, [`${p}-g1`, `${p}-g2`, `${p}-temp`]).values()]).toEqual([1, 1, 0]);
   });
 });
