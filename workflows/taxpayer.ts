@@ -57,12 +57,13 @@ export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<vo
     if (!(await condition(() => waiting.length > 0, IDLE_BEFORE_CLOSE_MS))) {
       if (waiting.length === 0) return; // idle: the next request starts a fresh run via signal-with-start
     }
+    // Take the queue before any await: requests that arrive meanwhile wait for the next turn.
+    const batch = waiting.splice(0);
     const now = workflowNow();
     const fresh = (maxAgeMs: number) =>
       cached !== undefined && now - Date.parse(cached.checkedAt) <= maxAgeMs;
-    for (const req of waiting.filter((r) => fresh(r.maxAgeMs))) await reply(req.replyTo, cached!);
-    const stale = waiting.filter((r) => !fresh(r.maxAgeMs));
-    waiting.length = 0;
+    const stale = batch.filter((r) => !fresh(r.maxAgeMs));
+    for (const req of batch.filter((r) => fresh(r.maxAgeMs))) await reply(req.replyTo, cached!);
     if (stale.length > 0) {
       if (lastCheckAt !== undefined) {
         const wait = lastCheckAt + NPD_CHECK_SPACING_MS - workflowNow();
@@ -70,8 +71,7 @@ export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<vo
       }
       lastCheckAt = workflowNow();
       cached = await checkWithBank(input.taxReference);
-      // Requests that arrived while the check ran get this fresh verdict too.
-      for (const req of [...stale, ...waiting.splice(0)]) await reply(req.replyTo, cached);
+      for (const req of stale) await reply(req.replyTo, cached);
     }
     if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000) {
       await continueAsNew<typeof taxpayerWorkflow>({
