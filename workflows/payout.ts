@@ -4,6 +4,7 @@ import {
   condition,
   proxyActivities,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../activities/bank';
@@ -18,6 +19,7 @@ import {
   type PayoutStatus,
   type TaxpayerVerdict,
 } from './definitions';
+import { firstPayout } from './bank-session';
 import { PayoutTracker } from './payout-tracker';
 import { addBusinessDays, iso, workflowNow } from './time';
 
@@ -177,19 +179,35 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> 
   }
 
   // 5. Confirm: the one step that moves money; the bank sees one key however often it is retried.
+  // A failed confirm is not a failed payout: its answer may be lost after the bank applied it, so
+  // the session decides — still pending means try again, anything else means it went through.
   if (t.phase === 'ready_to_confirm') {
     t.setState('confirming');
-    try {
-      await confirmSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
-      t.status.timestamps.confirmed = iso();
-    } catch (err) {
-      const type =
-        err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-          ? err.cause.type
-          : undefined;
-      if (type === 'confirm_timeout')
-        return finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
-      throw err;
+    for (;;) {
+      try {
+        await confirmSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
+        t.status.timestamps.confirmed = iso();
+        break;
+      } catch (err) {
+        const type =
+          err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
+            ? err.cause.type
+            : undefined;
+        if (type === 'confirm_timeout')
+          return finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
+        t.note(`confirm failed (${type ?? String(err)}); reading session/status`);
+        const session = await getSession({ sessionId: t.sessionId! });
+        t.applySession(session, 'session/status after a failed confirm');
+        if (firstPayout(session)?.status !== 'pending') {
+          t.status.timestamps.confirmed ??= iso();
+          break;
+        }
+        if (workflowNow() > confirmDeadline + opts.confirmSafetyMarginMs) {
+          await cancelSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
+          return finish('expired', type ?? 'confirm_failed', 'confirm kept failing until the window closed');
+        }
+        await sleep('10 seconds');
+      }
     }
   }
 
