@@ -16,8 +16,12 @@ export function createRoutingActivities(client: Client): RoutingActivities {
   return {
     async rerouteBankEvent(evt) {
       // An inbox never delivers to itself: it already holds the event.
-      const inbox = Context.current().info.workflowExecution?.workflowId;
-      const { delivered, skipped } = await routeToWorkflows(client, evt, { exclude: inbox });
+      const { info } = Context.current();
+      const inbox = info.workflowExecution?.workflowId;
+      const { delivered, skipped } = await routeToWorkflows(client, evt, {
+        exclude: inbox,
+        taskQueue: info.taskQueue,
+      });
       if (delivered.length === 0) {
         throw ApplicationFailure.retryable(
           `no running workflow took bank event ${evt.id} (session ${evt.sessionId ?? '-'}; closed or missing: ${skipped.join(', ') || 'none'})`,

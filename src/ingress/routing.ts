@@ -20,9 +20,13 @@ export interface WorkflowRouting {
 }
 
 /** Running workflows that upserted PayrunSessionId = sessionId (eventually consistent). */
-export async function workflowsForSession(client: Client, sessionId: string): Promise<string[]> {
+export async function workflowsForSession(
+  client: Client,
+  sessionId: string,
+  taskQueue?: string,
+): Promise<string[]> {
   const ids: string[] = [];
-  for await (const wf of client.workflow.list({ query: sessionVisibilityQuery(sessionId) })) {
+  for await (const wf of client.workflow.list({ query: sessionVisibilityQuery(sessionId, taskQueue) })) {
     ids.push(wf.workflowId);
     if (ids.length >= MAX_VISIBILITY_TARGETS) break;
   }
@@ -38,11 +42,11 @@ export async function workflowsForSession(client: Client, sessionId: string): Pr
 export async function routeToWorkflows(
   client: Client,
   evt: BankEventSignal,
-  opts: { exclude?: string } = {},
+  opts: { exclude?: string; taskQueue?: string } = {},
 ): Promise<WorkflowRouting> {
   if (!isRoutable(evt)) return { delivered: [], skipped: [] };
   const targets = new Set(metadataTargets(evt.session));
-  for (const id of await workflowsForSession(client, evt.sessionId!)) targets.add(id);
+  for (const id of await workflowsForSession(client, evt.sessionId!, opts.taskQueue)) targets.add(id);
   if (opts.exclude) targets.delete(opts.exclude);
   const delivered: string[] = [];
   const skipped: string[] = [];
@@ -92,7 +96,7 @@ export async function routeBankEvent(
   inbox: InboxTarget,
   evt: BankEventSignal,
 ): Promise<RoutingOutcome> {
-  const routed = await routeToWorkflows(client, evt);
+  const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
   await deliverToInbox(client, inbox, evt);
   return { outcome: 'inbox', ...routed };

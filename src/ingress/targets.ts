@@ -52,7 +52,10 @@ export function metadataTargets(session: PaymentSession | undefined): string[] {
 }
 
 /** The visibility query for running workflows that upserted this bank session id. */
-export function sessionVisibilityQuery(sessionId: string): string {
-  const quoted = sessionId.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  return `PayrunSessionId = "${quoted}" AND ExecutionStatus = "Running"`;
+export function sessionVisibilityQuery(sessionId: string, taskQueue?: string): string {
+  const quote = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  // Scoped to this deployment's task queue: another payrun (or another bank sandbox) on the same
+  // namespace may use the same session ids.
+  const scope = taskQueue ? ` AND TaskQueue = "${quote(taskQueue)}"` : '';
+  return `PayrunSessionId = "${quote(sessionId)}" AND ExecutionStatus = "Running"${scope}`;
 }

@@ -66,6 +66,9 @@ describe('metadataTargets', () => {
 describe('sessionVisibilityQuery', () => {
   it('asks for running workflows with that session id', () => {
     expect(sessionVisibilityQuery('ps_42')).toBe('PayrunSessionId = "ps_42" AND ExecutionStatus = "Running"');
+    expect(sessionVisibilityQuery('ps_42', 'payrun')).toBe(
+      'PayrunSessionId = "ps_42" AND ExecutionStatus = "Running" AND TaskQueue = "payrun"',
+    );
   });
   it('escapes quotes so a session id cannot change the query', () => {
     expect(sessionVisibilityQuery('x" OR WorkflowId = "y')).toBe(
