@@ -45,9 +45,10 @@ describe('worker crashes while payouts are in flight', () => {
     requests.forEach((req, i) => {
       const status = statuses[i]!;
       const declined = req.method.type === 'card' && req.method.cardNumber === TEST_CARDS.DECLINED_BY_ISSUER;
-      expect({ ref: req.reference, state: status.state }).toEqual({
+      expect({ ref: req.reference, state: status.state, failure: status.failure }).toEqual({
         ref: req.reference,
         state: declined ? 'failed' : 'succeeded',
+        failure: declined ? expect.objectContaining({ code: 'declined_by_issuer_bank' }) : undefined,
       });
       const entries = ledger.filter((e) => e.session_id === status.bank.sessionId);
       expect({ ref: req.reference, paid: entries.length }).toEqual({
