@@ -23,7 +23,9 @@ export interface DevServerOptions {
   logFile?: string;
   /** How long to wait for the server to answer health checks. Two cores can be slow. */
   readyTimeoutMs?: number;
-  /** Extra SQLite pragmas; WAL is always on (see docs/performance.md). */
+  /** WAL and synchronous=NORMAL (default true; docs/performance.md has the measurement). */
+  walPragmas?: boolean;
+  /** Extra SQLite pragmas. */
   sqlitePragmas?: string[];
 }
 
@@ -53,7 +55,8 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<Runni
   if (opts.dbFile) {
     mkdirSync(dirname(opts.dbFile), { recursive: true });
     args.push('--db-filename', opts.dbFile);
-    for (const p of ['journal_mode=WAL', 'synchronous=NORMAL', ...(opts.sqlitePragmas ?? [])]) {
+    const wal = opts.walPragmas === false ? [] : ['journal_mode=WAL', 'synchronous=NORMAL'];
+    for (const p of [...wal, ...(opts.sqlitePragmas ?? [])]) {
       args.push('--sqlite-pragma', p);
     }
   }

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { startDevServer } from '../src/devserver';
+import { createPayrunWorker } from '../src/worker/create';
+import { installTemporalRuntime } from '../src/worker/runtime';
+import { connectivityCheckWorkflow } from '../workflows/connectivity-check';
+
+/**
+ * How fast the dev server's SQLite store takes workflows with different pragmas: N connectivity-check
+ * workflows (one activity each) started at once and awaited. Usage: node dist/bench/devserver-sqlite.js [N]
+ */
+const N = Number(process.argv[2] ?? 300);
+const VARIANTS: { name: string; pragmas?: string[]; wal: boolean }[] = [
+  { name: 'SQLite file, default journal', wal: false },
+  { name: 'SQLite file, WAL + synchronous=NORMAL', wal: true },
+];
+
+async function measure(wal: boolean): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'payrun-bench-'));
+  const server = await startDevServer({ dbFile: join(dir, 'db'), walPragmas: wal });
+  const nc = await NativeConnection.connect({ address: server.address });
+  const taskQueue = `bench-${randomUUID()}`;
+  const worker = await createPayrunWorker({ connection: nc, namespace: 'default', taskQueue });
+  const running = worker.run();
+  const conn = await Connection.connect({ address: server.address });
+  const client = new Client({ connection: conn });
+  const started = Date.now();
+  const handles = await Promise.all(
+    Array.from({ length: N }, (_, i) =>
+      client.workflow.start(connectivityCheckWorkflow, {
+        taskQueue,
+        workflowId: `bench-${i}-${randomUUID()}`,
+        args: [{ awaitAcknowledgement: false }],
+      }),
+    ),
+  );
+  await Promise.all(handles.map((h) => h.result()));
+  const ms = Date.now() - started;
+  worker.shutdown();
+  await running;
+  await conn.close();
+  await nc.close();
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+  return ms;
+}
+
+async function main() {
+  installTemporalRuntime('ERROR');
+  for (const v of VARIANTS) {
+    const ms = await measure(v.wal);
+    console.log(`${v.name}: ${N} workflows in ${ms} ms = ${Math.round((N * 1000) / ms)} workflows/s`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
