@@ -1,3 +1,4 @@
+import { taxpayerWorkflowId } from '../../activities/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { approveSignal, payoutStatusQuery } from '../../workflows/definitions';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
@@ -31,6 +32,9 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(paid).toHaveLength(1);
     expect(paid[0]).toMatchObject({ amount: request.amount, session_id: status.bank.sessionId });
     await recordHistoryIfAsked('payout-succeeded', handle);
+    // The per-tax-number workflow and the webhook inbox are long-lived: their histories so far.
+    const taxpayer = taxpayerWorkflowId(request.recipient.taxReference, stack.taskQueue);
+    await recordHistoryIfAsked('taxpayer-verdict', stack.client.workflow.getHandle(taxpayer));
   });
 
   it('ends failed with the bank code when the issuer declines', async () => {
@@ -123,5 +127,7 @@ describe('payout workflow end to end against the bank sandbox', () => {
     const status = await outcome(handle);
     expect(status.state).toBe('returned');
     expect(status.timestamps.returned).toBeDefined();
+    // Webhooks for payouts that had already finished went to this stack's inbox: its history so far.
+    await recordHistoryIfAsked('webhook-inbox', stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`));
   });
 });
