@@ -11,7 +11,9 @@ help:
 
 # npm ci only when the lockfile changed since the last install.
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-fund --no-audit
+	@# npm 11 here writes lockfiles without other platforms' optional packages, which `npm ci`
+	@# then refuses; `npm install` still installs exactly what the lockfile pins for this platform.
+	npm ci --no-fund --no-audit || npm install --no-fund --no-audit
 	@touch $(NODE_STAMP)
 
 temporal-cli:
