@@ -212,6 +212,8 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
   if (!input.carry) c.meta = await openBatch({ batchId });
   for (const row of c.inFlight) launch(row, false, awaitExisting);
   c.inFlight = [];
+  buffer.push(...(c.unflushed ?? []));
+  delete c.unflushed;
 
   if (opts.requireApproval && !c.approval) {
     stage = 'approval';
@@ -254,7 +256,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
       }));
       return continueAsNew<typeof batchWorkflow>({
         ...input,
-        carry: { ...c, inFlight: carried, runs: c.runs + 1 },
+        carry: { ...c, inFlight: carried, unflushed: buffer.splice(0), runs: c.runs + 1 },
       });
     }
   }

@@ -279,13 +279,7 @@ export const batchWorkflowId = (contentHash: string) => `batch-${contentHash.sli
 /** `payrun batch retry-failed` links a new batch to the first one by id. */
 export const retryBatchWorkflowId = (rootBatchId: string, n: number) => `${rootBatchId}-retry-${n}`;
 
-export type BatchPhase =
-  | 'awaiting_approval'
-  | 'awaiting_funds'
-  | 'paying'
-  | 'paused'
-  | 'cancelling'
-  | 'done';
+export type BatchPhase = 'awaiting_approval' | 'awaiting_funds' | 'paying' | 'paused' | 'cancelling' | 'done';
 
 export interface BatchOptions {
   /** Pay nothing until an `approve` signal; the payouts then confirm on their own. Default false. */
@@ -370,6 +364,8 @@ export interface BatchCarry {
   dispatchedKopecks: number;
   tally: BatchTally;
   inFlight: BatchInFlightRow[];
+  /** Outcomes that settled while the last flush ran: the next run writes them to the store. */
+  unflushed?: BatchRowOutcome[];
   approval?: { by: string; at: string };
   fundsOk: boolean;
   paused: boolean;

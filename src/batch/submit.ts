@@ -1,6 +1,11 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, type Client } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  type Client,
+} from '@temporalio/client';
 import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
 import { batchWorkflowId, type BatchOptions, type BatchWorkflowInput } from '../../workflows/definitions';
 import type { BatchPaths } from './config';
@@ -152,7 +157,8 @@ async function workflowExists(client: Client, workflowId: string): Promise<boole
   try {
     await client.workflow.getHandle(workflowId).describe();
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err; // unreachable server: never guess, and never overwrite a stored batch
   }
 }
