@@ -11,8 +11,9 @@ help:
 
 # npm ci only when the lockfile changed since the last install.
 $(NODE_STAMP): package.json package-lock.json
-	@# npm 11 here writes lockfiles without other platforms' optional packages, which `npm ci`
-	@# then refuses; `npm install` still installs exactly what the lockfile pins for this platform.
+	@# The registry these machines reach serves no other platforms' native packages (@swc/core-darwin-*
+	@# answers 404), so no lockfile can list them and `npm ci` refuses it; `npm install` then installs
+	@# the versions the lockfile pins for this platform.
 	npm ci --no-fund --no-audit || npm install --no-fund --no-audit
 	@touch $(NODE_STAMP)
 

@@ -1,7 +1,7 @@
 // The worker bundles this file: every workflow type payrun runs is exported here.
 export { connectivityCheckWorkflow } from './connectivity-check';
-export { webhookInboxWorkflow } from './webhook-inbox';
 export { payoutWorkflow } from './payout';
 export { taxpayerWorkflow } from './taxpayer';
+export { webhookInboxWorkflow } from './webhook-inbox';
 export { refundWorkflow } from './refund';
 export { batchWorkflow } from './batch';
