@@ -7,6 +7,7 @@ import {
   proxyActivities,
   setHandler,
   startChild,
+  upsertSearchAttributes,
   workflowInfo,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
@@ -23,6 +24,7 @@ import {
 import {
   batchApproveSignal,
   batchCancelSignal,
+  batchFundsChangedSignal,
   batchPauseSignal,
   batchProgressQuery,
   batchResumeSignal,
@@ -39,6 +41,7 @@ import {
   type BatchWorkflowInput,
 } from './definitions';
 import type { payoutWorkflow } from './payout';
+import { BATCH_ID, STATE } from './search-attributes';
 import { iso } from './time';
 
 type Acts = ReturnType<typeof createBatchActivities>;
@@ -138,6 +141,10 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
   setHandler(batchResumeSignal, () => {
     c.paused = false;
   });
+  let fundsChanged = false;
+  setHandler(batchFundsChangedSignal, () => {
+    fundsChanged = true;
+  });
   setHandler(batchCancelSignal, (req) => {
     if (cancelReq) return;
     cancelReq = req;
@@ -209,7 +216,10 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     else launch(row, true, (f) => pay(f, r.request)); // none, or an earlier run that moved no money
   };
 
-  if (!input.carry) c.meta = await openBatch({ batchId });
+  if (!input.carry) {
+    upsertSearchAttributes([{ key: BATCH_ID, value: batchId }]);
+    c.meta = await openBatch({ batchId });
+  }
   for (const row of c.inFlight) launch(row, false, awaitExisting);
   c.inFlight = [];
   buffer.push(...(c.unflushed ?? []));
@@ -225,10 +235,14 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     funds = { neededKopecks, balanceKopecks, checkedAt: iso() };
     if (balanceKopecks >= neededKopecks) c.fundsOk = true;
     else {
+      if (stage !== 'funds') upsertSearchAttributes([{ key: STATE, value: 'awaiting_funds' }]);
       stage = 'funds';
-      await condition(() => cancelReq !== undefined, opts.fundsRecheckMs);
+      // The ingress signals fundsChanged when a nominal_topup arrives; the timer covers lost ones.
+      await condition(() => cancelReq !== undefined || fundsChanged, opts.fundsRecheckMs);
+      fundsChanged = false;
     }
   }
+  if (stage === 'funds') upsertSearchAttributes([{ key: STATE, value: 'paying' }]);
   stage = 'paying';
 
   while (!cancelReq && c.nextChunk < c.meta.chunkCount) {

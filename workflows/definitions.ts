@@ -418,3 +418,5 @@ export const batchApproveSignal = defineSignal<[{ by: string }]>('approve');
 export const batchPauseSignal = defineSignal<[{ by: string }]>('pause');
 export const batchResumeSignal = defineSignal<[{ by: string }]>('resume');
 export const batchCancelSignal = defineSignal<[{ by: string; reason?: string }]>('cancel');
+/** The deposit may have grown (a nominal_topup arrived): a batch waiting for funds re-checks at once. */
+export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('fundsChanged');

@@ -1,13 +1,14 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   bankEventSignal,
+  batchFundsChangedSignal,
   WEBHOOK_INBOX_WORKFLOW_ID,
   type BankEventSignal,
   type WebhookInboxInput,
 } from '../../workflows/definitions';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
 import { isRoutable } from './signal';
-import { metadataTargets, sessionVisibilityQuery } from './targets';
+import { batchesAwaitingFundsQuery, metadataTargets, sessionVisibilityQuery } from './targets';
 
 /** More running workflows than this for one bank session means something else is wrong. */
 const MAX_VISIBILITY_TARGETS = 20;
@@ -62,6 +63,22 @@ export async function routeToWorkflows(
   return { delivered, skipped };
 }
 
+/** Signals every batch waiting for funds to re-check the deposit now. */
+export async function nudgeBatchesAwaitingFunds(client: Client, taskQueue: string): Promise<string[]> {
+  const nudged: string[] = [];
+  for await (const wf of client.workflow.list({ query: batchesAwaitingFundsQuery(taskQueue) })) {
+    try {
+      await client.workflow
+        .getHandle(wf.workflowId)
+        .signal(batchFundsChangedSignal, { reason: 'nominal_topup' });
+      nudged.push(wf.workflowId);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+    }
+  }
+  return nudged;
+}
+
 export interface InboxTarget {
   taskQueue: string;
   workflowId?: string;
@@ -88,6 +105,8 @@ export async function deliverToInbox(
 
 export interface RoutingOutcome extends WorkflowRouting {
   outcome: 'delivered' | 'inbox';
+  /** Batches waiting for funds that a nominal_topup woke. */
+  nudged?: string[];
 }
 
 /** The ingress's whole routing rule: to the owning workflows, or else to the inbox. */
@@ -99,5 +118,7 @@ export async function routeBankEvent(
   const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
   await deliverToInbox(client, inbox, evt);
-  return { outcome: 'inbox', ...routed };
+  // The top-up is recorded first (above); batches short of funds may now go on.
+  const nudged = evt.type === 'nominal_topup' ? await nudgeBatchesAwaitingFunds(client, inbox.taskQueue) : [];
+  return { outcome: 'inbox', ...routed, nudged };
 }

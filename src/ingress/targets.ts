@@ -59,3 +59,9 @@ export function sessionVisibilityQuery(sessionId: string, taskQueue?: string): s
   const scope = taskQueue ? ` AND TaskQueue = "${quote(taskQueue)}"` : '';
   return `PayrunSessionId = "${quote(sessionId)}" AND ExecutionStatus = "Running"${scope}`;
 }
+
+/** Running batches of this deployment that wait for the deposit to grow. */
+export function batchesAwaitingFundsQuery(taskQueue: string): string {
+  const quoted = taskQueue.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return `WorkflowType = "batchWorkflow" AND PayrunState = "awaiting_funds" AND ExecutionStatus = "Running" AND TaskQueue = "${quoted}"`;
+}

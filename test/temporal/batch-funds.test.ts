@@ -13,6 +13,7 @@ import {
   waitForProgress,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
 
 // A small deposit: the batch waits for funds; payouts that ran out of deposit are paid by retry-failed.
 describe('batch funds and retry-failed', () => {
@@ -74,5 +75,32 @@ describe('batch funds and retry-failed', () => {
     await expect(retryFailed(stack.client, retry.batchId, submitOptions(stack, paths))).rejects.toThrow(
       /no failed/,
     );
+  });
+
+  it('goes on as soon as a nominal_topup arrives, long before its next re-check', async () => {
+    // The deposit holds 12 000 RUB here; this batch needs 20 000 and re-checks only every 10 minutes.
+    const p = uniquePrefix();
+    const references = [`${p}-1`, `${p}-2`];
+    const rows = references.map((reference) => ({ reference, amount: '10000.00' }));
+    const r = await dropAndSubmit(stack, paths, 'topup.csv', batchCsv(rows), {
+      batchOptions: { fundsRecheckMs: 600_000 },
+    });
+    const handle = batchHandle(stack, r.batchId);
+    await waitForProgress(handle, (x) => x.phase === 'awaiting_funds');
+    // Visibility must show the batch as awaiting_funds before the ingress can find it.
+    await waitFor(
+      async () =>
+        (
+          await stack.client.workflow.count(
+            `PayrunBatchId = "${r.batchId}" AND PayrunState = "awaiting_funds"`,
+          )
+        ).count === 1,
+    );
+    const toppedUpAt = Date.now();
+    stack.sandbox.topUpDeposit(1_000_000); // the sandbox sends nominal_topup to the ingress
+    const result = await handle.result();
+    expect(Date.now() - toppedUpAt).toBeLessThan(60_000);
+    expect(result.counts).toEqual({ succeeded: 2 });
+    expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1]);
   });
 });
