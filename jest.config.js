@@ -1,3 +1,6 @@
+// Components log every webhook and call at info; tests show warnings and errors unless LOG_LEVEL says otherwise.
+process.env.LOG_LEVEL ??= 'warn';
+
 /** @type {import('jest').Config} */
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] };
 

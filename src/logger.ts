@@ -106,8 +106,8 @@ export function loggerOptions(level = process.env.LOG_LEVEL ?? 'info'): LoggerOp
 }
 
 /** The one logger factory; every module takes a child of this instead of using console. */
-export function createLogger(name: string, destination?: pino.DestinationStream): Logger {
-  return pino({ ...loggerOptions(), name }, destination ?? pino.destination(2));
+export function createLogger(name: string, destination?: pino.DestinationStream, level?: string): Logger {
+  return pino({ ...loggerOptions(level), name }, destination ?? pino.destination(2));
 }
 
 export type { Logger };

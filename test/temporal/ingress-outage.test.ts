@@ -59,7 +59,7 @@ it('answers 503 while Temporal is down and delivers when the bank resends after 
     maxBodyBytes: 65_536,
     temporalTimeoutMs: 3_000,
     healthTimeoutMs: 1_000,
-    logger: createLogger('ingress-outage', logSink),
+    logger: createLogger('ingress-outage', logSink, 'info'),
   }).listen(0, '127.0.0.1');
 
   // A running target; no worker is needed for a signal to land in its history.

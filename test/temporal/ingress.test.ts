@@ -67,7 +67,7 @@ function startIngress(overrides: Partial<Parameters<typeof createIngress>[0]>): 
     maxBodyBytes: MAX_BODY,
     inboxWorkflowId: inboxId,
     inboxInput: { options: QUICK },
-    logger: createLogger('ingress-test', sink),
+    logger: createLogger('ingress-test', sink, 'info'),
     ...overrides,
   }).listen(0, '127.0.0.1');
 }
