@@ -18,6 +18,8 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 # Workflow sources are bundled by the worker at start from the compiled workflows/ directory.
+# Named volumes start from the image's directory, so the data dir must already belong to `node`.
+RUN mkdir -p /app/data /app/batches && chown node:node /app/data /app/batches
 USER node
 ENTRYPOINT ["node", "bin/payrun"]
 CMD ["worker"]

@@ -49,6 +49,20 @@ describe('docker-compose.yml (production)', () => {
     expect(String(s.ingress!.environment!.INGRESS_ALLOWED_IPS).split(',')).toEqual([...BANK_WEBHOOK_IPS]);
   });
 
+  it('gives the watcher and the worker the same batch store and batch folders', () => {
+    const volumes = (name: string) => (s[name] as Service & { volumes?: string[] }).volumes ?? [];
+    for (const name of ['worker', 'watch']) {
+      expect(s[name]!.environment).toMatchObject({
+        PAYRUN_DATA_DIR: '/app/data',
+        PAYRUN_BATCHES_DIR: '/app/batches',
+      });
+      expect(volumes(name)).toEqual(
+        expect.arrayContaining(['./batches:/app/batches', 'payrun-data:/app/data']),
+      );
+    }
+    expect(s.watch!.command).toEqual(['watch']);
+  });
+
   it('points the UI at the server', () => {
     expect(s['temporal-ui']!.environment!.TEMPORAL_ADDRESS).toBe('temporal:7233');
   });
