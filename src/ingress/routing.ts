@@ -35,8 +35,8 @@ export async function workflowsForSession(
 }
 
 /**
- * Signals every payrun workflow an event belongs to: those named in the echoed metadata first
- * (known at once), then those the visibility store finds by session id (may lag a fresh session).
+ * Signals every payrun workflow an event belongs to: those named in the echoed metadata (known at
+ * once), and when needed those the visibility store finds by session id (may lag a fresh session).
  * A workflow that does not exist or has closed is skipped; any other Temporal error is thrown,
  * so the caller can answer 503 and the bank resends. Used by the ingress and the inbox's reroute.
  */
@@ -46,19 +46,27 @@ export async function routeToWorkflows(
   opts: { exclude?: string; taskQueue?: string } = {},
 ): Promise<WorkflowRouting> {
   if (!isRoutable(evt)) return { delivered: [], skipped: [] };
-  const targets = new Set(metadataTargets(evt.session));
-  for (const id of await workflowsForSession(client, evt.sessionId!, opts.taskQueue)) targets.add(id);
-  if (opts.exclude) targets.delete(opts.exclude);
   const delivered: string[] = [];
   const skipped: string[] = [];
-  for (const workflowId of targets) {
-    try {
-      await client.workflow.getHandle(workflowId).signal(bankEventSignal, evt);
-      delivered.push(workflowId);
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      skipped.push(workflowId);
+  const deliver = async (ids: Iterable<string>) => {
+    for (const workflowId of ids) {
+      if (workflowId === opts.exclude || delivered.includes(workflowId) || skipped.includes(workflowId))
+        continue;
+      try {
+        await client.workflow.getHandle(workflowId).signal(bankEventSignal, evt);
+        delivered.push(workflowId);
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        skipped.push(workflowId);
+      }
     }
+  };
+  await deliver(metadataTargets(evt.session));
+  // The echoed metadata names the payout a session event belongs to. A visibility look-up (costly on
+  // a large store, and eventually consistent) is needed only when it names no running workflow, or
+  // for events other workflows may also wait for: a refund's payment_refunded, confirmation_payout.
+  if (delivered.length === 0 || evt.type === 'payment_refunded' || evt.type === 'confirmation_payout') {
+    await deliver(await workflowsForSession(client, evt.sessionId!, opts.taskQueue));
   }
   return { delivered, skipped };
 }
