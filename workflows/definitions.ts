@@ -51,6 +51,11 @@ export interface BankEventSignal {
   confirmation?: { event: string; eventDate: string; transactionId?: string };
   /** The event body for anything else (nominal_topup, unknown types). */
   body?: unknown;
+  /**
+   * Set by the ingress when the workflows this event belongs to have already closed (for example a
+   * confirmation_payout after its payout finished): the inbox records it instead of rerouting it.
+   */
+  lateFor?: string[];
 }
 export const bankEventSignal = defineSignal<[BankEventSignal]>('bankEvent');
 
@@ -250,8 +255,22 @@ export interface WebhookInboxState {
   topups: InboxTopup[];
   unknown: InboxUnknown[];
   dismissedCount: number;
+  /** Events for workflows that had already closed (newest kept), and how many there were in all. */
+  late?: InboxLate[];
+  lateCount?: number;
   /** Most recent event ids, oldest first: a resent webhook is recognised and kept once. */
   seenIds: string[];
+}
+
+export interface InboxLate {
+  id: string;
+  type: BankEventType;
+  sessionId?: string;
+  receivedAt: string;
+  /** The closed workflows the event belongs to. */
+  owners: string[];
+  /** confirmation_payout wording, when it is one. */
+  confirmation?: BankEventSignal['confirmation'];
 }
 
 export interface WebhookInboxInput {
@@ -267,6 +286,7 @@ export interface InboxView {
   topups: InboxTopup[];
   unknown: InboxUnknown[];
   dismissedCount: number;
+  late: { count: number; last: InboxLate[] };
 }
 export const inboxQuery = defineQuery<InboxView>('inbox');
 /** An operator has dealt with an orphaned event: it leaves the orphan list. */

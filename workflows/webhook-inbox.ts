@@ -32,6 +32,9 @@ const DEFAULTS: Required<WebhookInboxOptions> = {
 const SEEN_IDS_KEPT = 5_000;
 const TOPUPS_KEPT = 1_000;
 const UNKNOWN_KEPT = 200;
+const LATE_KEPT = 1_000;
+/** Temporal refuses more than 2 000 pending activities in one workflow; reroutes stay far below. */
+export const MAX_CONCURRENT_REROUTES = 200;
 
 export function emptyInboxState(): WebhookInboxState {
   return {
@@ -65,7 +68,17 @@ export async function webhookInboxWorkflow(input: WebhookInboxInput = {}): Promi
   };
   const keepLast = <T>(list: T[], max: number) => list.splice(0, Math.max(0, list.length - max));
 
+  let reroutesRunning = 0;
   const reroute = async (evt: BankEventSignal, since: number) => {
+    await condition(() => reroutesRunning < MAX_CONCURRENT_REROUTES);
+    reroutesRunning++;
+    try {
+      await rerouteOnce(evt, since);
+    } finally {
+      reroutesRunning--;
+    }
+  };
+  const rerouteOnce = async (evt: BankEventSignal, since: number) => {
     const remaining = Math.max(1_000, options.rerouteWindowMs - (now() - since));
     const { rerouteBankEvent } = proxyActivities<RoutingActivities>({
       scheduleToCloseTimeout: remaining,
@@ -106,6 +119,15 @@ export async function webhookInboxWorkflow(input: WebhookInboxInput = {}): Promi
     if (evt.type === 'nominal_topup') {
       state.topups.push(topupOf(evt));
       keepLast(state.topups, TOPUPS_KEPT);
+    } else if (evt.lateFor && evt.lateFor.length > 0) {
+      state.late ??= [];
+      state.late.push({
+        ...summary(evt),
+        owners: evt.lateFor,
+        ...(evt.confirmation ? { confirmation: evt.confirmation } : {}),
+      });
+      state.lateCount = (state.lateCount ?? 0) + 1;
+      keepLast(state.late, LATE_KEPT);
     } else if (evt.type === 'unknown' || !evt.sessionId) {
       state.unknown.push({ id: evt.id, receivedAt: evt.receivedAt, body: evt.body ?? evt });
       keepLast(state.unknown, UNKNOWN_KEPT);
@@ -156,6 +178,7 @@ function view(state: WebhookInboxState): InboxView {
     topups: state.topups,
     unknown: state.unknown,
     dismissedCount: state.dismissedCount,
+    late: { count: state.lateCount ?? 0, last: state.late ?? [] },
   };
 }
 

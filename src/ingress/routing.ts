@@ -8,7 +8,12 @@ import {
 } from '../../workflows/definitions';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
 import { isRoutable } from './signal';
-import { batchesAwaitingFundsQuery, metadataTargets, sessionVisibilityQuery } from './targets';
+import {
+  batchesAwaitingFundsQuery,
+  metadataTargets,
+  sessionOwnersQuery,
+  sessionVisibilityQuery,
+} from './targets';
 
 /** More running workflows than this for one bank session means something else is wrong. */
 const MAX_VISIBILITY_TARGETS = 20;
@@ -71,6 +76,36 @@ export async function routeToWorkflows(
   return { delivered, skipped };
 }
 
+const MAX_OWNERS = 10;
+
+/**
+ * The workflows an undelivered event belongs to that exist but have closed (a confirmation_payout
+ * after its payout finished, a return after the payout stopped watching). Such an event is late, not
+ * lost: the inbox records it for operators instead of rerouting it for minutes.
+ */
+export async function closedOwners(
+  client: Client,
+  evt: BankEventSignal,
+  named: string[],
+  taskQueue: string,
+): Promise<string[]> {
+  const owners: string[] = [];
+  for (const workflowId of named) {
+    try {
+      const d = await client.workflow.getHandle(workflowId).describe();
+      if (d.status.name !== 'RUNNING') owners.push(workflowId);
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err; // never started: not late, maybe early
+    }
+  }
+  if (owners.length > 0 || !evt.sessionId) return owners;
+  for await (const wf of client.workflow.list({ query: sessionOwnersQuery(evt.sessionId, taskQueue) })) {
+    if (wf.status.name !== 'RUNNING') owners.push(wf.workflowId);
+    if (owners.length >= MAX_OWNERS) break;
+  }
+  return owners;
+}
+
 /** Signals every batch waiting for funds to re-check the deposit now. */
 export async function nudgeBatchesAwaitingFunds(client: Client, taskQueue: string): Promise<string[]> {
   const nudged: string[] = [];
@@ -125,7 +160,8 @@ export async function routeBankEvent(
 ): Promise<RoutingOutcome> {
   const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
-  await deliverToInbox(client, inbox, evt);
+  const lateFor = isRoutable(evt) ? await closedOwners(client, evt, routed.skipped, inbox.taskQueue) : [];
+  await deliverToInbox(client, inbox, lateFor.length > 0 ? { ...evt, lateFor } : evt);
   // The top-up is recorded first (above); batches short of funds may now go on.
   const nudged = evt.type === 'nominal_topup' ? await nudgeBatchesAwaitingFunds(client, inbox.taskQueue) : [];
   return { outcome: 'inbox', ...routed, nudged };

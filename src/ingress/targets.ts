@@ -65,3 +65,9 @@ export function batchesAwaitingFundsQuery(taskQueue: string): string {
   const quoted = taskQueue.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   return `WorkflowType = "batchWorkflow" AND PayrunState = "awaiting_funds" AND ExecutionStatus = "Running" AND TaskQueue = "${quoted}"`;
 }
+
+/** Every workflow (any status) of this deployment that recorded the session: finds closed owners. */
+export function sessionOwnersQuery(sessionId: string, taskQueue: string): string {
+  const quote = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return `PayrunSessionId = "${quote(sessionId)}" AND TaskQueue = "${quote(taskQueue)}"`;
+}

@@ -1,6 +1,6 @@
 import { taxpayerWorkflowId } from '../../activities/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { approveSignal, payoutStatusQuery } from '../../workflows/definitions';
+import { approveSignal, inboxQuery, payoutStatusQuery } from '../../workflows/definitions';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
@@ -32,6 +32,22 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(paid).toHaveLength(1);
     expect(paid[0]).toMatchObject({ amount: request.amount, session_id: status.bank.sessionId });
     await recordHistoryIfAsked('payout-succeeded', handle);
+
+    // Its confirmation_payout comes after the workflow closed: late, recorded, not rerouted for minutes.
+    const inbox = stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`);
+    const owner = `payout-${request.reference}`;
+    await waitFor(async () => {
+      try {
+        return (await inbox.query(inboxQuery)).late.last.some((l) => l.owners.includes(owner));
+      } catch {
+        return false; // the inbox starts with its first event
+      }
+    });
+    const view = await inbox.query(inboxQuery);
+    const late = view.late.last.find((l) => l.owners.includes(owner))!;
+    expect(late).toMatchObject({ type: 'confirmation_payout', sessionId: status.bank.sessionId });
+    expect(view.pending.filter((p) => p.sessionId === status.bank.sessionId)).toEqual([]);
+    expect(view.orphaned.filter((o) => o.event.sessionId === status.bank.sessionId)).toEqual([]);
     // The per-tax-number workflow and the webhook inbox are long-lived: their histories so far.
     const taxpayer = taxpayerWorkflowId(request.recipient.taxReference, stack.taskQueue);
     await recordHistoryIfAsked('taxpayer-verdict', stack.client.workflow.getHandle(taxpayer));
