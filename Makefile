@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup temporal-cli build typecheck lint test test-fast demo clean
+.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
@@ -33,6 +33,10 @@ lint: $(NODE_STAMP)
 
 test: setup typecheck lint
 	npx jest --ci
+
+# The 10 000-row batch end to end (about 25 minutes on two cores): too long for every run.
+test-large: setup
+	PAYRUN_LARGE_BATCH_ROWS=10000 npx jest --ci --selectProjects temporal --testPathPatterns batch-large
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone
