@@ -85,8 +85,10 @@ it('answers 503 while Temporal is down and delivers when the bank resends after 
   await server.stop();
   const before = Date.now();
   expect(await post(bytes)).toBe(503);
-  // Bounded by temporalTimeoutMs (plus slack for a slow machine), not by the SDK's retries.
-  expect(Date.now() - before).toBeLessThan(5_000);
+  // Bounded by temporalTimeoutMs (3 s), not by the SDK's retries: unbounded, a signal to a stopped
+  // server failed only after 19.5 s here; bounded it took 3.6 s with both cores busy. 8 s keeps that
+  // difference while leaving room for a loaded two-core machine (5.8 s was seen under the full suite).
+  expect(Date.now() - before).toBeLessThan(8_000);
   expect((await fetch(`${ingress.url}/healthz`)).status).toBe(503);
 
   server = await startDevServer({ dbFile, port });
