@@ -43,6 +43,20 @@ export class DevServerError extends Error {}
 /** Starts `temporal server start-dev` with payrun's search attributes and waits until it serves. */
 export async function startDevServer(opts: DevServerOptions = {}): Promise<RunningDevServer> {
   reapOrphans();
+  // A port found free can be taken by another process before the server binds it (two runs starting
+  // at once): an early exit is retried on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (!(err instanceof EarlyExitError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+class EarlyExitError extends DevServerError {}
+
+async function startOnce(opts: DevServerOptions): Promise<RunningDevServer> {
   const bin = temporalBinary();
   const ip = opts.ip ?? '127.0.0.1';
   const port = opts.port || (await freePort(ip));
