@@ -34,7 +34,7 @@ lint: $(NODE_STAMP)
 test: setup typecheck lint
 	npx jest --ci
 
-# The 10 000-row batch end to end (about 25 minutes on two cores): too long for every run.
+# The 10 000-row batch end to end (about 18 minutes on two cores): too long for every run.
 test-large: setup
 	PAYRUN_LARGE_BATCH_ROWS=10000 npx jest --ci --selectProjects temporal --testPathPatterns batch-large
 
