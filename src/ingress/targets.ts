@@ -51,9 +51,13 @@ export function metadataTargets(session: PaymentSession | undefined): string[] {
   return [...found];
 }
 
+/** A value inside a double-quoted visibility-query string: bank data never becomes query syntax. */
+function quote(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
 /** The visibility query for running workflows that upserted this bank session id. */
 export function sessionVisibilityQuery(sessionId: string, taskQueue?: string): string {
-  const quote = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   // Scoped to this deployment's task queue: another payrun (or another bank sandbox) on the same
   // namespace may use the same session ids.
   const scope = taskQueue ? ` AND TaskQueue = "${quote(taskQueue)}"` : '';
@@ -62,12 +66,10 @@ export function sessionVisibilityQuery(sessionId: string, taskQueue?: string): s
 
 /** Running batches of this deployment that wait for the deposit to grow. */
 export function batchesAwaitingFundsQuery(taskQueue: string): string {
-  const quoted = taskQueue.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
-  return `WorkflowType = "batchWorkflow" AND PayrunState = "awaiting_funds" AND ExecutionStatus = "Running" AND TaskQueue = "${quoted}"`;
+  return `WorkflowType = "batchWorkflow" AND PayrunState = "awaiting_funds" AND ExecutionStatus = "Running" AND TaskQueue = "${quote(taskQueue)}"`;
 }
 
 /** Every workflow (any status) of this deployment that recorded the session: finds closed owners. */
 export function sessionOwnersQuery(sessionId: string, taskQueue: string): string {
-  const quote = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
   return `PayrunSessionId = "${quote(sessionId)}" AND TaskQueue = "${quote(taskQueue)}"`;
 }
