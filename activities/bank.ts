@@ -6,7 +6,7 @@ import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/csv/types';
 import { taxpayerCheckRequestSignal } from '../workflows/definitions';
 import { callBank, toActivityFailure } from './failures';
-import { buildPayoutParams, fiscalizationDetails } from './payout-request';
+import { payoutCall } from './payout-request';
 
 export interface BankActivityDeps {
   bank: BankClient;
@@ -92,15 +92,12 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
       request: PayoutRequest;
       batchId?: string;
     }): Promise<PaymentSession> {
-      const base = buildPayoutParams(input.request, { workflowId: input.workflowId, batchId: input.batchId });
+      const call = payoutCall(input.request, { workflowId: input.workflowId, batchId: input.batchId }, payer);
       const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), signal: signal() };
       const res = await callBank('create payout', () =>
-        input.request.selfEmployed
-          ? bank.sessions.initPayoutFiscalization(
-              { ...base, fiscalization_details: fiscalizationDetails(input.request, payer) },
-              opts,
-            )
-          : bank.sessions.initPayout(base, opts),
+        call.method === 'initPayoutFiscalization'
+          ? bank.sessions.initPayoutFiscalization(call.params, opts)
+          : bank.sessions.initPayout(call.params, opts),
       );
       if (!res.session)
         throw ApplicationFailure.nonRetryable('bank answered ok without a session', 'no_session');

@@ -1,29 +1,80 @@
-import type { FiscalizationDetailsParams, InitPayoutParams, PaymentMethodParams } from '../src/bank';
+import type {
+  FiscalizationDetailsParams,
+  InitPayoutFiscalizationParams,
+  InitPayoutParams,
+  PaymentMethodParams,
+} from '../src/bank';
 import type { PayerConfig } from '../src/config';
-import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
+import type { PayoutRequest } from '../src/csv/types';
+import { FPS_DESCRIPTION_MAX } from '../src/csv/validate';
 import { METADATA_KEY, type PayrunMetadata } from '../workflows/definitions';
 
-/** Builds the bank's payout request from a batch row: one mapping, used by every payout. */
-export function payoutMethodBlock(method: PayoutMethod, description?: string): PaymentMethodParams {
+/**
+ * The recipient's name as the bank's `full_name` wants it: family name, given name, patronymic
+ * (the order of Russian payment documents), single spaces, no blanks.
+ */
+export function recipientFullName(recipient: PayoutRequest['recipient']): string {
+  return [recipient.lastName, recipient.firstName, recipient.middleName]
+    .map((part) => part?.trim().replace(/\s+/g, ' '))
+    .filter((part): part is string => !!part)
+    .join(' ');
+}
+
+/**
+ * The payment description. The bank requires one for bank-account and FPS payouts, and a batch
+ * row may leave it blank, so the default names the payout (its reference, which accounting can
+ * search for) and the service, cut to the FPS limit (decision D20). A row's own description is
+ * sent unchanged (trimmed): the CSV check refuses an FPS description over the limit, and the bank client
+ * refuses any other caller's, so it is never cut silently.
+ */
+export function payoutDescription(
+  request: Pick<PayoutRequest, 'description' | 'reference' | 'serviceName'>,
+): string {
+  const own = request.description?.trim();
+  if (own) return own;
+  const text = `Выплата ${request.reference}: ${request.serviceName.trim().replace(/\s+/g, ' ')}`;
+  const chars = [...text];
+  return chars.length <= FPS_DESCRIPTION_MAX ? text : `${chars.slice(0, FPS_DESCRIPTION_MAX - 1).join('')}…`;
+}
+
+/** The method block of a payout; every field the spec requires for the method is filled. */
+export function payoutMethodBlock(request: PayoutRequest): PaymentMethodParams {
+  const { method } = request;
   switch (method.type) {
     case 'card':
       return { type: 'card', card: { type: 'bank_card', bank_card: { number: method.cardNumber } } };
     case 'bank_account':
       return {
         type: 'bank_account',
-        bank_account: { system_type: 'ru', ru: { bik: method.bik, account: method.account, description } },
+        bank_account: {
+          system_type: 'ru',
+          ru: {
+            bik: method.bik,
+            account: method.account,
+            full_name: recipientFullName(request.recipient),
+            description: payoutDescription(request),
+          },
+        },
       };
     case 'fps':
       return {
         type: 'bank_account',
         bank_account: {
           system_type: 'faster_payment_system',
-          faster_payment_system: { phone: method.phone, bank_id: method.bankId, description },
+          faster_payment_system: {
+            phone: method.phone,
+            bank_id: method.bankId,
+            description: payoutDescription(request),
+          },
         },
       };
   }
 }
 
+/**
+ * Builds the bank's payout request from a batch row: one mapping, used by every payout. Names are
+ * the client's (API v1) names; the client renames `payment_method` for a v2 path itself.
+ */
 export function buildPayoutParams(
   request: PayoutRequest,
   routing: { workflowId: string; batchId?: string },
@@ -39,7 +90,7 @@ export function buildPayoutParams(
   };
   const amount_details = { amount: request.amount, currency: request.currency };
   return {
-    payment_method: payoutMethodBlock(request.method, request.description),
+    payment_method: payoutMethodBlock(request),
     amount_details,
     participant_details: {
       recipient: {
@@ -73,4 +124,27 @@ export function fiscalizationDetails(request: PayoutRequest, payer: PayerConfig)
       ],
     },
   };
+}
+
+/**
+ * Which bank method pays the row and with what: a self-employed recipient's payout carries the
+ * receipt data and goes through init/payout/fiscalization (which checks it is complete); anyone
+ * else's is a plain init/payout without a fiscalization block.
+ */
+export type PayoutCall =
+  | { method: 'initPayoutFiscalization'; params: InitPayoutFiscalizationParams }
+  | { method: 'initPayout'; params: InitPayoutParams };
+
+export function payoutCall(
+  request: PayoutRequest,
+  routing: { workflowId: string; batchId?: string },
+  payer: PayerConfig,
+): PayoutCall {
+  const params = buildPayoutParams(request, routing);
+  return request.selfEmployed
+    ? {
+        method: 'initPayoutFiscalization',
+        params: { ...params, fiscalization_details: fiscalizationDetails(request, payer) },
+      }
+    : { method: 'initPayout', params };
 }

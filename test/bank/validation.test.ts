@@ -645,3 +645,126 @@ test('a validation error names the field and rule but never echoes the value', a
   });
   expect((err as Error).message).not.toContain('4111');
 });
+
+describe('every field the spec requires of a payout method block', () => {
+  const without = (block: Record<string, unknown>, key: string) => {
+    const { [key]: _dropped, ...rest } = block;
+    return rest;
+  };
+  const ru = (fields: Record<string, unknown>): any => ({
+    type: 'bank_account',
+    bank_account: { system_type: 'ru', ru: fields },
+  });
+  const fps = (fields: Record<string, unknown>): any => ({
+    type: 'bank_account',
+    bank_account: { system_type: 'faster_payment_system', faster_payment_system: fields },
+  });
+  const ruFields = f.ruAccountPayout.bank_account.ru;
+  const fpsFields = f.fpsPayout.bank_account.faster_payment_system;
+  const ruPath = 'payment_method.bank_account.ru';
+  const fpsPath = 'payment_method.bank_account.faster_payment_system';
+  const blocks: [string, unknown, string, string][] = [
+    [
+      'card without number',
+      { type: 'card', card: { type: 'bank_card', bank_card: {} } },
+      'payment_method.card.bank_card.number',
+      'required',
+    ],
+    ...(['bik', 'account', 'full_name', 'description'] as const).map(
+      (k): [string, unknown, string, string] => [
+        `ru without ${k}`,
+        ru(without(ruFields, k)),
+        `${ruPath}.${k}`,
+        'required',
+      ],
+    ),
+    ['ru blank full_name', ru({ ...ruFields, full_name: '  ' }), `${ruPath}.full_name`, 'not_blank'],
+    ['ru blank description', ru({ ...ruFields, description: '' }), `${ruPath}.description`, 'not_blank'],
+    ...(['phone', 'bank_id', 'description'] as const).map((k): [string, unknown, string, string] => [
+      `fps without ${k}`,
+      fps(without(fpsFields, k)),
+      `${fpsPath}.${k}`,
+      'required',
+    ]),
+    ['fps blank description', fps({ ...fpsFields, description: ' ' }), `${fpsPath}.description`, 'not_blank'],
+    // 140 characters as a person counts them: 141 code points is one too many even if each is one UTF-16 unit…
+    [
+      'fps description of 141 letters',
+      fps({ ...fpsFields, description: 'я'.repeat(141) }),
+      `${fpsPath}.description`,
+      'max_length_140',
+    ],
+  ];
+  const methods: [string, (b: BankClient, params: any) => Promise<unknown>][] = [
+    ['init/payout', (b, p) => b.sessions.initPayout(p)],
+    [
+      'init/payout/fiscalization',
+      (b, p) => b.sessions.initPayoutFiscalization({ ...p, fiscalization_details: f.fiscalization }),
+    ],
+    ['start/payout', (b, p) => b.sessions.startPayout({ session_id: 'ps_1', ...p })],
+    [
+      'start/payout/fiscalization',
+      (b, p) => b.sessions.startPayoutFiscalization({ session_id: 'ps_1', ...p }),
+    ],
+  ];
+  const cases = methods.flatMap(([method, call]) =>
+    blocks.map(([name, block, field, rule]) => [`${method}: ${name}`, call, block, field, rule] as const),
+  );
+
+  test.each(cases)('%s → refused before sending', async (_name, call, block, field, rule) => {
+    const before = server.received.length;
+    const err = await call(bank, { payment_method: block, amount_details: f.amount }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(BankRequestValidationError);
+    expect(err).toMatchObject({ field, rule });
+    expect(server.received.length).toBe(before);
+  });
+
+  test('…and 140 code points pass even when some take two UTF-16 units', async () => {
+    const before = server.received.length;
+    await bank.sessions.initPayout({
+      payment_method: fps({ ...fpsFields, description: '😀'.repeat(140) }),
+      amount_details: f.amount,
+    });
+    await bank.sessions.initPayout({ payment_method: f.ruAccountPayout, amount_details: f.amount });
+    expect(server.received.length).toBe(before + 2);
+  });
+
+  test('a v2 client refuses the same, naming the field in the caller model (v1 names)', async () => {
+    const v2 = clientFor(server, keys, { apiVersion: 2 });
+    try {
+      const before = server.received.length;
+      const err = await v2.nominal
+        .initPayout({
+          payment_method: ru(without(ruFields, 'full_name')),
+          amount_details: f.amount,
+          participant_details: {
+            sender: { account: '40702810000000000001' },
+            recipient: { beneficiary_id: 'b-1' },
+          },
+        })
+        .catch((e: unknown) => e);
+      expect(err).toMatchObject({ field: `${ruPath}.full_name`, rule: 'required' });
+      expect(server.received.length).toBe(before);
+      await v2.nominal.initPayout({
+        payment_method: f.ruAccountPayout,
+        amount_details: f.amount,
+        participant_details: {
+          sender: { account: '40702810000000000001' },
+          recipient: { beneficiary_id: 'b-1' },
+        },
+      });
+      expect(server.received.at(-1)!.url).toBe('/api/v2/session/init/payout/nominal');
+      expect((server.received.at(-1)!.json as any).payout_details.bank_account.ru).toEqual(ruFields);
+    } finally {
+      await v2.close();
+    }
+  });
+
+  test('the payment side (payment_details) keeps the spec’s optional fields optional', async () => {
+    const before = server.received.length;
+    await bank.sessions.create({ payment_details: ru(without(ruFields, 'full_name')) } as any);
+    expect(server.received.length).toBe(before + 1);
+  });
+});

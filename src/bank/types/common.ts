@@ -139,31 +139,50 @@ const fpsTarget = z.looseObject({
   description: fpsDescription.optional(),
 });
 
-export const BankAccountBlockSchema = z.looseObject({
-  type: z.literal('bank_account'),
-  bank_account: z.discriminatedUnion('system_type', [
-    z.looseObject({
-      system_type: z.literal('ru'),
-      ru: z.looseObject({
-        bik: digits(9),
-        account: digits(20),
-        full_name: z.string().optional(),
-        description: z.string().optional(),
-        inn: z
-          .string()
-          .regex(/^(\d{10}|\d{12})$/, 'digits_10_or_12')
-          .optional(),
-        kpp: digits(9).optional(),
-        is_fast: z.boolean().optional(),
+/**
+ * The `bank_account` block. On the receiving side (a payout: `payment_method` / `payout_details`)
+ * the spec's withdrawal rules require `ru` {bik, account, full_name, description} and
+ * `faster_payment_system` {phone, bank_id, description ≤ 140}; the bank refuses a payout without
+ * them (`payment_method.bank_account.ru.full_name: not_blank`), so the client refuses first.
+ */
+function bankAccountBlock(side: 'payout' | 'payment') {
+  const payout = side === 'payout';
+  return z.looseObject({
+    type: z.literal('bank_account'),
+    bank_account: z.discriminatedUnion('system_type', [
+      z.looseObject({
+        system_type: z.literal('ru'),
+        ru: z.looseObject({
+          bik: digits(9),
+          account: digits(20),
+          full_name: payout ? notBlank : z.string().optional(),
+          description: payout ? notBlank : z.string().optional(),
+          inn: z
+            .string()
+            .regex(/^(\d{10}|\d{12})$/, 'digits_10_or_12')
+            .optional(),
+          kpp: digits(9).optional(),
+          is_fast: z.boolean().optional(),
+        }),
       }),
-    }),
-    z.looseObject({ system_type: z.literal('faster_payment_system'), faster_payment_system: fpsTarget }),
-    z.looseObject({
-      system_type: z.literal('faster_payment_system_verification'),
-      faster_payment_system_verification: z.looseObject({ phone: notBlank, bank_id: notBlank }),
-    }),
-  ]),
-});
+      z.looseObject({
+        system_type: z.literal('faster_payment_system'),
+        faster_payment_system: payout
+          ? fpsTarget.extend({ description: notBlank.and(fpsDescription) })
+          : fpsTarget,
+      }),
+      z.looseObject({
+        system_type: z.literal('faster_payment_system_verification'),
+        faster_payment_system_verification: z.looseObject({ phone: notBlank, bank_id: notBlank }),
+      }),
+    ]),
+  });
+}
+
+/** Receiving side: every field a payout needs (see bankAccountBlock). */
+export const PayoutBankAccountBlockSchema = bankAccountBlock('payout');
+/** Taking side (`payment_details`): the spec lists these fields without saying which are required. */
+export const BankAccountBlockSchema = bankAccountBlock('payment');
 
 export const FpsBlockSchema = z.looseObject({
   type: z.literal('faster_payment_system'),
@@ -186,7 +205,7 @@ export const TaxBlockSchema = z.looseObject({
 /** Receiving side: `payment_method` (v1) / `payout_details` (v2). */
 export const PaymentMethodParamsSchema = z.discriminatedUnion('type', [
   CardBlockSchema,
-  BankAccountBlockSchema,
+  PayoutBankAccountBlockSchema,
   FpsBlockSchema,
   TaxBlockSchema,
 ]);

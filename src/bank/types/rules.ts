@@ -27,8 +27,8 @@ export const httpUrl = z.url({ protocol: /^https?$/, error: 'url' });
 export const countryAlpha2 = z.string().regex(/^[A-Za-z]{2}$/, 'iso3166_alpha2');
 export const countryAlpha3 = z.string().regex(/^[A-Za-z]{3}$/, 'iso3166_alpha3');
 
-/** Up to 140 characters: the FPS description limit. */
-export const fpsDescription = z.string().max(140, 'max_length_140');
+/** Up to 140 characters (code points, as a person counts them, and as the batch check does): the FPS description limit. */
+export const fpsDescription = z.string().refine((s) => [...s].length <= 140, 'max_length_140');
 
 export const isoDate = z.string().refine((s) => parseIsoDate(s) !== undefined, 'date_yyyy_mm_dd');
 
