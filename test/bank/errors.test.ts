@@ -7,6 +7,7 @@ import {
   isRetryable,
   type BankClient,
 } from '../../src/bank';
+import { createLogger } from '../../src/logger';
 import { clientFor, makeKeyPair, startBankServer, type BankServer } from './helpers/bank-server';
 import * as f from './helpers/fixtures';
 
@@ -201,8 +202,11 @@ describe('cancellation through AbortSignal', () => {
   test('aborting an in-flight call rejects with BankAbortError (not retryable)', async () => {
     server.reply(() => ({ hang: true }));
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 50);
-    const err = await failure(bank.sessions.status({ session_id: 'ps_1' }, { signal: ac.signal }));
+    const call = failure(bank.sessions.status({ session_id: 'ps_1' }, { signal: ac.signal }));
+    // Abort only once the request is at the server, so it is really in flight, however slow the machine.
+    await server.receivedCount(1);
+    ac.abort();
+    const err = await call;
     expect(err).toBeInstanceOf(BankAbortError);
     expect(isRetryable(err)).toBe(false);
     expect(server.received).toHaveLength(1);
@@ -216,10 +220,20 @@ describe('cancellation through AbortSignal', () => {
 
   test('aborting during the retry backoff stops the retries', async () => {
     server.reply(() => ({ status: 503, raw: '' }));
-    const slow = clientFor(server, keys, { retryBaseDelayMs: 5_000 });
+    // The client logs the failed attempt and goes straight into its backoff: that line is the event.
+    let attemptFailed!: () => void;
+    const inBackoff = new Promise<void>((resolve) => (attemptFailed = resolve));
+    const logger = createLogger(
+      'bank-test',
+      { write: (line: string) => void (line.includes('"bank call failed"') && attemptFailed()) },
+      'debug',
+    );
+    const slow = clientFor(server, keys, { retryBaseDelayMs: 5_000, logger });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
-    const err = await failure(slow.sessions.status({ session_id: 'ps_1' }, { signal: ac.signal }));
+    const call = failure(slow.sessions.status({ session_id: 'ps_1' }, { signal: ac.signal }));
+    await inBackoff;
+    ac.abort();
+    const err = await call;
     await slow.close();
     expect(err).toBeInstanceOf(BankAbortError);
     expect(server.received).toHaveLength(1);

@@ -59,6 +59,11 @@ export interface BankServer {
   received: Received[];
   /** Sets how the next requests are answered (default: UNIVERSAL_OK). */
   reply(fn: (req: Received, index: number) => Reply): void;
+  /**
+   * Resolves once `count` requests have been received in all (counting those already in
+   * `received`), just before the reply is chosen: the event a test waits for instead of a timer.
+   */
+  receivedCount(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,7 @@ export async function startBankServer(partnerPublicKey: KeyObject): Promise<Bank
   const received: Received[] = [];
   let responder: (req: Received, index: number) => Reply = () => ({ json: UNIVERSAL_OK });
   const sockets = new Set<Socket>();
+  let waiters: { count: number; resolve: () => void }[] = [];
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -90,6 +96,9 @@ export async function startBankServer(partnerPublicKey: KeyObject): Promise<Bank
         signatureValid,
       };
       received.push(r);
+      const due = waiters.filter((w) => received.length >= w.count);
+      waiters = waiters.filter((w) => received.length < w.count);
+      for (const w of due) w.resolve();
       const reply = responder(r, received.length - 1);
       if ('destroy' in reply) return req.socket.destroy();
       if ('hang' in reply) return;
@@ -110,6 +119,10 @@ export async function startBankServer(partnerPublicKey: KeyObject): Promise<Bank
     reply: (fn) => {
       responder = fn;
     },
+    receivedCount: (count) =>
+      received.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ count, resolve })),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
