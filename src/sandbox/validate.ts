@@ -9,8 +9,10 @@ export class Checker {
   readonly problems: string[] = [];
   constructor(readonly body: Record<string, unknown>) {}
 
+  /** A problem found twice (by the general block check and a method's own list) is reported once. */
   add(path: string, rule: string): void {
-    this.problems.push(`${path}: ${rule}`);
+    const problem = `${path}: ${rule}`;
+    if (!this.problems.includes(problem)) this.problems.push(problem);
   }
 
   get(path: string): unknown {
@@ -36,9 +38,11 @@ export class Checker {
     }
     if (typeof v !== 'string') return void this.add(path, 'must be a string');
     if (opts.required && v.trim() === '') return void this.add(path, 'not_blank');
-    if (opts.max !== undefined && v.length > opts.max)
+    // Characters as a person counts them (code points): an emoji is one, not two UTF-16 units.
+    const length = [...v].length;
+    if (opts.max !== undefined && length > opts.max)
       return void this.add(path, `invalid_length (at most ${opts.max} characters)`);
-    if (opts.min !== undefined && v.length < opts.min)
+    if (opts.min !== undefined && length < opts.min)
       return void this.add(path, `invalid_length (at least ${opts.min} characters)`);
     if (opts.pattern && !opts.pattern.test(v))
       return void this.add(path, opts.rule ?? `must match ${String(opts.pattern)}`);

@@ -112,7 +112,12 @@ test('v2 names: payout_details / payout_list / payment_list', async () => {
       type: 'bank_account',
       bank_account: {
         system_type: 'ru',
-        ru: { bik: '044525225', account: '40817810099910004312', full_name: 'Ivan Petrov' },
+        ru: {
+          bik: '044525225',
+          account: '40817810099910004312',
+          full_name: 'Ivan Petrov',
+          description: 'Payout for May',
+        },
       },
     },
     amount_details: rub(5000),
@@ -386,4 +391,143 @@ test('request validation names field and rule', async () => {
     expect(r.body.error.description).toContain(msg);
   }
   expect(Object.keys(sb.sandbox.state.sessions)).toHaveLength(0);
+});
+
+describe('a payout missing a field the spec requires is refused, for every method and start request', () => {
+  const RU = {
+    bik: '044525225',
+    account: '40817810099910004312',
+    full_name: 'Иванов Иван',
+    description: 'Май',
+  };
+  const FPS = { phone: '79001234567', bank_id: '100000000111', description: 'Май' };
+  const ru = (fields: Record<string, unknown>) => ({
+    type: 'bank_account',
+    bank_account: { system_type: 'ru', ru: fields },
+  });
+  const fps = (fields: Record<string, unknown>) => ({
+    type: 'bank_account',
+    bank_account: { system_type: 'faster_payment_system', faster_payment_system: fields },
+  });
+  const without = (o: Record<string, unknown>, key: string) => {
+    const { [key]: _dropped, ...rest } = o;
+    return rest;
+  };
+  const fiscal = {
+    professional_income_taxpayer: {
+      tax_reference: TEST_INNS.SELF_EMPLOYED_LINKED,
+      payer_type: 'legal',
+      payer_tax_number: '7707083893',
+      payer_name: 'LLC Payrun',
+      services: [{ name: 'Design', amount_details: rub(10_000), quantity: 1 }],
+    },
+  };
+  /** [case, method block, the path after the block's name, the rule]. */
+  const BLOCKS: [string, unknown, string, string][] = [
+    [
+      'card without number',
+      { type: 'card', card: { type: 'bank_card', bank_card: {} } },
+      'card.bank_card.number',
+      'not_blank',
+    ],
+    ...Object.keys(RU).map((k): [string, unknown, string, string] => [
+      `ru without ${k}`,
+      ru(without(RU, k)),
+      `bank_account.ru.${k}`,
+      'not_blank',
+    ]),
+    ['ru blank full_name', ru({ ...RU, full_name: ' ' }), 'bank_account.ru.full_name', 'not_blank'],
+    ['ru blank description', ru({ ...RU, description: '' }), 'bank_account.ru.description', 'not_blank'],
+    ...Object.keys(FPS).map((k): [string, unknown, string, string] => [
+      `fps without ${k}`,
+      fps(without(FPS, k)),
+      `bank_account.faster_payment_system.${k}`,
+      'not_blank',
+    ]),
+    [
+      'fps description of 141 characters',
+      fps({ ...FPS, description: 'я'.repeat(141) }),
+      'bank_account.faster_payment_system.description',
+      'invalid_length (at most 140 characters)',
+    ],
+  ];
+  type Start = (block: unknown) => Promise<{ status: number; body: J; sessionsBefore: number }>;
+  const sessions = () => Object.values(sb.sandbox.state.sessions);
+  const payoutsStarted = () => sessions().reduce((n, s) => n + s.operations.length, 0);
+  const init =
+    (method: string, extra: Record<string, unknown> = {}): Start =>
+    async (block) => {
+      const sessionsBefore = sessions().length;
+      const r = await client.v1(method, { payment_method: block, amount_details: rub(10_000), ...extra });
+      return { ...r, sessionsBefore };
+    };
+  /** The block comes with create (the spec lets a start request carry only the rest). */
+  const startAfterCreate =
+    (method: string, extra: Record<string, unknown> = {}): Start =>
+    async (block) => {
+      const created = await client.v1('session/create', { amount_details: rub(10_000), ...extra });
+      const sessionsBefore = sessions().length;
+      const r = await client.v1(method, { session_id: created.body.session.id, payment_method: block });
+      return { ...r, sessionsBefore };
+    };
+  const STARTS: [string, Start, string][] = [
+    ['v1 init/payout', init('session/init/payout'), 'payment_method'],
+    [
+      'v1 init/payout/fiscalization',
+      init('session/init/payout/fiscalization', { fiscalization_details: fiscal }),
+      'payment_method',
+    ],
+    ['v1 start/payout', startAfterCreate('session/start/payout'), 'payment_method'],
+    [
+      'v1 start/payout/fiscalization',
+      startAfterCreate('session/start/payout/fiscalization', { fiscalization_details: fiscal }),
+      'payment_method',
+    ],
+    [
+      'v2 init/payout/nominal',
+      async (block) => {
+        const sessionsBefore = sessions().length;
+        const r = await client.v2('session/init/payout/nominal', {
+          payout_details: block,
+          amount_details: rub(10_000),
+          participant_details: {
+            sender: { account: '40702810700000000002' },
+            recipient: { beneficiary_id: 'b-1' },
+          },
+        });
+        return { ...r, sessionsBefore };
+      },
+      'payout_details',
+    ],
+  ];
+  const CASES = STARTS.flatMap(([start, call, name]) =>
+    BLOCKS.map(
+      ([what, block, path, rule]) => [`${start}: ${what}`, call, block, `${name}.${path}: ${rule}`] as const,
+    ),
+  );
+
+  test.each(CASES)('%s', async (_case, start, block, problem) => {
+    const r = await start(block);
+    expect(r.status).toBe(400);
+    expect(r.body.status).toBe('error');
+    expect(r.body.error.code).toBe('invalid_request');
+    expect(r.body.error.description).toContain(problem);
+    // Each problem once, even where the general block check finds it too.
+    expect(r.body.error.description.split(problem)).toHaveLength(2);
+    expect(sessions()).toHaveLength(r.sessionsBefore);
+    expect(payoutsStarted()).toBe(0);
+  });
+
+  test.each(STARTS)('%s: the complete blocks are accepted', async (_start, start) => {
+    for (const block of [
+      card(TEST_CARDS.SUCCESS),
+      ru(RU),
+      // 140 characters, some of them outside the BMP (two UTF-16 units each)
+      fps({ ...FPS, description: '😀'.repeat(140) }),
+    ]) {
+      const r = await start(block);
+      expect([r.status, r.body.error]).toEqual([200, undefined]);
+    }
+    expect(payoutsStarted()).toBe(3);
+  });
 });

@@ -46,6 +46,34 @@ export function validateCreate(ctx: Ctx): void {
   c.check();
 }
 
+/**
+ * What a payout must carry for its method, whatever the request that starts it: the spec's
+ * Withdrawal rules (card number; ru bik, account, full_name, description; FPS phone, bank_id,
+ * description up to 140 characters). The general block check covers formats; this list is the
+ * spec's, kept here in one piece so no method can lose a required field unnoticed.
+ */
+const PAYOUT_REQUIRED: Record<string, { when: [string, string]; fields: string[] }> = {
+  card: { when: ['card.type', 'bank_card'], fields: ['card.bank_card.number'] },
+  ru: {
+    when: ['bank_account.system_type', 'ru'],
+    fields: ['bik', 'account', 'full_name', 'description'].map((f) => `bank_account.ru.${f}`),
+  },
+  fps: {
+    when: ['bank_account.system_type', 'faster_payment_system'],
+    fields: ['phone', 'bank_id', 'description'].map((f) => `bank_account.faster_payment_system.${f}`),
+  },
+};
+
+function validatePayoutRequiredFields(c: Checker, field: string): void {
+  if (!c.object(field)) return;
+  for (const { when, fields } of Object.values(PAYOUT_REQUIRED)) {
+    if (c.get(`${field}.${when[0]}`) !== when[1]) continue;
+    for (const f of fields) c.required(`${field}.${f}`);
+  }
+  if (c.get(`${field}.bank_account.system_type`) === 'faster_payment_system')
+    c.string(`${field}.bank_account.faster_payment_system.description`, { max: 140 });
+}
+
 export type PayoutFlavor = 'plain' | 'nominal' | 'multi';
 
 /** Starts a payout in session s with the merged parameters (create params overridden by the start request). */
@@ -60,6 +88,7 @@ export function startPayout(
   const field = paymentMethodField(ctx.version);
   c.object(field, true);
   const sel = validateMethod(c, field, 'payout');
+  validatePayoutRequiredFields(c, field);
   const amt = c.amountDetails('amount_details', true, flavor === 'multi' ? undefined : ['rub']);
   validateParticipants(c, flavor !== 'plain');
   const taxReference = validateFiscal(c, amt?.amount, fiscalComplete);
