@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { request } from 'undici';
 import { TEST_CARDS, type RunningSandbox } from '../../src/sandbox';
-import { card, rub, SignedClient, startTestSandbox } from './signed-client';
+import { card, PROJECT, rub, SignedClient, startTestSandbox, waitFor } from './signed-client';
 
 const T = { readyToConfirmMs: 60_000, paymentFinishedMs: 60_000 };
 let sb: RunningSandbox;
@@ -103,11 +103,14 @@ describe('idempotency', () => {
   });
 
   test('same key while the first request still runs → idempotency_key_already_exists', async () => {
+    // The first request is held 1 s after it takes its key; the second goes in once the sandbox shows
+    // the key taken (not after a fixed wait, which a loaded machine can outrun), so only one local
+    // round trip has to fit in the hold.
     sb.setFaults({
-      http: [{ kind: 'latency', latencyMs: 400, times: 1, paths: ['/api/v1/session/init/payout'] }],
+      http: [{ kind: 'latency', latencyMs: 1_000, times: 1, paths: ['/api/v1/session/init/payout'] }],
     });
     const first = client.v1('session/init/payout', body(), { idempotencyKey: 'slow-key' });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => sb.sandbox.state.idempotency[`${PROJECT}:slow-key`]?.state === 'running', 60_000);
     const second = await client.v1('session/init/payout', body(), { idempotencyKey: 'slow-key' });
     expect(second.status).toBe(409);
     expect(second.body.error.code).toBe('idempotency_key_already_exists');
