@@ -1,0 +1,451 @@
+/**
+ * Checks every input a payrun workflow can be started with and every operator command or bank event
+ * it can be signalled with. Anyone who reaches Temporal (UI, `temporal workflow start/signal`, a script)
+ * can send arbitrary JSON, so handlers parse first and act only on what comes back `ok`.
+ *
+ * Workflow-safe: pure and deterministic, no Node APIs, no I/O (the workflow bundle includes it).
+ * Unknown keys are dropped rather than refused, so an extra field never reaches the bank.
+ * Messages name the field path and the rule; values of personal fields (card, account, phone, tax
+ * number, names, e-mail, free text) are never echoed, only what kind of value came.
+ */
+import { ApplicationFailure } from '@temporalio/workflow';
+import { z } from 'zod';
+import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
+import type {
+  BankEventSignal,
+  BankEventType,
+  BatchOptions,
+  BatchWorkflowInput,
+  PayoutInput,
+  PayoutOptions,
+  RefundInput,
+  WebhookInboxInput,
+  WebhookInboxOptions,
+  WebhookInboxState,
+} from './definitions';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** What a workflow throws for input it refuses: retrying the same input can never succeed. */
+export function invalidInput(message: string): ApplicationFailure {
+  return ApplicationFailure.create({ type: 'invalid_input', message, nonRetryable: true });
+}
+
+// ---------------------------------------------------------------- rules
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** Same rule as the CSV (src/csv/checks.ts REFERENCE_PATTERN, which workflow code may not import). */
+export const REFERENCE_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+export const BATCH_ID_PATTERN = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
+/** Same rule as the CSV's email check. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@.]+$/;
+/** Control, format, private-use and unassigned characters, and line/paragraph separators. */
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
+/** The bank allows at most 140 characters of description on an FPS payout. */
+const FPS_DESCRIPTION_MAX = 140;
+
+/**
+ * The bank's confirm window and payrun's default margin (workflows/payout.ts DEFAULTS): a margin at
+ * least as long as the window would expire every approval before it could come.
+ */
+const BANK_CONFIRM_WINDOW_MS = 4 * HOUR;
+const DEFAULT_CONFIRM_SAFETY_MARGIN_MS = 15 * MINUTE;
+
+/** Marks a cross-field issue whose message already names the values it compared. */
+const SAYS_WHAT_IT_SAW = 'saysWhatItSaw';
+
+const chars = (s: string): number => [...s].length;
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One field, one rule: whatever is wrong with the value, the message states the rule it breaks. */
+function field<T>(rule: string, test: (v: unknown) => boolean) {
+  return z.custom<T>((v) => test(v), { error: rule });
+}
+
+const text = (max: number, what = 'text') =>
+  field<string>(`expected ${what} of at most ${max} characters`, (v) => isString(v) && chars(v) <= max);
+const nonBlank = (max: number, what = 'text') =>
+  field<string>(
+    `expected non-blank ${what} of at most ${max} characters`,
+    (v) => isString(v) && v.trim() !== '' && chars(v) <= max,
+  );
+const digits = (pattern: RegExp, rule: string) =>
+  field<string>(`expected ${rule}, as a string`, (v) => isString(v) && pattern.test(v));
+const bool = () => field<boolean>('expected true or false', (v) => typeof v === 'boolean');
+const kopecks = () =>
+  field<number>(
+    'expected a positive whole number of kopecks',
+    (v) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0,
+  );
+/** A time span in milliseconds between min and max, written as a plain JSON number. */
+const millis = (min: number, max: number) =>
+  field<number>(
+    `expected milliseconds from ${min} to ${max}`,
+    (v) => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max,
+  );
+const count = (min: number, max: number, what = 'a whole number') =>
+  field<number>(
+    `expected ${what} from ${min} to ${max}`,
+    (v) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max,
+  );
+const tally = () =>
+  field<number>('expected a whole number, 0 or more', (v) => Number.isSafeInteger(v) && (v as number) >= 0);
+const object = <S extends z.core.$ZodLooseShape>(shape: S) =>
+  z.object(shape, { error: 'expected an object' });
+
+const reference = () =>
+  field<string>('expected 1–64 characters of latin letters, digits and . _ : -', (v) =>
+    isString(v) ? REFERENCE_PATTERN.test(v) : false,
+  );
+
+// ---------------------------------------------------------------- payout
+
+const method = z.discriminatedUnion(
+  'type',
+  [
+    object({ type: z.literal('card'), cardNumber: digits(/^\d{12,19}$/, '12–19 digits') }),
+    object({
+      type: z.literal('bank_account'),
+      bik: digits(/^\d{9}$/, '9 digits'),
+      account: digits(/^\d{20}$/, '20 digits'),
+    }),
+    object({
+      type: z.literal('fps'),
+      phone: digits(/^7\d{10}$/, '11 digits starting with 7'),
+      bankId: nonBlank(64, 'a bank member id'),
+    }),
+  ],
+  {
+    error: (iss) =>
+      iss.code === 'invalid_union'
+        ? 'expected card, bank_account or fps'
+        : 'expected an object with type card, bank_account or fps',
+  },
+);
+
+const payoutRequest = object({
+  reference: reference(),
+  recipient: object({
+    lastName: nonBlank(64),
+    firstName: nonBlank(64),
+    middleName: text(64).optional(),
+    taxReference: digits(/^(\d{10}|\d{12})$/, '10 or 12 digits'),
+    email: field<string>(
+      'expected an e-mail address',
+      (v) => isString(v) && v.length <= 254 && EMAIL_PATTERN.test(v),
+    ).optional(),
+  }),
+  method,
+  amount: kopecks(),
+  currency: field<'rub'>('expected "rub"', (v) => v === 'rub'),
+  serviceName: nonBlank(1_000),
+  description: text(1_000).optional(),
+  metadata: field<string | Record<string, unknown>>(
+    'expected text or a JSON object',
+    (v) => isString(v) || isPlainObject(v),
+  ).optional(),
+  selfEmployed: bool(),
+}).superRefine((r, ctx) => {
+  if (r.method.type === 'fps' && r.description !== undefined && chars(r.description) > FPS_DESCRIPTION_MAX) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['description'],
+      message: `expected at most ${FPS_DESCRIPTION_MAX} characters on an FPS payout (the bank's limit)`,
+    });
+  }
+});
+
+const payoutOptions = object({
+  requireApproval: bool().optional(),
+  awaitCreditConfirmation: bool().optional(),
+  creditConfirmationBusinessDays: count(0, 30, 'a whole number of business days').optional(),
+  creditConfirmationWindowMs: millis(0, 60 * DAY).optional(),
+  // Polls double from here; below 100 ms the poll loop would hammer the bank.
+  pollAfterMs: millis(100, HOUR).optional(),
+  confirmWindowMs: millis(SECOND, BANK_CONFIRM_WINDOW_MS).optional(),
+  confirmSafetyMarginMs: millis(0, BANK_CONFIRM_WINDOW_MS).optional(),
+  taxpayerCheckMaxAgeMs: millis(0, 7 * DAY).optional(),
+  reconcileOnly: bool().optional(),
+}).superRefine((o, ctx) => {
+  const window = o.confirmWindowMs ?? BANK_CONFIRM_WINDOW_MS;
+  const margin = o.confirmSafetyMarginMs ?? DEFAULT_CONFIRM_SAFETY_MARGIN_MS;
+  if (margin >= window) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [o.confirmSafetyMarginMs !== undefined ? 'confirmSafetyMarginMs' : 'confirmWindowMs'],
+      message: `expected confirmSafetyMarginMs (${margin}) to be less than confirmWindowMs (${window}), or no approval could ever arrive in time`,
+      params: { [SAYS_WHAT_IT_SAW]: true },
+    });
+  }
+});
+
+const batchId = () =>
+  field<string>('expected batch-<16 hex digits>, optionally followed by -retry-<n>', (v) =>
+    isString(v) ? BATCH_ID_PATTERN.test(v) : false,
+  );
+
+const payoutInput = object({
+  request: payoutRequest,
+  batchId: batchId().optional(),
+  options: payoutOptions.optional(),
+});
+
+// ---------------------------------------------------------------- refund
+
+const refundInput = object({
+  reference: reference(),
+  sessionId: nonBlank(128, 'a session id'),
+  amount: kopecks().optional(),
+  pollAfterMs: millis(100, HOUR).optional(),
+});
+
+// ---------------------------------------------------------------- batch
+
+const batchOptions = object({
+  requireApproval: bool().optional(),
+  maxInFlight: count(1, 500).optional(),
+  checkFunds: bool().optional(),
+  fundsRecheckMs: millis(100, DAY).optional(),
+  // Temporal refuses a history past 51 200 events; continuing as new well before keeps replays fast.
+  continueAsNewAfterEvents: count(10, 40_000).optional(),
+  payout: payoutOptions.optional(),
+});
+
+/** Written by the batch itself on continue-as-new: its top level is checked, the rest passes untouched. */
+const batchCarry = z.looseObject(
+  {
+    meta: z.looseObject({}, { error: 'expected an object' }),
+    nextChunk: tally(),
+    dispatched: tally(),
+    dispatchedKopecks: tally(),
+    tally: z.looseObject({}, { error: 'expected an object' }),
+    inFlight: z.array(z.unknown(), { error: 'expected a list' }),
+    fundsOk: bool(),
+    paused: bool(),
+    runs: tally(),
+  },
+  { error: 'expected an object' },
+);
+
+const batchInput = object({
+  batchId: batchId(),
+  options: batchOptions.optional(),
+  carry: batchCarry.optional(),
+});
+
+// ---------------------------------------------------------------- webhook inbox
+
+const inboxInput = object({
+  options: object({
+    rerouteWindowMs: millis(0, DAY).optional(),
+    rerouteInitialIntervalMs: millis(100, HOUR).optional(),
+    rerouteMaxIntervalMs: millis(100, HOUR).optional(),
+    routedKept: count(0, 1_000).optional(),
+    continueAsNewAfterEvents: count(10, 40_000).optional(),
+  }).optional(),
+  /** The inbox's own carry-over: passed through untouched. */
+  state: field<WebhookInboxState>('expected an object', isPlainObject).optional(),
+});
+
+// ---------------------------------------------------------------- bank events
+
+const BANK_EVENT_TYPES = [
+  'ready_to_confirm',
+  'payment_finished',
+  'action_required',
+  'ready_to_capture',
+  'payment_refunded',
+  'confirmation_payout',
+  'nominal_topup',
+  'unknown',
+] as const satisfies readonly BankEventType[];
+
+const bankEvent = object({
+  id: nonBlank(256, 'an event id'),
+  type: field<BankEventType>(`expected one of ${BANK_EVENT_TYPES.join(', ')}`, (v) =>
+    (BANK_EVENT_TYPES as readonly unknown[]).includes(v),
+  ),
+  sessionId: text(256, 'a session id').optional(),
+  receivedAt: text(64, 'a timestamp'),
+  // The bank's own document: only what routing relies on is checked, everything else is kept.
+  session: z
+    .looseObject({ id: text(256, 'a session id') }, { error: 'expected an object with a string id' })
+    .optional(),
+  confirmation: object({
+    event: text(256),
+    eventDate: text(64, 'a date'),
+    transactionId: text(256).optional(),
+  }).optional(),
+  body: z.unknown().optional(),
+  lateFor: z.array(text(256, 'a workflow id'), { error: 'expected a list of workflow ids' }).optional(),
+});
+
+// ---------------------------------------------------------------- operator commands
+
+const operator = field<string>(
+  'expected the name of who decided: 1–128 printable characters',
+  (v) => isString(v) && v.trim() !== '' && chars(v.trim()) <= 128 && !UNPRINTABLE.test(v.trim()),
+).transform((v) => v.trim());
+const remark = text(500);
+
+const approval = object({ by: operator, note: remark.optional() });
+const cancellation = object({ by: operator, reason: remark.optional() });
+const pauseResume = object({ by: operator, note: remark.optional() });
+
+// ---------------------------------------------------------------- messages
+
+/**
+ * Paths whose values may be shown in a message. Everything else (recipient, method details,
+ * free text, the bank's documents, operators' own words) is described by kind and length only.
+ */
+const ECHOABLE = new Set([
+  'reference',
+  'request.reference',
+  'request.amount',
+  'request.currency',
+  'request.selfEmployed',
+  'request.method.type',
+  'amount',
+  'pollAfterMs',
+  'batchId',
+  'sessionId',
+  'id',
+  'type',
+  'receivedAt',
+]);
+const isEchoable = (path: string): boolean =>
+  ECHOABLE.has(path) || /^(options|carry|state)(\.|$)/.test(path) || /^lateFor\.\d+$/.test(path);
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'string') return `text of ${chars(value)} characters`;
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'true or false';
+  if (typeof value === 'object') return 'an object';
+  return typeof value;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string') {
+    const cut = chars(value) > 40 ? `${[...value].slice(0, 40).join('')}…` : value;
+    return JSON.stringify(cut);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  return kindOf(value);
+}
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): { found: boolean; value: unknown } {
+  let value = raw;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key))
+      return { found: false, value: undefined };
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { found: true, value };
+}
+
+const MAX_ISSUES = 10;
+
+function describe(error: z.ZodError, raw: unknown): string {
+  const parts = error.issues.slice(0, MAX_ISSUES).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const { found, value } = valueAt(raw, issue.path);
+    let got: string;
+    if (issue.code === 'custom' && issue.params?.[SAYS_WHAT_IT_SAW]) got = '';
+    else if (!found || value === undefined) got = path === '' ? ', got nothing' : ', but it is missing';
+    else got = `, got ${isEchoable(path) ? shown(value) : kindOf(value)}`;
+    return `${path || 'input'}: ${issue.message}${got}`;
+  });
+  const more = error.issues.length - MAX_ISSUES;
+  return parts.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
+function parseWith<T>(schema: z.ZodType, raw: unknown): Result<T> {
+  const r = schema.safeParse(raw);
+  return r.success ? { ok: true, value: r.data as T } : { ok: false, message: describe(r.error, raw) };
+}
+
+// ---------------------------------------------------------------- the parsers
+
+export function parsePayoutInput(raw: unknown): Result<PayoutInput> {
+  return parseWith<PayoutInput>(payoutInput, raw);
+}
+
+export function parseRefundInput(raw: unknown): Result<RefundInput> {
+  return parseWith<RefundInput>(refundInput, raw);
+}
+
+/**
+ * `continued`: this run was started by continue-as-new (workflowInfo().continuedFromExecutionRunId is
+ * set). Only then may the input carry `carry`: a first run given one would skip loading the batch,
+ * its approval and its funds check on someone's say-so.
+ */
+export function parseBatchWorkflowInput(
+  raw: unknown,
+  context: { continued: boolean },
+): Result<BatchWorkflowInput> {
+  const r = parseWith<BatchWorkflowInput>(batchInput, raw);
+  if (r.ok && r.value.carry !== undefined && !context.continued) {
+    return {
+      ok: false,
+      message:
+        'carry: expected no carry when starting a batch (only the batch itself sets it on continue-as-new)',
+    };
+  }
+  return r;
+}
+
+/** Started with no input (signalWithStart from the ingress passes `{}`), the inbox runs on its defaults. */
+export function parseWebhookInboxInput(raw: unknown): Result<WebhookInboxInput> {
+  return parseWith<WebhookInboxInput>(inboxInput, raw ?? {});
+}
+
+export function parseBankEvent(raw: unknown): Result<BankEventSignal> {
+  return parseWith<BankEventSignal>(bankEvent, raw);
+}
+
+export function parseApproval(raw: unknown): Result<{ by: string; note?: string }> {
+  return parseWith(approval, raw);
+}
+
+export function parseCancellation(raw: unknown): Result<{ by: string; reason?: string }> {
+  return parseWith(cancellation, raw);
+}
+
+export function parsePauseResume(raw: unknown): Result<{ by: string; note?: string }> {
+  return parseWith(pauseResume, raw);
+}
+
+// The schemas' outputs must stay assignable to the shapes the workflows declare, and every key those
+// shapes declare must have a rule here (a new option would otherwise be silently stripped). Type-only.
+type Fits<A extends B, B> = A;
+type Keys<S extends z.ZodType> = keyof NonNullable<z.output<S>>;
+type _SchemasFitTheirTypes = [
+  Fits<z.output<typeof payoutRequest>, PayoutRequest>,
+  Fits<keyof PayoutRequest, Keys<typeof payoutRequest>>,
+  Fits<keyof PayoutRequest['recipient'], keyof z.output<typeof payoutRequest>['recipient']>,
+  Fits<z.output<typeof method>, PayoutMethod>,
+  Fits<z.output<typeof payoutOptions>, PayoutOptions>,
+  Fits<keyof PayoutOptions, Keys<typeof payoutOptions>>,
+  Fits<z.output<typeof payoutInput>, PayoutInput>,
+  Fits<keyof PayoutInput, Keys<typeof payoutInput>>,
+  Fits<z.output<typeof refundInput>, RefundInput>,
+  Fits<keyof RefundInput, Keys<typeof refundInput>>,
+  Fits<z.output<typeof batchOptions>, BatchOptions>,
+  Fits<keyof BatchOptions, Keys<typeof batchOptions>>,
+  Fits<z.output<typeof batchInput>, Omit<BatchWorkflowInput, 'carry'> & { carry?: object }>,
+  Fits<keyof BatchWorkflowInput, Keys<typeof batchInput>>,
+  Fits<z.output<typeof inboxInput>, WebhookInboxInput>,
+  Fits<keyof WebhookInboxInput, Keys<typeof inboxInput>>,
+  Fits<NonNullable<z.output<typeof inboxInput>['options']>, WebhookInboxOptions>,
+  Fits<keyof WebhookInboxOptions, keyof NonNullable<z.output<typeof inboxInput>['options']>>,
+  Fits<z.output<typeof bankEvent>, Omit<BankEventSignal, 'session'> & { session?: { id: string } }>,
+  Fits<keyof BankEventSignal, Keys<typeof bankEvent>>,
+];
