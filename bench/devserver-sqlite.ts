@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadTemporalConfig } from '../src/config';
+import { connectClient, KeyRing } from '../src/temporal';
+import { connectNative } from '../src/temporal/worker-options';
 import { startDevServer } from '../src/devserver';
 import { createPayrunWorker } from '../src/worker/create';
 import { installTemporalRuntime } from '../src/worker/runtime';
@@ -22,12 +23,16 @@ const VARIANTS: { name: string; pragmas?: string[]; wal: boolean }[] = [
 async function measure(wal: boolean): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'payrun-bench-'));
   const server = await startDevServer({ dbFile: join(dir, 'db'), walPragmas: wal });
-  const nc = await NativeConnection.connect({ address: server.address });
+  // A throwaway key: the bench measures SQLite, but wires Temporal exactly as payrun does.
+  const setup = {
+    config: loadTemporalConfig({ TEMPORAL_ADDRESS: server.address }),
+    ring: new KeyRing([{ id: 'bench', key: randomBytes(32) }]),
+  };
+  const nc = await connectNative(setup);
   const taskQueue = `bench-${randomUUID()}`;
-  const worker = await createPayrunWorker({ connection: nc, namespace: 'default', taskQueue });
+  const worker = await createPayrunWorker({ connection: nc, setup, taskQueue });
   const running = worker.run();
-  const conn = await Connection.connect({ address: server.address });
-  const client = new Client({ connection: conn });
+  const { client, close } = await connectClient(setup);
   const started = Date.now();
   const handles = await Promise.all(
     Array.from({ length: N }, (_, i) =>
@@ -42,7 +47,7 @@ async function measure(wal: boolean): Promise<number> {
   const ms = Date.now() - started;
   worker.shutdown();
   await running;
-  await conn.close();
+  await close();
   await nc.close();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });

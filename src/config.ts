@@ -51,6 +51,14 @@ export const temporalSchema = z.object({
   namespace: z.string().default('default'),
   taskQueue: z.string().default('payrun'),
   npdTaskQueue: z.string().default('payrun-npd'),
+  /** 'true' forces TLS with the system's roots, 'false' forces plain; absent: TLS when any TLS file or API key is set. */
+  tls: z.enum(['true', 'false'], 'must be true or false').optional(),
+  tlsCaFile: z.string().optional(),
+  tlsCertFile: z.string().optional(),
+  tlsKeyFile: z.string().optional(),
+  tlsServerName: z.string().optional(),
+  apiKey: z.string().optional(),
+  apiKeyFile: z.string().optional(),
 });
 export type TemporalConfig = z.infer<typeof temporalSchema>;
 
@@ -60,7 +68,143 @@ export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
     namespace: 'TEMPORAL_NAMESPACE',
     taskQueue: 'PAYRUN_TASK_QUEUE',
     npdTaskQueue: 'PAYRUN_NPD_TASK_QUEUE',
+    tls: 'TEMPORAL_TLS',
+    tlsCaFile: 'TEMPORAL_TLS_CA_FILE',
+    tlsCertFile: 'TEMPORAL_TLS_CERT_FILE',
+    tlsKeyFile: 'TEMPORAL_TLS_KEY_FILE',
+    tlsServerName: 'TEMPORAL_TLS_SERVER_NAME',
+    apiKey: 'TEMPORAL_API_KEY',
+    apiKeyFile: 'TEMPORAL_API_KEY_FILE',
   });
+}
+
+/** One AES-256 key that encrypts Temporal payloads and the batch store, named by its id. */
+export interface PayloadKey {
+  id: string;
+  key: Buffer;
+}
+
+const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/**
+ * Parses `id:<base64 of 32 bytes>,id2:<base64>` (commas or newlines between entries). The first key
+ * encrypts; every key decrypts, so a rotation prepends the new key and keeps the old ones.
+ */
+export function parsePayloadKeys(text: string, variable: string): PayloadKey[] {
+  const problems: string[] = [];
+  const keys: PayloadKey[] = [];
+  const entries = text
+    .split(/[,\n]/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.length === 0) problems.push(`${variable}: no keys (expected id:<base64 of 32 bytes>,…)`);
+  entries.forEach((entry, i) => {
+    const colon = entry.indexOf(':');
+    const id = colon < 0 ? '' : entry.slice(0, colon);
+    if (!KEY_ID.test(id)) {
+      problems.push(`${variable}: entry ${i + 1} must be id:<base64>, the id 1–64 of A-Z a-z 0-9 . _ -`);
+      return;
+    }
+    const b64 = entry.slice(colon + 1);
+    const key = Buffer.from(b64, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || key.length !== 32) {
+      problems.push(
+        `${variable}: key "${id}" is ${key.length} bytes; AES-256 needs 32 (make one with: openssl rand -base64 32)`,
+      );
+      return;
+    }
+    if (keys.some((k) => k.id === id)) problems.push(`${variable}: key id "${id}" appears twice`);
+    else keys.push({ id, key });
+  });
+  if (problems.length) throw new ConfigError(problems);
+  return keys;
+}
+
+export interface PayloadKeysConfig {
+  /** Absent when neither variable is set: production refuses, dev and tests use a local key file. */
+  keys?: PayloadKey[];
+  production: boolean;
+  /** Where the dev key file lives (`<dataDir>/keys/payload-keys`). */
+  dataDir: string;
+}
+
+/** Production is NODE_ENV=production (the image sets it) or live bank credentials. */
+export function isProduction(env: Env = process.env): boolean {
+  return env.NODE_ENV === 'production' || env.BANK_ENV === 'live';
+}
+
+export function loadPayloadKeysConfig(env: Env = process.env): PayloadKeysConfig {
+  const inline = env.PAYRUN_PAYLOAD_KEYS || undefined;
+  const file = env.PAYRUN_PAYLOAD_KEYS_FILE || undefined;
+  if (inline && file)
+    throw new ConfigError(['PAYRUN_PAYLOAD_KEYS and PAYRUN_PAYLOAD_KEYS_FILE: set one, not both']);
+  let keys: PayloadKey[] | undefined;
+  if (inline) keys = parsePayloadKeys(inline, 'PAYRUN_PAYLOAD_KEYS');
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError([`PAYRUN_PAYLOAD_KEYS_FILE: cannot read ${file} (${(err as Error).message})`]);
+    }
+    keys = parsePayloadKeys(text, 'PAYRUN_PAYLOAD_KEYS_FILE');
+  }
+  return { keys, production: isProduction(env), dataDir: env.PAYRUN_DATA_DIR || '.payrun' };
+}
+
+const codecServerSchema = z.object({
+  port: port.default(8888),
+  host: z.string().default('127.0.0.1'),
+  token: z
+    .string()
+    .min(24, 'must be at least 24 characters (make one with: openssl rand -hex 24)')
+    .optional(),
+  tokenFile: z.string().optional(),
+  /** Comma-separated browser origins of the Temporal UI that may call the codec server. */
+  corsOrigins: z
+    .string()
+    .default('http://localhost:8233')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+});
+
+export interface CodecServerConfig {
+  port: number;
+  host: string;
+  /** The operator token: `Authorization: Bearer <token>` or the path prefix `/<token>/`. */
+  token: string;
+  corsOrigins: string[];
+}
+
+export function loadCodecServerConfig(env: Env = process.env): CodecServerConfig {
+  const s = parseSection(codecServerSchema, env, {
+    port: 'PAYRUN_CODEC_PORT',
+    host: 'PAYRUN_CODEC_HOST',
+    token: 'PAYRUN_CODEC_TOKEN',
+    tokenFile: 'PAYRUN_CODEC_TOKEN_FILE',
+    corsOrigins: 'PAYRUN_CODEC_CORS_ORIGINS',
+  });
+  let token = s.token;
+  if (!token && s.tokenFile) {
+    try {
+      token = readFileSync(s.tokenFile, 'utf8').trim();
+    } catch (err) {
+      throw new ConfigError([
+        `PAYRUN_CODEC_TOKEN_FILE: cannot read ${s.tokenFile} (${(err as Error).message})`,
+      ]);
+    }
+    if (token.length < 24)
+      throw new ConfigError(['PAYRUN_CODEC_TOKEN_FILE: the token must be at least 24 characters']);
+  }
+  if (!token)
+    throw new ConfigError([
+      "PAYRUN_CODEC_TOKEN or PAYRUN_CODEC_TOKEN_FILE: required (the operators' token for the codec server)",
+    ]);
+  return { port: s.port, host: s.host, token, corsOrigins: s.corsOrigins };
 }
 
 const bankEnvSchema = z.object({
@@ -143,6 +287,21 @@ export function loadBankConfig(env: Env = process.env): BankConfig {
   };
 }
 
+const INGRESS_VARS = {
+  port: 'INGRESS_PORT',
+  host: 'INGRESS_HOST',
+  allowedIps: 'INGRESS_ALLOWED_IPS',
+  maxBodyBytes: 'INGRESS_MAX_BODY_BYTES',
+  internalPort: 'INGRESS_INTERNAL_PORT',
+  internalHost: 'INGRESS_INTERNAL_HOST',
+  headersTimeoutMs: 'INGRESS_HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'INGRESS_REQUEST_TIMEOUT_MS',
+  bodyIdleTimeoutMs: 'INGRESS_BODY_IDLE_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'INGRESS_KEEP_ALIVE_TIMEOUT_MS',
+  maxConnections: 'INGRESS_MAX_CONNECTIONS',
+} as const;
+
+/** Defaults and their reasons: docs/ingress.md, "Limits". */
 export const ingressSchema = z.object({
   port: port.default(8080),
   host: z.string().default('0.0.0.0'),
@@ -157,6 +316,14 @@ export const ingressSchema = z.object({
         .filter(Boolean),
     ),
   maxBodyBytes: positiveInt.default(1_048_576),
+  /** /healthz and /metrics: loopback unless the orchestrator or Prometheus must reach it from outside. */
+  internalPort: port.default(8081),
+  internalHost: z.string().default('127.0.0.1'),
+  headersTimeoutMs: positiveInt.default(10_000),
+  requestTimeoutMs: positiveInt.default(30_000),
+  bodyIdleTimeoutMs: positiveInt.default(5_000),
+  keepAliveTimeoutMs: positiveInt.default(5_000),
+  maxConnections: positiveInt.default(256),
 });
 export type IngressConfig = z.infer<typeof ingressSchema>;
 
@@ -164,12 +331,24 @@ export type IngressConfig = z.infer<typeof ingressSchema>;
 export const BANK_WEBHOOK_IPS = ['84.201.171.246', '84.252.136.174'] as const;
 
 export function loadIngressConfig(env: Env = process.env): IngressConfig {
-  return parseSection(ingressSchema, env, {
-    port: 'INGRESS_PORT',
-    host: 'INGRESS_HOST',
-    allowedIps: 'INGRESS_ALLOWED_IPS',
-    maxBodyBytes: 'INGRESS_MAX_BODY_BYTES',
-  });
+  const c = parseSection(ingressSchema, env, INGRESS_VARS);
+  // Checked here rather than in the schema so each message names the variables as set, with values.
+  const v = INGRESS_VARS;
+  const problems: string[] = [];
+  if (c.headersTimeoutMs > c.requestTimeoutMs)
+    problems.push(
+      `${v.headersTimeoutMs} (${c.headersTimeoutMs}) must not exceed ${v.requestTimeoutMs} (${c.requestTimeoutMs}): the headers are part of the request`,
+    );
+  if (c.bodyIdleTimeoutMs >= c.requestTimeoutMs)
+    problems.push(
+      `${v.bodyIdleTimeoutMs} (${c.bodyIdleTimeoutMs}) must be below ${v.requestTimeoutMs} (${c.requestTimeoutMs}), or a stalled body never gets payrun's 408`,
+    );
+  if (c.internalPort !== 0 && c.internalPort === c.port)
+    problems.push(
+      `${v.internalPort} (${c.internalPort}) must differ from ${v.port}: health and metrics never share the bank-facing port`,
+    );
+  if (problems.length > 0) throw new ConfigError(problems);
+  return c;
 }
 
 const payerSchema = z.object({

@@ -1,14 +1,17 @@
-import { Client, Connection } from '@temporalio/client';
-import { loadTemporalConfig } from '../config';
+import type { Client } from '@temporalio/client';
+import { connectClient, loadTemporalSetup } from '../temporal';
 
-/** Runs `fn` with a Temporal client from TEMPORAL_* configuration, closing the connection after. */
+/**
+ * Runs `fn` with a Temporal client from TEMPORAL_* configuration and the payload keys (the CLI reads
+ * and writes encrypted payloads like every other process), closing the connection after.
+ */
 export async function withClient<T>(fn: (client: Client, taskQueue: string) => Promise<T>): Promise<T> {
-  const t = loadTemporalConfig();
-  const connection = await Connection.connect({ address: t.address });
+  const setup = loadTemporalSetup();
+  const { client, close } = await connectClient(setup);
   try {
-    return await fn(new Client({ connection, namespace: t.namespace }), t.taskQueue);
+    return await fn(client, setup.config.taskQueue);
   } finally {
-    await connection.close();
+    await close();
   }
 }
 

@@ -1,15 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import type { Command } from 'commander';
-import { loadTemporalConfig } from '../config';
+import { withClient } from './connect';
 import { acknowledgeSignal } from '../../workflows/definitions';
 import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
 
 /** Runs the connectivity-check workflow through a live worker and reports who answered. */
-export async function runConnectivityCheck(address: string, namespace: string, taskQueue: string) {
-  const connection = await Connection.connect({ address });
-  try {
-    const client = new Client({ connection, namespace });
+export async function runConnectivityCheck() {
+  return withClient(async (client, taskQueue) => {
     const handle = await client.workflow.start(connectivityCheckWorkflow, {
       taskQueue,
       workflowId: `connectivity-check-${randomUUID()}`,
@@ -17,9 +14,7 @@ export async function runConnectivityCheck(address: string, namespace: string, t
     });
     await handle.signal(acknowledgeSignal, { by: 'payrun doctor' });
     return { workflowId: handle.workflowId, ...(await handle.result()) };
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 export function registerDoctor(program: Command): void {
@@ -27,8 +22,7 @@ export function registerDoctor(program: Command): void {
     .command('doctor')
     .description('check that Temporal and a worker answer: runs the connectivity-check workflow end to end')
     .action(async () => {
-      const t = loadTemporalConfig();
-      const r = await runConnectivityCheck(t.address, t.namespace, t.taskQueue);
+      const r = await runConnectivityCheck();
       console.log(
         `ok: workflow ${r.workflowId} ran on worker ${r.worker.hostname} pid ${r.worker.pid} ` +
           `(payrun ${r.worker.payrunVersion}, node ${r.worker.nodeVersion}), acknowledged by ${r.acknowledgedBy}`,

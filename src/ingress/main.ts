@@ -1,4 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
 import {
   loadIngressConfig,
   loadTemporalConfig,
@@ -9,21 +8,13 @@ import {
 } from '../config';
 import { createLogger } from '../logger';
 import { createIngress } from './server';
+import { connectClient, loadKeyRing, type TemporalSetup } from '../temporal';
 
 const log = createLogger('ingress');
 
 /** Like the worker: in compose the ingress may start before the Temporal server answers. */
-export async function connectClientWithRetry(address: string, timeoutMs = 120_000): Promise<Connection> {
-  const deadline = Date.now() + timeoutMs;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await Connection.connect({ address });
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      log.warn({ address, attempt, err: String(err) }, 'Temporal not reachable yet; retrying');
-      await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * attempt)));
-    }
-  }
+export function connectClientWithRetry(setup: TemporalSetup, timeoutMs = 120_000) {
+  return connectClient(setup, { retryForMs: timeoutMs });
 }
 
 export interface IngressEnv {
@@ -43,8 +34,10 @@ export function loadIngressEnv(env: Record<string, string | undefined> = process
 
 /** `payrun ingress`: serves bank webhooks until SIGINT/SIGTERM, then drains and disconnects. */
 export async function runIngressFromEnv(env: IngressEnv = loadIngressEnv()): Promise<void> {
-  const connection = await connectClientWithRetry(env.temporal.address);
-  const client = new Client({ connection, namespace: env.temporal.namespace });
+  const { client, close: closeTemporal } = await connectClientWithRetry({
+    config: env.temporal,
+    ring: loadKeyRing(),
+  });
   const ingress = createIngress({
     client,
     taskQueue: env.temporal.taskQueue,
@@ -73,7 +66,7 @@ export async function runIngressFromEnv(env: IngressEnv = loadIngressEnv()): Pro
   try {
     await listening.close();
   } finally {
-    await connection.close();
+    await closeTemporal();
   }
   log.info('ingress stopped');
 }

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevServer, type RunningDevServer } from '../../src/devserver';
+import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
 
 declare global {
   var __PAYRUN_DEV_SERVER__: RunningDevServer | undefined;
@@ -21,6 +22,9 @@ export default async function globalSetup(): Promise<void> {
   });
   process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.PAYRUN_TEST_DIR = dir;
+  // Every test process and every worker it spawns encrypts with this key (inherited through the
+  // environment), and recorded histories come out decodable by test/harness/replay.ts.
+  process.env.PAYRUN_PAYLOAD_KEYS ??= TEST_ONLY_PAYLOAD_KEYS;
   globalThis.__PAYRUN_DEV_SERVER__ = server;
   process.stderr.write(
     `\n[harness] Temporal dev server ${server.address} ready in ${Date.now() - started} ms (${dir})\n`,

@@ -8,6 +8,9 @@ import { temporal } from '@temporalio/proto';
 const { History } = temporal.api.history.v1;
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from './temporal';
+import { parsePayloadKeys } from '../../src/config';
+import { KeyRing, payrunDataConverter } from '../../src/temporal';
+import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
 
 /** Recorded histories of finished workflows; replaying them catches non-deterministic changes. */
 export const HISTORIES_DIR = join(__dirname, '..', 'histories');
@@ -16,6 +19,14 @@ export interface ReplayOutcome {
   file: string;
   workflowId: string;
   error?: unknown;
+}
+
+/**
+ * Recordings are encrypted with the committed test-only key (global-setup.ts makes every test
+ * process encrypt with it); plaintext recordings from before encryption pass through the codec.
+ */
+export function replayDataConverter() {
+  return payrunDataConverter(new KeyRing(parsePayloadKeys(TEST_ONLY_PAYLOAD_KEYS, 'TEST_ONLY_PAYLOAD_KEYS')));
 }
 
 /** Replays every recorded history with today's workflow code. */
@@ -27,7 +38,7 @@ export async function replayRecordedHistories(dir = HISTORIES_DIR): Promise<Repl
     return { file, workflowId: file.replace(/\.json$/, ''), history };
   });
   const results = Worker.runReplayHistories(
-    { workflowBundle: await workflowBundle() },
+    { workflowBundle: await workflowBundle(), dataConverter: replayDataConverter() },
     histories.map(({ workflowId, history }) => ({ workflowId, history })),
   );
   let i = 0;
@@ -39,10 +50,16 @@ export async function replayRecordedHistories(dir = HISTORIES_DIR): Promise<Repl
 
 /**
  * Saves a finished workflow's history under test/histories/NAME.json when PAYRUN_RECORD_HISTORIES=1,
- * so tests that exercise a workflow path can refresh the recordings deliberately.
+ * so tests that exercise a workflow path can refresh the recordings deliberately
+ * (scripts/record-histories.sh). The history is saved as the server holds it: encrypted, so it
+ * must have been written with the test-only key.
  */
 export async function recordHistoryIfAsked(name: string, handle: WorkflowHandle): Promise<void> {
   if (process.env.PAYRUN_RECORD_HISTORIES !== '1') return;
+  if (process.env.PAYRUN_PAYLOAD_KEYS !== TEST_ONLY_PAYLOAD_KEYS)
+    throw new Error(
+      'recording histories needs PAYRUN_PAYLOAD_KEYS unset (the test-only key), or replay could not decode them',
+    );
   const history = await handle.fetchHistory();
   mkdirSync(HISTORIES_DIR, { recursive: true });
   writeFileSync(join(HISTORIES_DIR, `${name}.json`), JSON.stringify(History.fromObject(history).toJSON()));

@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
 import { BankClient } from '../../src/bank';
 import type { PayerConfig } from '../../src/config';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
@@ -35,6 +36,8 @@ export interface StackOptions {
   sandbox?: Partial<SandboxOptions>;
   /** false: no worker in the test process (crash tests run workers as their own processes). */
   inProcessWorker?: boolean;
+  /** The benchmark's no-codec baseline only: payrun itself always encrypts. */
+  dataConverterOverride?: DataConverter;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -52,7 +55,9 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     privateKeyPem: partnerPrivate,
     apiVersion: 1,
   });
-  const { client, close: closeClient } = await connectClient();
+  const { client, close: closeClient } = await connectClient({
+    dataConverterOverride: opts.dataConverterOverride,
+  });
   const taskQueue = `stack-${randomUUID()}`;
   const ingress = await createIngress({
     client,
@@ -70,7 +75,10 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     client,
     ingress,
     taskQueue,
-    worker: opts.inProcessWorker === false ? undefined : await startTestWorker({ taskQueue, activities }),
+    worker:
+      opts.inProcessWorker === false
+        ? undefined
+        : await startTestWorker({ taskQueue, activities, dataConverterOverride: opts.dataConverterOverride }),
     workerEnv: {
       TEMPORAL_ADDRESS: temporalAddress(),
       PAYRUN_TASK_QUEUE: taskQueue,

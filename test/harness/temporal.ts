@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import {
-  bundleWorkflowCode,
-  NativeConnection,
-  type Worker,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createPayrunWorker, WORKFLOWS_PATH, type PayrunWorkerOptions } from '../../src/worker/create';
 import { installTemporalRuntime } from '../../src/worker/runtime';
+import { loadTemporalConfig } from '../../src/config';
+import { connectClient as connectPayrunClient, loadKeyRing, type TemporalSetup } from '../../src/temporal';
+import { BUNDLE_OPTIONS, connectNative } from '../../src/temporal/worker-options';
+import type { DataConverter } from '@temporalio/common';
 
 installTemporalRuntime('ERROR');
 
@@ -23,7 +22,35 @@ export function temporalAddress(): string {
 
 export const NAMESPACE = 'default';
 
-export async function connectClient(): Promise<{ client: Client; close: () => Promise<void> }> {
+/**
+ * The run's dev server with the payload keys of this process's environment (global-setup.ts sets
+ * PAYRUN_PAYLOAD_KEYS), wired exactly as payrun's own processes are. `env` overrides variables,
+ * e.g. another PAYRUN_PAYLOAD_KEYS for a key-rotation test.
+ */
+export function testSetup(env: Record<string, string | undefined> = {}): TemporalSetup {
+  const merged = {
+    ...process.env,
+    TEMPORAL_NAMESPACE: NAMESPACE,
+    ...env,
+    TEMPORAL_ADDRESS: temporalAddress(),
+  };
+  return { config: loadTemporalConfig(merged), ring: loadKeyRing(merged) };
+}
+
+export async function connectClient(
+  opts: { setup?: TemporalSetup; dataConverterOverride?: DataConverter } = {},
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const { client, close } = await connectPayrunClient(opts.setup ?? testSetup(), {
+    dataConverterOverride: opts.dataConverterOverride,
+  });
+  return { client, close };
+}
+
+/**
+ * A client WITHOUT the codec: it sees what the server stores and what `temporal workflow show`
+ * prints to anyone without the codec endpoint. For tests that prove histories hold no plaintext.
+ */
+export async function connectRawClient(): Promise<{ client: Client; close: () => Promise<void> }> {
   const connection = await Connection.connect({ address: temporalAddress() });
   return { client: new Client({ connection, namespace: NAMESPACE }), close: () => connection.close() };
 }
@@ -31,7 +58,7 @@ export async function connectClient(): Promise<{ client: Client; close: () => Pr
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** Bundling takes seconds on two cores; one bundle serves every worker of a test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger, ...BUNDLE_OPTIONS });
   return bundle;
 }
 
@@ -52,13 +79,14 @@ export interface TestWorker {
 
 /** A real worker on a task queue of its own, running until stop(). */
 export async function startTestWorker(
-  opts: Partial<Omit<PayrunWorkerOptions, 'connection' | 'namespace'>> = {},
+  opts: Partial<Omit<PayrunWorkerOptions, 'connection'>> = {},
 ): Promise<TestWorker> {
-  const connection = await NativeConnection.connect({ address: temporalAddress() });
+  const setup = opts.setup ?? testSetup();
+  const connection = await connectNative(setup);
   const taskQueue = opts.taskQueue ?? `test-${randomUUID()}`;
   const worker = await createPayrunWorker({
     connection,
-    namespace: NAMESPACE,
+    setup,
     taskQueue,
     workflowBundle: await workflowBundle(),
     ...opts,

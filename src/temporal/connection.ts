@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import type { DataConverter } from '@temporalio/common';
+import { ConfigError, loadTemporalConfig, type TemporalConfig } from '../config';
+import { createLogger } from '../logger';
+import type { KeyRing } from './codec';
+import { payrunDataConverter } from './converter';
+import { loadKeyRing } from './keys';
+
+const log = createLogger('temporal');
+
+/** Everything a process needs to talk to Temporal: where, how securely, and the payload keys. */
+export interface TemporalSetup {
+  config: TemporalConfig;
+  ring: KeyRing;
+}
+
+/** Reads TEMPORAL_* and the payload keys at once; a production process without keys stops here. */
+export function loadTemporalSetup(env: Record<string, string | undefined> = process.env): TemporalSetup {
+  return { config: loadTemporalConfig(env), ring: loadKeyRing(env) };
+}
+
+function readVar(variable: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (err) {
+    throw new ConfigError([`${variable}: cannot read ${file} (${(err as Error).message})`]);
+  }
+}
+
+/**
+ * The SDK's own security options (they mean the same to Connection and NativeConnection): TLS with
+ * a private CA, mTLS with a client certificate, a server name override, an API key. Nothing set:
+ * plaintext, which is right for the loopback dev server and the compose network only.
+ */
+export function securityOptions(t: TemporalConfig): { tls?: TLSConfig | false; apiKey?: string } {
+  const problems: string[] = [];
+  if (Boolean(t.tlsCertFile) !== Boolean(t.tlsKeyFile))
+    problems.push('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE: mTLS needs both, or neither');
+  const anyTlsSetting = Boolean(t.tlsCaFile || t.tlsCertFile || t.tlsKeyFile || t.tlsServerName);
+  if (t.tls === 'false' && anyTlsSetting)
+    problems.push('TEMPORAL_TLS: false contradicts the TEMPORAL_TLS_* files that are set');
+  if (t.apiKey && t.apiKeyFile)
+    problems.push('TEMPORAL_API_KEY and TEMPORAL_API_KEY_FILE: set one, not both');
+  if (problems.length) throw new ConfigError(problems);
+  const apiKey =
+    t.apiKey ??
+    (t.apiKeyFile ? readVar('TEMPORAL_API_KEY_FILE', t.apiKeyFile).toString('utf8').trim() : undefined);
+  if (t.tls === 'false') return { tls: false, ...(apiKey ? { apiKey } : {}) };
+  if (!anyTlsSetting && t.tls !== 'true') return apiKey ? { apiKey } : {};
+  return {
+    tls: {
+      ...(t.tlsServerName ? { serverNameOverride: t.tlsServerName } : {}),
+      ...(t.tlsCaFile ? { serverRootCACertificate: readVar('TEMPORAL_TLS_CA_FILE', t.tlsCaFile) } : {}),
+      ...(t.tlsCertFile && t.tlsKeyFile
+        ? {
+            clientCertPair: {
+              crt: readVar('TEMPORAL_TLS_CERT_FILE', t.tlsCertFile),
+              key: readVar('TEMPORAL_TLS_KEY_FILE', t.tlsKeyFile),
+            },
+          }
+        : {}),
+    },
+    ...(apiKey ? { apiKey } : {}),
+  };
+}
+
+/**
+ * Connects with patience: in compose the worker and ingress may start before the server answers.
+ * `timeoutMs: 0` tries once (the CLI: an operator wants the error now).
+ */
+export async function connectWithRetry<T>(
+  address: string,
+  connect: () => Promise<T>,
+  timeoutMs = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await connect();
+    } catch (err) {
+      if (err instanceof ConfigError || Date.now() > deadline) throw err;
+      log.warn({ address, attempt, err: String(err) }, 'Temporal not reachable yet; retrying');
+      await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * attempt)));
+    }
+  }
+}
+
+export interface ConnectedClient {
+  client: Client;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** How long to keep trying (default 0: once). */
+  retryForMs?: number;
+  /**
+   * Replaces the encrypting converter. Only the benchmark's no-codec baseline uses it; every
+   * process of payrun itself goes through payrunDataConverter.
+   */
+  dataConverterOverride?: DataConverter;
+}
+
+/** A Temporal client with payrun's DataConverter (encryption), TLS and API key. */
+export async function connectClient(
+  setup: TemporalSetup,
+  opts: ConnectOptions = {},
+): Promise<ConnectedClient> {
+  const { config } = setup;
+  const security = securityOptions(config);
+  const connection = await connectWithRetry(
+    config.address,
+    () => Connection.connect({ address: config.address, ...security }),
+    opts.retryForMs ?? 0,
+  );
+  const client = new Client({
+    connection,
+    namespace: config.namespace,
+    dataConverter: opts.dataConverterOverride ?? payrunDataConverter(setup.ring),
+  });
+  return { client, connection, close: () => connection.close() };
+}
