@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { registerBatch } from './batch';
+import { registerCodecServer } from './codec-server';
 import { registerDoctor } from './doctor';
 import { registerIngress } from './ingress';
 import { registerPayout } from './payout';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   registerPayout(program);
   registerWatch(program);
   registerSandbox(program);
+  registerCodecServer(program);
   return program;
 }
 

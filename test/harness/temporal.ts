@@ -4,9 +4,14 @@ import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } fro
 import { createPayrunWorker, WORKFLOWS_PATH, type PayrunWorkerOptions } from '../../src/worker/create';
 import { installTemporalRuntime } from '../../src/worker/runtime';
 import { loadTemporalConfig } from '../../src/config';
-import { connectClient as connectPayrunClient, loadKeyRing, type TemporalSetup } from '../../src/temporal';
+import {
+  connectClient as connectPayrunClient,
+  EncryptionCodec,
+  loadKeyRing,
+  type TemporalSetup,
+} from '../../src/temporal';
 import { BUNDLE_OPTIONS, connectNative } from '../../src/temporal/worker-options';
-import type { DataConverter } from '@temporalio/common';
+import { defaultPayloadConverter, type DataConverter, type Payload } from '@temporalio/common';
 
 installTemporalRuntime('ERROR');
 
@@ -53,6 +58,12 @@ export async function connectClient(
 export async function connectRawClient(): Promise<{ client: Client; close: () => Promise<void> }> {
   const connection = await Connection.connect({ address: temporalAddress() });
   return { client: new Client({ connection, namespace: NAMESPACE }), close: () => connection.close() };
+}
+
+/** A payload from a fetched (raw, encrypted) history, decrypted with this process's keys and parsed. */
+export async function decodePayloadJson<T>(payload: Payload): Promise<T> {
+  const [decoded] = await new EncryptionCodec(testSetup().ring).decode([payload]);
+  return defaultPayloadConverter.fromPayload<T>(decoded!);
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;

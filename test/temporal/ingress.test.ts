@@ -15,7 +15,7 @@ import {
 } from '../../workflows/definitions';
 import { SESSION_ID } from '../../workflows/search-attributes';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
-import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
+import { connectClient, decodePayloadJson, startTestWorker, type TestWorker } from '../harness/temporal';
 
 /**
  * The ingress against the real dev server and a real worker running the inbox and its reroute
@@ -124,10 +124,11 @@ async function startTarget(
 /** Ids of the bankEvent signals in a workflow's history: what Temporal durably holds. */
 async function bankEventIds(workflowId: string): Promise<string[]> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  return (history.events ?? [])
+  const ids = (history.events ?? [])
     .map((e) => e.workflowExecutionSignaledEventAttributes)
     .filter((a) => a?.signalName === 'bankEvent')
-    .map((a) => (JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as { id: string }).id);
+    .map(async (a) => (await decodePayloadJson<{ id: string }>(a!.input!.payloads![0]!)).id);
+  return Promise.all(ids);
 }
 
 /** Signals that arrive while a workflow task runs are buffered, not yet in the fetched history. */
