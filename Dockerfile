@@ -1,4 +1,4 @@
-# payrun's production image: one image, run as `worker`, `ingress` or `watch` by the compose file.
+# payrun's production image: one image, run as `worker`, `ingress`, `watch` or `codec-server` by the compose file.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -18,8 +18,9 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 # Workflow sources are bundled by the worker at start from the compiled workflows/ directory.
-# Named volumes start from the image's directory, so the data dir must already belong to `node`.
-RUN mkdir -p /app/data /app/batches && chown node:node /app/data /app/batches
+# Named volumes start from the image's directory, so the data dir must already belong to `node`,
+# owner-only like everything payrun writes there (the batch store).
+RUN mkdir -p /app/data /app/batches && chown node:node /app/data /app/batches && chmod 0700 /app/data
 USER node
 ENTRYPOINT ["node", "bin/payrun"]
 CMD ["worker"]

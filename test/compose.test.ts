@@ -79,4 +79,35 @@ describe('docker-compose.yml (production)', () => {
     expect(dockerfile).toMatch(/ENTRYPOINT \["node", "bin\/payrun"\]/);
     expect(dockerfile).toMatch(/npm ci/);
   });
+
+  it('publishes the Temporal frontend, the UI and the codec server on 127.0.0.1 only', () => {
+    for (const name of ['temporal', 'temporal-ui', 'codec-server']) {
+      expect(s[name]!.ports!.length).toBeGreaterThan(0);
+      for (const p of s[name]!.ports!) expect(p).toMatch(/^127\.0\.0\.1:/);
+    }
+  });
+
+  it('runs the codec server with the production env file and points the UI at it', () => {
+    const codec = s['codec-server']!;
+    expect(codec.command).toEqual(['codec-server']);
+    expect(codec.env_file).toBe('.env.production');
+    const port = String(codec.environment!.PAYRUN_CODEC_PORT);
+    expect(codec.ports).toContain(`127.0.0.1:${port}:${port}`);
+    const ui = s['temporal-ui']!.environment!;
+    expect(ui.TEMPORAL_CODEC_ENDPOINT).toBe(`http://localhost:${port}`);
+    // The UI origin the browser calls from must be the one the codec server's CORS allows.
+    expect(String(codec.environment!.PAYRUN_CODEC_CORS_ORIGINS).split(',')).toContain(
+      ui.TEMPORAL_CORS_ORIGINS,
+    );
+  });
+
+  it('gives every payrun service the production env file, where PAYRUN_PAYLOAD_KEYS lives', () => {
+    for (const name of ['worker', 'watch', 'ingress', 'codec-server'])
+      expect(s[name]!.env_file).toBe('.env.production');
+  });
+
+  it('keeps the data dir owner-only in the image', () => {
+    const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/chmod 0700 \/app\/data/);
+  });
 });

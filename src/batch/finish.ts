@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBatch, summarizeReport, writeReport, type ReportResult } from '../csv';
 import type { BatchFinal, BatchRowOutcome } from '../../workflows/definitions';
+import { writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
 import { appendOutcomes, readAllRows, readMergedOutcomes, readMeta, readOutcomes, writeFinal } from './store';
 
@@ -47,9 +48,9 @@ export function finishBatch(dataDir: string, batchId: string, opts: { cancelled:
   };
   const reportPath = join(meta.doneDir, `${meta.reportName}.report.csv`);
   const summaryPath = join(meta.doneDir, `${meta.reportName}.summary.txt`);
-  writeFileSync(reportPath, writeReport(batch, results));
+  writePrivateFile(reportPath, writeReport(batch, results));
   const summary = summarizeReport(batch, results).text;
-  writeFileSync(
+  writePrivateFile(
     summaryPath,
     [
       `batch ${batchId}${meta.previousBatchId ? ` (retry of ${meta.previousBatchId})` : ''}`,

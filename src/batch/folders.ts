@@ -1,5 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
+import { copyPrivateFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-fs';
 
 export interface BatchFolders {
   inbox: string;
@@ -15,7 +16,9 @@ export function batchFolders(batchesDir: string): BatchFolders {
     done: join(batchesDir, 'done'),
     rejected: join(batchesDir, 'rejected'),
   };
-  for (const dir of Object.values(f)) mkdirSync(dir, { recursive: true });
+  // Folders payrun creates are owner-only; one that already exists (an inbox shared with
+  // accounting) keeps the mode its owner gave it.
+  for (const dir of Object.values(f)) mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   return f;
 }
 
@@ -26,13 +29,17 @@ export function freeName(dir: string, name: string, tag: string): string {
   return `${basename(name, ext)}.${tag}${ext}`;
 }
 
-/** rename, or copy + unlink across devices (a network share mounted apart from the local disk). */
+/**
+ * rename, or copy + unlink across devices (a network share mounted apart from the local disk).
+ * The moved file becomes owner-only: it is a payout list (card and account numbers, INNs, names).
+ */
 export function moveFile(from: string, to: string): void {
   try {
     renameSync(from, to);
+    chmodSync(to, PRIVATE_FILE_MODE);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    copyFileSync(from, to);
+    copyPrivateFile(from, to);
     unlinkSync(from);
   }
 }

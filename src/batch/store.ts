@@ -3,16 +3,10 @@
  * rows' outcomes as JSON lines. The submitter writes it before the batch workflow starts; the
  * workflow never holds more than one chunk of rows, and no row's result, in its history.
  */
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
+import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
 import type { LoadOptions, PayoutRequest } from '../csv/types';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/definitions';
 
@@ -49,10 +43,29 @@ export function batchDir(dataDir: string, batchId: string): string {
   return join(dataDir, 'store', batchId);
 }
 
-const writeJsonAtomic = (file: string, value: unknown) => {
-  writeFileSync(`${file}.tmp`, JSON.stringify(value));
-  renameSync(`${file}.tmp`, file);
-};
+/**
+ * Every store file is sealed with the payload keys (the same AES-GCM as Temporal payloads): chunks
+ * hold card, account and phone numbers, INNs and names; meta.json the stop list. Keys come from the
+ * same configuration as the process's Temporal keys; the dev key file of `dataDir` otherwise.
+ * Files written before encryption (plain JSON) still read.
+ */
+const rings = new Map<string, KeyRing>();
+function ring(dataDir: string): KeyRing {
+  let r = rings.get(dataDir);
+  if (!r) {
+    r = new KeyRing(resolvePayloadKeys({ ...process.env, PAYRUN_DATA_DIR: dataDir }));
+    rings.set(dataDir, r);
+  }
+  return r;
+}
+
+const sealJson = (dataDir: string, value: unknown) => sealText(ring(dataDir), JSON.stringify(value));
+const openJson = <T>(dataDir: string, text: string): T =>
+  JSON.parse(isSealedText(text) ? openText(ring(dataDir), text) : text) as T;
+
+const writeJsonAtomic = (dataDir: string, file: string, value: unknown) =>
+  writePrivateFileAtomic(file, sealJson(dataDir, value));
+const readJson = <T>(dataDir: string, file: string): T => openJson<T>(dataDir, readFileSync(file, 'utf8'));
 const chunkFile = (dir: string, index: number) => join(dir, `chunk-${String(index).padStart(5, '0')}.json`);
 
 export function batchExists(dataDir: string, batchId: string): boolean {
@@ -66,12 +79,14 @@ export function writeBatch(
   rows: StoredRow[],
 ) {
   const dir = batchDir(dataDir, meta.batchId);
-  mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(dataDir);
+  ensurePrivateDir(join(dataDir, 'store'));
+  ensurePrivateDir(dir);
   const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
   for (let i = 0; i < chunkCount; i++)
-    writeJsonAtomic(chunkFile(dir, i), rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS));
+    writeJsonAtomic(dataDir, chunkFile(dir, i), rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS));
   const full: StoredBatchMeta = { ...meta, chunkCount, chunkSize: CHUNK_ROWS };
-  writeJsonAtomic(join(dir, 'meta.json'), full);
+  writeJsonAtomic(dataDir, join(dir, 'meta.json'), full);
   return full;
 }
 
@@ -79,11 +94,11 @@ export function readMeta(dataDir: string, batchId: string): StoredBatchMeta {
   const file = join(batchDir(dataDir, batchId), 'meta.json');
   if (!existsSync(file))
     throw new Error(`batch ${batchId} is not in the batch store ${join(dataDir, 'store')}`);
-  return JSON.parse(readFileSync(file, 'utf8')) as StoredBatchMeta;
+  return readJson<StoredBatchMeta>(dataDir, file);
 }
 
 export function readChunk(dataDir: string, batchId: string, index: number): StoredRow[] {
-  return JSON.parse(readFileSync(chunkFile(batchDir(dataDir, batchId), index), 'utf8')) as StoredRow[];
+  return readJson<StoredRow[]>(dataDir, chunkFile(batchDir(dataDir, batchId), index));
 }
 
 export function readAllRows(dataDir: string, batchId: string): StoredRow[] {
@@ -97,7 +112,7 @@ export function readAllRows(dataDir: string, batchId: string): StoredRow[] {
 export function appendOutcomes(dataDir: string, batchId: string, outcomes: BatchRowOutcome[]): void {
   if (outcomes.length === 0) return;
   const file = join(batchDir(dataDir, batchId), 'outcomes.jsonl');
-  appendFileSync(file, outcomes.map((o) => JSON.stringify(o)).join('\n') + '\n');
+  appendPrivateFile(file, outcomes.map((o) => sealJson(dataDir, o)).join('\n') + '\n');
 }
 
 export function readOutcomes(dataDir: string, batchId: string): Map<number, BatchRowOutcome> {
@@ -106,7 +121,7 @@ export function readOutcomes(dataDir: string, batchId: string): Map<number, Batc
   if (!existsSync(file)) return map;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    const o = JSON.parse(line) as BatchRowOutcome;
+    const o = openJson<BatchRowOutcome>(dataDir, line);
     map.set(o.row, o);
   }
   return map;
@@ -121,12 +136,12 @@ export function readMergedOutcomes(dataDir: string, batchId: string): Map<number
 }
 
 export function writeFinal(dataDir: string, batchId: string, final: BatchFinal): void {
-  writeJsonAtomic(join(batchDir(dataDir, batchId), 'final.json'), final);
+  writeJsonAtomic(dataDir, join(batchDir(dataDir, batchId), 'final.json'), final);
 }
 
 export function readFinal(dataDir: string, batchId: string): BatchFinal | undefined {
   const file = join(batchDir(dataDir, batchId), 'final.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as BatchFinal) : undefined;
+  return existsSync(file) ? readJson<BatchFinal>(dataDir, file) : undefined;
 }
 
 /** Retries of a first batch already in the store (their ids end in -retry-<n>). */

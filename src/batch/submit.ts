@@ -1,4 +1,5 @@
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { copyPrivateFile, writePrivateFile } from '../private-fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import {
   WorkflowExecutionAlreadyStartedError,
@@ -67,9 +68,9 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     const rejectedName = freeName(folders.rejected, name, tag);
     const rejectedPath = join(folders.rejected, rejectedName);
     if (owned) moveFile(file, rejectedPath);
-    else copyFileSync(file, rejectedPath);
+    else copyPrivateFile(file, rejectedPath);
     const errorsPath = `${rejectedPath}.errors.txt`;
-    writeFileSync(errorsPath, errors.map(describeError).join('\n') + '\n');
+    writePrivateFile(errorsPath, errors.map(describeError).join('\n') + '\n');
     return { rejectedPath, errorsPath };
   };
 
@@ -94,7 +95,7 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     : join(folders.processing, freeName(folders.processing, name, tag));
   if (processingPath !== resolve(file)) {
     if (owned) moveFile(file, processingPath);
-    else copyFileSync(file, processingPath);
+    else copyPrivateFile(file, processingPath);
   }
   const doneName = freeName(folders.done, basename(processingPath), tag);
   const meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'> = {

@@ -1,7 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { preferredPort } from '../devserver';
+import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { startComponent, type Component } from './processes';
 
 export const DEMO_PROJECT = 'payrun-demo';
@@ -16,13 +17,25 @@ export function ensurePartnerKeys(dataDir: string): {
   const dir = join(dataDir, 'keys');
   const privateKeyFile = join(dir, 'partner-private.pem');
   const publicKeyFile = join(dir, 'partner-public.pem');
+  ensurePrivateDir(dir);
   if (existsSync(privateKeyFile) && existsSync(publicKeyFile))
     return { privateKeyFile, publicKeyFile, created: false };
-  mkdirSync(dir, { recursive: true });
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  writeFileSync(privateKeyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
-  writeFileSync(publicKeyFile, keys.publicKey.export({ type: 'spki', format: 'pem' }));
+  writePrivateFile(privateKeyFile, keys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+  writePrivateFile(publicKeyFile, keys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
   return { privateKeyFile, publicKeyFile, created: true };
+}
+
+/**
+ * The demo's codec-server token, generated once into `<dataDir>/keys/codec-token` (0600). The demo's
+ * UI is given an endpoint with the token in its path, so whoever opens http://localhost:8233 on this
+ * machine reads decoded payloads: right for a loopback demo, never for production (docs/security.md).
+ */
+export function ensureCodecToken(dataDir: string): string {
+  const file = join(dataDir, 'keys', 'codec-token');
+  ensurePrivateDir(join(dataDir, 'keys'));
+  if (!existsSync(file)) writePrivateFile(file, randomBytes(24).toString('hex'));
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** Polls `url` until it answers (any HTTP status) or the component dies. */
@@ -51,6 +64,9 @@ export async function startDemoComponents(opts: {
   dataDir: string;
   logDir: string;
   temporalAddress: string;
+  /** The dev key file every component encrypts with (src/temporal/keys.ts). */
+  payloadKeysFile: string;
+  codec: { port: number; token: string; uiOrigins: string[] };
 }): Promise<DemoStack> {
   const keys = ensurePartnerKeys(opts.dataDir);
   const sandboxPort = await preferredPort(8090);
@@ -59,7 +75,12 @@ export async function startDemoComponents(opts: {
   const ingressUrl = `http://127.0.0.1:${ingressPort}`;
   const sandboxDir = join(opts.dataDir, 'sandbox');
   const components: Component[] = [];
-  const temporal = { TEMPORAL_ADDRESS: opts.temporalAddress, PAYRUN_TASK_QUEUE: TASK_QUEUE };
+  const temporal = {
+    TEMPORAL_ADDRESS: opts.temporalAddress,
+    PAYRUN_TASK_QUEUE: TASK_QUEUE,
+    PAYRUN_PAYLOAD_KEYS_FILE: opts.payloadKeysFile,
+    PAYRUN_DATA_DIR: opts.dataDir,
+  };
   const bankPublicKeyFile = join(sandboxDir, 'bank-public.pem');
   try {
     const sandbox = startComponent(
@@ -77,6 +98,21 @@ export async function startDemoComponents(opts: {
     );
     components.push(sandbox);
     await waitForHttp(`${sandboxUrl}/__admin/clock`, sandbox);
+
+    const codecServer = startComponent(
+      'codec-server',
+      ['codec-server'],
+      {
+        ...temporal,
+        PAYRUN_CODEC_PORT: String(opts.codec.port),
+        PAYRUN_CODEC_HOST: '127.0.0.1',
+        PAYRUN_CODEC_TOKEN: opts.codec.token,
+        PAYRUN_CODEC_CORS_ORIGINS: opts.codec.uiOrigins.join(','),
+      },
+      opts.logDir,
+    );
+    components.push(codecServer);
+    await waitForHttp(`http://127.0.0.1:${opts.codec.port}/decode`, codecServer);
 
     const ingress = startComponent(
       'ingress',
@@ -107,7 +143,6 @@ export async function startDemoComponents(opts: {
           PAYER_TYPE: 'legal',
           PAYER_TAX_NUMBER: '7707083893',
           PAYER_NAME: 'ООО «Пэйран Демо»',
-          PAYRUN_DATA_DIR: opts.dataDir,
         },
         opts.logDir,
       ),

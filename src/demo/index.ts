@@ -1,12 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { loadTemporalConfig } from '../config';
+import { ensurePrivateDir } from '../private-fs';
+import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../temporal';
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
 import { batchFolders } from '../batch/folders';
 import { submitBatch } from '../batch/submit';
 import { describeCounts, followBatch } from '../cli/follow';
 import { PROJECT_ROOT } from '../paths';
-import { startDemoComponents, TASK_QUEUE } from './components';
+import { ensureCodecToken, startDemoComponents, TASK_QUEUE } from './components';
 import type { Component } from './processes';
 
 /* eslint-disable no-console -- the demo talks to a person at a terminal */
@@ -19,16 +21,24 @@ async function main(): Promise<void> {
   const logDir = join(DATA_DIR, 'logs');
   const running: Component[] = [];
   console.log(`payrun demo — data in ${DATA_DIR}, logs in ${logDir}`);
+  ensurePrivateDir(DATA_DIR);
+  // One dev key for every demo process (payloads and the batch store), kept for the next run.
+  ensureDevKeyFile(DATA_DIR);
+  const payloadKeysFile = devKeyFile(DATA_DIR);
+  const uiPort = await preferredPort(8233);
+  const codecPort = await preferredPort(8888);
+  const codecToken = ensureCodecToken(DATA_DIR);
   const server: RunningDevServer = await startDevServer({
     port: await preferredPort(7233),
-    uiPort: await preferredPort(8233),
+    uiPort,
     dbFile: join(DATA_DIR, 'temporal.db'),
     logFile: join(logDir, 'temporal.log'),
+    uiCodecEndpoint: `http://127.0.0.1:${codecPort}/${codecToken}`,
   });
   console.log(`Temporal dev server at ${server.address}; Temporal UI at ${server.uiUrl}`);
-  let connection: Connection | undefined;
+  let closeClient: (() => Promise<void>) | undefined;
   const stopAll = async () => {
-    await connection?.close().catch(() => undefined);
+    await closeClient?.().catch(() => undefined);
     for (const c of running.reverse()) await c.stop();
     await server.stop();
   };
@@ -38,13 +48,28 @@ async function main(): Promise<void> {
   });
 
   try {
-    const demo = await startDemoComponents({ dataDir: DATA_DIR, logDir, temporalAddress: server.address });
+    const demo = await startDemoComponents({
+      dataDir: DATA_DIR,
+      logDir,
+      temporalAddress: server.address,
+      payloadKeysFile,
+      codec: {
+        port: codecPort,
+        token: codecToken,
+        uiOrigins: [`http://localhost:${uiPort}`, `http://127.0.0.1:${uiPort}`],
+      },
+    });
     running.push(...demo.components);
     console.log(
-      `bank sandbox ${demo.sandboxUrl}, webhook ingress ${demo.ingressUrl}, worker on task queue ${TASK_QUEUE}`,
+      `bank sandbox ${demo.sandboxUrl}, webhook ingress ${demo.ingressUrl}, worker on task queue ${TASK_QUEUE}, ` +
+        `codec server http://127.0.0.1:${codecPort} (token in ${join(DATA_DIR, 'keys', 'codec-token')})`,
     );
-    connection = await Connection.connect({ address: server.address });
-    const client = new Client({ connection, namespace: 'default' });
+    const connected = await connectClient({
+      config: loadTemporalConfig({ TEMPORAL_ADDRESS: server.address }),
+      ring: new KeyRing(ensureDevKeyFile(DATA_DIR)),
+    });
+    closeClient = connected.close;
+    const client = connected.client;
 
     // Fresh references each run: the dev server keeps its history, and a reference is paid only once.
     const run = new Date().toISOString().replace(/\D/g, '').slice(0, 14);

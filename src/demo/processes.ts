@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, touchPrivateFile } from '../private-fs';
 
 export const CLI_ENTRY = join(__dirname, '..', 'cli', 'index.js');
 
@@ -20,8 +21,9 @@ export function startComponent(
   env: NodeJS.ProcessEnv,
   logDir: string,
 ): Component {
-  mkdirSync(logDir, { recursive: true });
+  ensurePrivateDir(logDir);
   const logFile = join(logDir, `${name}.log`);
+  touchPrivateFile(logFile);
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
     env: { ...process.env, ...env },

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { ensurePrivateDir, tightenIfExists, touchPrivateFile } from '../private-fs';
 import { temporalBinary } from './binary';
 import { freePort } from './ports';
 import { reapOrphans, registerServer, unregisterServer } from './reaper';
@@ -27,6 +28,8 @@ export interface DevServerOptions {
   walPragmas?: boolean;
   /** Extra SQLite pragmas. */
   sqlitePragmas?: string[];
+  /** The UI's remote codec endpoint (`payrun codec-server`), so the UI shows decoded payloads. */
+  uiCodecEndpoint?: string;
 }
 
 export interface RunningDevServer {
@@ -66,8 +69,11 @@ async function startOnce(opts: DevServerOptions): Promise<RunningDevServer> {
   args.push('--http-port', String(await freePort(ip)), '--metrics-port', String(await freePort(ip)));
   if (uiPort === undefined) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
+  if (uiPort !== undefined && opts.uiCodecEndpoint) args.push('--ui-codec-endpoint', opts.uiCodecEndpoint);
   if (opts.dbFile) {
-    mkdirSync(dirname(opts.dbFile), { recursive: true });
+    // The db holds every history (encrypted payloads, but ids, search attributes and timings too).
+    ensurePrivateDir(dirname(opts.dbFile));
+    tightenIfExists(opts.dbFile, `${opts.dbFile}-wal`, `${opts.dbFile}-shm`);
     args.push('--db-filename', opts.dbFile);
     const wal = opts.walPragmas === false ? [] : ['journal_mode=WAL', 'synchronous=NORMAL'];
     for (const p of [...wal, ...(opts.sqlitePragmas ?? [])]) {
@@ -78,9 +84,12 @@ async function startOnce(opts: DevServerOptions): Promise<RunningDevServer> {
     args.push('--search-attribute', `${name}=${type}`);
   args.push('--log-level', 'warn');
 
-  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // umask 077: the files the server creates (the db, its -wal and -shm) are owner-only from birth.
+  const child = spawn('/bin/sh', ['-c', 'umask 077 && exec "$0" "$@"', bin, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (opts.logFile) {
-    mkdirSync(dirname(opts.logFile), { recursive: true });
+    touchPrivateFile(opts.logFile);
     const log = createWriteStream(opts.logFile, { flags: 'a' });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);

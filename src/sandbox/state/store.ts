@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, readFileSync, renameSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../private-fs';
 import type { SandboxState } from './types';
 
 export interface AccountConfig {
@@ -85,7 +86,7 @@ export class StatePersister {
     private get: () => SandboxState,
     private debounceMs = 50,
   ) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
   }
 
   touch(): void {
@@ -109,7 +110,9 @@ export class StatePersister {
         Object.entries(state.idempotency).filter(([, r]) => r.state === 'done'),
       ),
     };
-    writeFileSync(tmp, JSON.stringify(toSave));
+    // The emulated bank's state holds recipients' cards, accounts and phones, like the real bank's.
+    writeFileSync(tmp, JSON.stringify(toSave), { mode: PRIVATE_FILE_MODE });
+    chmodSync(tmp, PRIVATE_FILE_MODE);
     renameSync(tmp, file);
   }
 }
