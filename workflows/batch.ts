@@ -11,6 +11,8 @@ import {
   workflowInfo,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
+// Workflow code may import @temporalio/common (bundled, deterministic); the error class lives there only.
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { createBatchActivities } from '../activities/batch';
 import {
   addToTally,
@@ -22,14 +24,19 @@ import {
   outcomeFromStatus,
 } from './batch-tally';
 import {
+  approveBatchUpdate,
   batchApproveSignal,
   batchCancelSignal,
   batchFundsChangedSignal,
   batchPauseSignal,
   batchProgressQuery,
   batchResumeSignal,
+  cancelBatchUpdate,
   cancelSignal,
+  pauseBatchUpdate,
   payoutWorkflowId,
+  resumeBatchUpdate,
+  type CancelCommand,
   type BatchCarry,
   type BatchChunkRow,
   type BatchFinal,
@@ -43,6 +50,14 @@ import {
 import type { payoutWorkflow } from './payout';
 import { BATCH_ID, STATE } from './search-attributes';
 import { iso } from './time';
+import {
+  invalidInput,
+  parseApproval,
+  parseBatchWorkflowInput,
+  parseCancellation,
+  parsePauseResume,
+  type Result,
+} from './validation';
 
 type Acts = ReturnType<typeof createBatchActivities>;
 const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } = proxyActivities<Acts>({
@@ -76,8 +91,13 @@ interface InFlight extends BatchInFlightRow {
  * paid at most once by the server's ID-reuse policy, counters carried over continue-as-new and the
  * rows' results kept in the batch store. docs/batches.md describes it.
  */
-export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchResult> {
+export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResult> {
+  const parsed = parseBatchWorkflowInput(raw, { continued: !!workflowInfo().continuedFromExecutionRunId });
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  const input = parsed.value;
   const { batchId } = input;
+  if (workflowInfo().workflowId !== batchId)
+    throw invalidInput(`workflow id must be the batch id ${batchId}, not ${workflowInfo().workflowId}`);
   const opts = { ...DEFAULTS, ...input.options };
   const payoutOptions = { ...opts.payout, requireApproval: false };
   const c: BatchCarry = input.carry ?? {
@@ -94,7 +114,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
   const inFlight = new Map<string, InFlight>();
   const buffer: BatchRowOutcome[] = [];
   let stage: 'approval' | 'funds' | 'paying' = 'paying';
-  let cancelReq: { by: string; reason?: string } | undefined;
+  let cancelReq: CancelCommand | undefined;
   let rowError: unknown;
   let funds: BatchProgress['funds'];
   const done: { final?: BatchFinal } = {};
@@ -131,24 +151,70 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     funds,
     runs: c.runs,
     final: done.final,
+    ...(ignoredSignals.length ? { notes: [...ignoredSignals] } : {}),
   }));
-  setHandler(batchApproveSignal, ({ by }) => {
-    c.approval ??= { by, at: iso() };
-  });
-  setHandler(batchPauseSignal, () => {
+  const approve = (by: string): string => {
+    if (!opts.requireApproval) return 'approval is not required for this batch';
+    if (c.approval) return `already approved by ${c.approval.by}`;
+    if (cancelReq) return `nothing is awaiting approval: cancelled by ${cancelReq.by}`;
+    c.approval = { by, at: iso() };
+    return 'approved';
+  };
+  const pause = (): string => {
+    if (done.final || cancelReq) return `nothing to pause: the batch is ${phase()}`;
+    if (c.paused) return 'already paused';
     c.paused = true;
-  });
-  setHandler(batchResumeSignal, () => {
+    return 'paused: no new payouts start; those in flight finish';
+  };
+  const resume = (): string => {
+    if (!c.paused) return `not paused (the batch is ${phase()})`;
     c.paused = false;
+    return 'resumed';
+  };
+  const cancel = (req: CancelCommand): string => {
+    if (done.final) return 'nothing to cancel: the batch is done';
+    if (cancelReq) return `already cancelled by ${cancelReq.by}`;
+    cancelReq = req;
+    for (const f of inFlight.values()) if (!f.starting) sendCancel(f.reference);
+    return 'cancelling: no new payouts start; those in flight are cancelled where the bank still allows';
+  };
+  /** Signals (Temporal UI's "Send signal") are noted and ignored when malformed, never thrown on. */
+  const ignoredSignals: string[] = [];
+  const whenValid =
+    <T>(name: string, parse: (raw: unknown) => Result<T>, act: (value: T) => unknown) =>
+    (raw: unknown) => {
+      const r = parse(raw);
+      if (r.ok) act(r.value);
+      else if (ignoredSignals.push(`${iso()} ignored a malformed ${name} signal: ${r.message}`) > 20)
+        ignoredSignals.shift();
+    };
+  /** Validators throw: a malformed or anonymous update is refused to its caller and leaves no history. */
+  const valid = <T>(r: Result<T>): T => {
+    if (!r.ok) throw new Error(r.message);
+    return r.value;
+  };
+  setHandler(
+    batchApproveSignal,
+    whenValid('approve', parseApproval, (a) => approve(a.by)),
+  );
+  setHandler(batchPauseSignal, whenValid('pause', parsePauseResume, pause));
+  setHandler(batchResumeSignal, whenValid('resume', parsePauseResume, resume));
+  setHandler(batchCancelSignal, whenValid('cancel', parseCancellation, cancel));
+  setHandler(approveBatchUpdate, (a) => approve(valid(parseApproval(a)).by), {
+    validator: (a) => void valid(parseApproval(a)),
+  });
+  setHandler(pauseBatchUpdate, (a) => (valid(parsePauseResume(a)), pause()), {
+    validator: (a) => void valid(parsePauseResume(a)),
+  });
+  setHandler(resumeBatchUpdate, (a) => (valid(parsePauseResume(a)), resume()), {
+    validator: (a) => void valid(parsePauseResume(a)),
+  });
+  setHandler(cancelBatchUpdate, (a) => cancel(valid(parseCancellation(a))), {
+    validator: (a) => void valid(parseCancellation(a)),
   });
   let fundsChanged = false;
   setHandler(batchFundsChangedSignal, () => {
     fundsChanged = true;
-  });
-  setHandler(batchCancelSignal, (req) => {
-    if (cancelReq) return;
-    cancelReq = req;
-    for (const f of inFlight.values()) if (!f.starting) sendCancel(f.reference);
   });
 
   const settle = (o: BatchRowOutcome) => {
@@ -193,8 +259,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
       });
     } catch (err) {
       // Started meanwhile by someone else (another batch with the same reference): its outcome is the row's.
-      // (The error class lives in @temporalio/common; workflow code recognises it by name.)
-      if ((err as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw err;
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
       f.starting = false;
       return awaitExisting(f);
     }
@@ -207,13 +272,16 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     }
   };
   const dispatch = (r: BatchChunkRow) => {
-    const row = { row: r.row, reference: r.request.reference, amount: r.request.amount };
+    const { request } = r;
+    const payee = { taxReference: request.recipient.taxReference, method: request.method };
+    const row = { row: r.row, reference: request.reference, amount: request.amount, payee };
     c.dispatched++;
     c.dispatchedKopecks += row.amount;
-    const known = r.existing ? outcomeFromLookup(row, r.existing, batchId) : undefined;
-    if (known && r.existing?.kind !== 'not_paid') settle(known);
-    else if (r.existing?.kind === 'running') launch(row, false, awaitExisting);
-    else launch(row, true, (f) => pay(f, r.request)); // none, or an earlier run that moved no money
+    const kind = r.existing?.kind ?? 'none';
+    if (kind === 'paid') settle(outcomeFromLookup(row, r.existing!, batchId)!);
+    else if (kind === 'running') launch(row, false, awaitExisting);
+    // none, an earlier run that moved no money, or one in doubt: a new run settles earlier ones with the bank first.
+    else launch(row, true, (f) => pay(f, request));
   };
 
   if (!input.carry) {
@@ -263,11 +331,7 @@ export async function batchWorkflow(input: BatchWorkflowInput): Promise<BatchRes
     if (bigHistory && c.nextChunk < c.meta.chunkCount) {
       await condition(() => [...inFlight.values()].every((f) => !f.starting));
       await flush();
-      const carried = [...inFlight.values()].map(({ row, reference, amount }) => ({
-        row,
-        reference,
-        amount,
-      }));
+      const carried = [...inFlight.values()].map(({ starting: _, ...row }) => row);
       return continueAsNew<typeof batchWorkflow>({
         ...input,
         carry: { ...c, inFlight: carried, unflushed: buffer.splice(0), runs: c.runs + 1 },

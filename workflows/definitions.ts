@@ -1,6 +1,6 @@
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { PaymentSession } from '../src/bank/types/session';
-import type { PayoutRequest } from '../src/csv/types';
+import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
 
 /**
  * Every signal and query of payrun's workflows, and the shapes they carry, defined once and
@@ -62,6 +62,7 @@ export const bankEventSignal = defineSignal<[BankEventSignal]>('bankEvent');
 // ---------------------------------------------------------------- payout
 
 export type PayoutState =
+  | 'reconciling' // settling an earlier run of this reference with the bank before anything else
   | 'checking_taxpayer'
   | 'creating_session'
   | 'awaiting_ready_to_confirm'
@@ -74,17 +75,8 @@ export type PayoutState =
   | 'failed' // the bank refused or failed the payout
   | 'rejected' // not paid by payrun's own decision (taxpayer check); no bank session
   | 'expired' // approval never came within the confirm window; session cancelled
-  | 'cancelled'; // cancelled by an operator
-
-export const FINAL_PAYOUT_STATES: readonly PayoutState[] = [
-  'succeeded',
-  'credited',
-  'returned',
-  'failed',
-  'rejected',
-  'expired',
-  'cancelled',
-];
+  | 'cancelled' // cancelled by an operator
+  | 'needs_attention'; // the workflow could not tell whether money moved: `payrun payout reconcile` asks the bank
 
 export interface PayoutOptions {
   /** Confirm only after an `approve` signal (per payout, or inherited from its batch). */
@@ -102,6 +94,11 @@ export interface PayoutOptions {
   confirmSafetyMarginMs?: number;
   /** How long a taxpayer check result is reused for the same tax number. Default 24 hours. */
   taxpayerCheckMaxAgeMs?: number;
+  /**
+   * Only settle earlier runs of this reference with the bank (`payrun payout reconcile`), pay nothing:
+   * the run ends paid, not paid (may be paid again) or still needing attention.
+   */
+  reconcileOnly?: boolean;
 }
 
 export interface PayoutInput {
@@ -131,6 +128,11 @@ export interface PayoutStatus {
     rrn?: string;
     authCode?: string;
   };
+  /**
+   * Whom the payout is for, so a later row reusing the reference can be compared with it (a reference
+   * belongs to one payout). Personal data: it travels only in encrypted payloads, never in logs.
+   */
+  payee: { taxReference: string; method: PayoutMethod };
   taxpayer?: { isProfessionalIncomeTaxpayer: boolean; isLinked: boolean; checkedAt: string };
   approval?: { required: boolean; approvedBy?: string; approvedAt?: string };
   failure?: PayoutFailure;
@@ -141,8 +143,25 @@ export interface PayoutStatus {
 }
 
 export const payoutStatusQuery = defineQuery<PayoutStatus>('status');
-export const approveSignal = defineSignal<[{ by: string; note?: string }]>('approve');
-export const cancelSignal = defineSignal<[{ by: string; reason?: string }]>('cancel');
+
+/** Who asks an operator command, and why: `by` names a person or system (1–128 printable characters). */
+export interface ApprovalCommand {
+  by: string;
+  note?: string;
+}
+export interface CancelCommand {
+  by: string;
+  reason?: string;
+}
+/**
+ * Operator commands as Updates: a validator refuses malformed or anonymous input before anything is
+ * written to history, and the caller gets the real outcome back. The signals of the same meaning stay
+ * for Temporal UI's "Send signal"; their handlers note and ignore malformed input.
+ */
+export const approvePayoutUpdate = defineUpdate<string, [ApprovalCommand]>('approvePayout');
+export const cancelPayoutUpdate = defineUpdate<string, [CancelCommand]>('cancelPayout');
+export const approveSignal = defineSignal<[ApprovalCommand]>('approve');
+export const cancelSignal = defineSignal<[CancelCommand]>('cancel');
 
 // ---------------------------------------------------------------- refund
 
@@ -316,12 +335,27 @@ export interface BatchOptions {
   payout?: PayoutOptions;
 }
 
-/** A row's outcome as the report and the progress query show it: a final payout state, already_paid or needs_attention. */
+/** A row's state in the report: a final payout state, or one the batch decides itself. */
+export type BatchRowState =
+  | Exclude<
+      PayoutState,
+      | 'reconciling'
+      | 'checking_taxpayer'
+      | 'creating_session'
+      | 'awaiting_ready_to_confirm'
+      | 'awaiting_approval'
+      | 'confirming'
+      | 'awaiting_result'
+    >
+  | 'already_paid' // paid earlier, to the same payee for the same amount, by another batch or by hand
+  | 'reference_conflict'; // the reference was paid to someone else or for another amount: nothing paid
+
+/** A row's outcome as the report and the progress query show it. */
 export interface BatchRowOutcome {
   row: number;
   reference: string;
   amount: number;
-  state: string;
+  state: BatchRowState;
   sessionId?: string;
   payoutId?: string;
   receiptLink?: string;
@@ -334,7 +368,17 @@ export type PayoutLookup =
   | { kind: 'none' }
   | { kind: 'running' }
   | { kind: 'paid' | 'not_paid'; status: PayoutStatus }
-  | { kind: 'needs_attention'; closeStatus: string; reason: string };
+  | { kind: 'needs_attention'; closeStatus: string; reason: string; status?: PayoutStatus };
+
+/** Another run of the same payout workflow id, as the at-most-once guard at the start of every run reads it. */
+export interface EarlierPayoutRun {
+  runId: string;
+  /** RUNNING, COMPLETED, FAILED, TERMINATED, TIMED_OUT, CANCELED… as the server says. */
+  closeStatus: string;
+  verdict: 'running' | 'paid' | 'not_paid' | 'in_doubt';
+  /** Its last status (result, failure detail or status query), when it could be read. */
+  status?: PayoutStatus;
+}
 
 /** One valid row of a batch as its chunk holds it; `existing` when its reference already has a payout workflow. */
 export interface BatchChunkRow {
@@ -357,7 +401,7 @@ export interface BatchMetaView {
 export interface BatchFailure {
   row: number;
   reference: string;
-  state: string;
+  state: BatchRowState;
   code?: string;
   reason?: string;
 }
@@ -374,6 +418,8 @@ export interface BatchInFlightRow {
   row: number;
   reference: string;
   amount: number;
+  /** Kept only while the row waits on a payout someone else started: its outcome is compared with it. */
+  payee?: PayoutStatus['payee'];
 }
 
 /** What the batch carries over continue-as-new: counters and the cursor, never the rows' results. */
@@ -425,6 +471,8 @@ export interface BatchProgress {
   funds?: { neededKopecks: number; balanceKopecks?: number; checkedAt?: string };
   runs: number;
   final?: BatchFinal;
+  /** Malformed signals the batch ignored (newest 20). */
+  notes?: string[];
 }
 
 export interface BatchResult extends BatchFinal {
@@ -434,9 +482,14 @@ export interface BatchResult extends BatchFinal {
 }
 
 export const batchProgressQuery = defineQuery<BatchProgress>('progress');
-export const batchApproveSignal = defineSignal<[{ by: string }]>('approve');
-export const batchPauseSignal = defineSignal<[{ by: string }]>('pause');
-export const batchResumeSignal = defineSignal<[{ by: string }]>('resume');
-export const batchCancelSignal = defineSignal<[{ by: string; reason?: string }]>('cancel');
+/** Operator commands on a batch as Updates (validated, answered); the signals stay for Temporal UI. */
+export const approveBatchUpdate = defineUpdate<string, [ApprovalCommand]>('approveBatch');
+export const pauseBatchUpdate = defineUpdate<string, [ApprovalCommand]>('pauseBatch');
+export const resumeBatchUpdate = defineUpdate<string, [ApprovalCommand]>('resumeBatch');
+export const cancelBatchUpdate = defineUpdate<string, [CancelCommand]>('cancelBatch');
+export const batchApproveSignal = defineSignal<[ApprovalCommand]>('approve');
+export const batchPauseSignal = defineSignal<[ApprovalCommand]>('pause');
+export const batchResumeSignal = defineSignal<[ApprovalCommand]>('resume');
+export const batchCancelSignal = defineSignal<[CancelCommand]>('cancel');
 /** The deposit may have grown (a nominal_topup arrived): a batch waiting for funds re-checks at once. */
 export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('fundsChanged');

@@ -1,49 +1,64 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import { upsertSearchAttributes } from '@temporalio/workflow';
 import type { PaymentSession } from '../src/bank/types/session';
-import { laterPhase, readPayoutSession, receiptOf, type SessionPhase } from './bank-session';
+import { laterPhase, readPayoutSession, receiptOf, refundsOf, type SessionPhase } from './bank-session';
 import type { BankEventSignal, PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './definitions';
 import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
-import { iso } from './time';
+
+/** Where the tracker writes search attributes and reads the time: the workflow's, or a test's. */
+export interface TrackerEnvironment {
+  upsert(attrs: SearchAttributeUpdatePair[]): void;
+  now(): string;
+}
 
 /**
- * Everything a payout workflow knows, in the one shape its `status` query and result give:
- * the state, the bank's ids, every timestamp, and what the bank's events said.
+ * Everything a payout workflow knows, in the one shape its `status` query and result give: the state,
+ * the bank's ids, every timestamp. Bank events are evidence, not commands: an event only tells the
+ * workflow to read its own session from the bank (`nudged`); the money state moves on what
+ * session/status, the create answer or the confirm answer said, never on an event's content.
  */
 export class PayoutTracker {
   readonly status: PayoutStatus;
   phase: SessionPhase = 'processing';
-  readyToConfirmSignalled = false;
+  /** A bank event arrived that the last session reading does not explain yet: read session/status. */
+  nudged = false;
   credited?: { event: string; eventDate: string };
   returnedAt?: string;
   private readonly seenEvents = new Set<string>();
 
-  constructor(input: PayoutInput) {
+  constructor(
+    input: PayoutInput,
+    private readonly env: TrackerEnvironment,
+  ) {
     const { request } = input;
     this.status = {
       reference: request.reference,
-      state: input.request.selfEmployed ? 'checking_taxpayer' : 'creating_session',
+      state: request.selfEmployed ? 'checking_taxpayer' : 'creating_session',
       amount: request.amount,
       currency: request.currency,
       ...(input.batchId ? { batchId: input.batchId } : {}),
+      payee: { taxReference: request.recipient.taxReference, method: request.method },
       bank: {},
       approval: { required: input.options?.requireApproval === true },
-      timestamps: { started: iso() },
+      timestamps: { started: env.now() },
       notes: [],
     };
+  }
+
+  /** The search attributes operators filter by; written once at start, then on each state change. */
+  announce(): void {
     const attrs: SearchAttributeUpdatePair[] = [
-      { key: PAYOUT_REF, value: request.reference },
-      { key: AMOUNT_KOPECKS, value: request.amount },
+      { key: PAYOUT_REF, value: this.status.reference },
+      { key: AMOUNT_KOPECKS, value: this.status.amount },
       { key: STATE, value: this.status.state },
     ];
-    if (input.batchId) attrs.push({ key: BATCH_ID, value: input.batchId });
-    upsertSearchAttributes(attrs);
+    if (this.status.batchId) attrs.push({ key: BATCH_ID, value: this.status.batchId });
+    this.env.upsert(attrs);
   }
 
   setState(state: PayoutState, timestampKey?: string): void {
     this.status.state = state;
-    if (timestampKey) this.status.timestamps[timestampKey] = iso();
-    upsertSearchAttributes([{ key: STATE, value: state }]);
+    if (timestampKey) this.status.timestamps[timestampKey] = this.env.now();
+    this.env.upsert([{ key: STATE, value: state }]);
   }
 
   fail(state: PayoutState, failure: PayoutFailure): PayoutStatus {
@@ -53,7 +68,7 @@ export class PayoutTracker {
   }
 
   note(text: string): void {
-    this.status.notes.push(`${iso()} ${text}`);
+    this.status.notes.push(`${this.env.now()} ${text}`);
     if (this.status.notes.length > 50) this.status.notes.splice(0, this.status.notes.length - 50);
   }
 
@@ -61,11 +76,11 @@ export class PayoutTracker {
     return this.status.bank.sessionId;
   }
 
-  /** Reads a session from any source (create answer, webhook, poll); phases only move forward. */
+  /** Reads a session the bank answered to our own signed request (create, status); phases only move forward. */
   applySession(session: PaymentSession, source: string): void {
     if (!this.status.bank.sessionId) {
       this.status.bank.sessionId = session.id;
-      upsertSearchAttributes([{ key: SESSION_ID, value: session.id }]);
+      this.env.upsert([{ key: SESSION_ID, value: session.id }]);
     } else if (session.id !== this.status.bank.sessionId) {
       this.note(`ignored ${source} for another session ${session.id}`);
       return;
@@ -78,6 +93,7 @@ export class PayoutTracker {
     if (receipt.link) this.status.bank.receiptLink = receipt.link;
     if (payout?.transaction_info?.rrn) this.status.bank.rrn = payout.transaction_info.rrn;
     if (payout?.transaction_info?.auth_code) this.status.bank.authCode = payout.transaction_info.auth_code;
+    if (reading.phase === 'succeeded' && refundsOf(session).length > 0) this.returnedAt ??= this.env.now();
     const next = laterPhase(this.phase, reading.phase);
     if (next !== this.phase && next === 'failed') {
       this.status.failure = {
@@ -88,7 +104,10 @@ export class PayoutTracker {
     this.phase = next;
   }
 
-  /** Applies a webhook once: the bank resends, the ingress may deliver twice, order is not promised. */
+  /**
+   * Takes note of a webhook once (the bank resends, the ingress may deliver twice, order is not
+   * promised). Anyone who can reach Temporal can send this signal, so it moves no money state.
+   */
   applyEvent(evt: BankEventSignal): void {
     if (this.seenEvents.has(evt.id)) return;
     this.seenEvents.add(evt.id);
@@ -98,17 +117,13 @@ export class PayoutTracker {
     }
     switch (evt.type) {
       case 'ready_to_confirm':
-        this.readyToConfirmSignalled = true;
-        if (evt.session) this.applySession(evt.session, 'ready_to_confirm');
-        break;
       case 'payment_finished':
-        if (evt.session) this.applySession(evt.session, 'payment_finished');
+      case 'payment_refunded':
+        this.nudged = true;
         break;
       case 'confirmation_payout':
+        // Informational: the money already moved (session/status said succeeded); it changes no decision.
         if (evt.confirmation) this.credited ??= evt.confirmation;
-        break;
-      case 'payment_refunded':
-        this.returnedAt ??= evt.receivedAt;
         break;
       default:
         this.note(`ignored ${evt.type} event`);

@@ -1,29 +1,56 @@
 import {
-  ApplicationFailure,
   ActivityFailure,
+  ApplicationFailure,
   condition,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   sleep,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../activities/bank';
+import type { createPayoutRunActivities } from '../activities/payout-runs';
+import { firstPayout, readPayoutSession } from './bank-session';
 import {
+  approvePayoutUpdate,
   approveSignal,
   bankEventSignal,
+  cancelPayoutUpdate,
   cancelSignal,
   payoutStatusQuery,
+  payoutWorkflowId,
   taxpayerVerdictSignal,
+  type CancelCommand,
+  type EarlierPayoutRun,
   type PayoutInput,
   type PayoutState,
   type PayoutStatus,
   type TaxpayerVerdict,
 } from './definitions';
-import { firstPayout } from './bank-session';
+import {
+  ALREADY_PAID_TYPE,
+  maskNumbers,
+  NEEDS_ATTENTION_TYPE,
+  notPaidType,
+  PAID_STATES,
+  REFERENCE_CONFLICT_TYPE,
+  type NotPaidState,
+} from './payout-ending';
 import { PayoutTracker } from './payout-tracker';
+import { referenceDifferences } from './reference';
 import { addBusinessDays, iso, workflowNow } from './time';
+import {
+  invalidInput,
+  parseApproval,
+  parseBankEvent,
+  parseCancellation,
+  parsePayoutInput,
+  type Result,
+} from './validation';
 
 type Acts = ReturnType<typeof createBankActivities>;
+type RunActs = ReturnType<typeof createPayoutRunActivities>;
 
 /** Creating a payout is retried only while the bank's 24-hour idempotency window surely holds. */
 const { createPayoutSession } = proxyActivities<Acts>({
@@ -31,7 +58,7 @@ const { createPayoutSession } = proxyActivities<Acts>({
   scheduleToCloseTimeout: '12 hours',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 });
-const { getSession, requestTaxpayerVerdict } = proxyActivities<Acts>({
+const { requestTaxpayerVerdict } = proxyActivities<Acts>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -39,6 +66,20 @@ const { getSession, requestTaxpayerVerdict } = proxyActivities<Acts>({
     maximumInterval: '30 seconds',
     maximumAttempts: 5,
   },
+});
+/** Reads change nothing at the bank: a local activity, re-run freely if the worker dies mid-call. */
+const { getSession } = proxyLocalActivities<Acts>({
+  startToCloseTimeout: '30 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 5,
+  },
+});
+const { earlierPayoutRuns } = proxyLocalActivities<RunActs>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
 const { confirmSession, cancelSession } = proxyActivities<Acts>({
   startToCloseTimeout: '30 seconds',
@@ -55,39 +96,112 @@ const DEFAULTS = {
   taxpayerCheckMaxAgeMs: 24 * HOUR,
 };
 
+const errorText = (err: unknown) => maskNumbers(err instanceof Error ? err.message : String(err));
+const causeType = (err: unknown) =>
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
+/** Validators throw: the update is refused to its caller and leaves no trace in history. */
+const valid = <T>(r: Result<T>): T => {
+  if (!r.ok) throw new Error(r.message);
+  return r.value;
+};
+
 /**
- * One payout to one recipient, paid at most once: taxpayer check → bank session → ready_to_confirm
- * → (approval) → confirm within the bank's 4-hour window → payment_finished → (confirmation_payout
- * or a return). Webhooks arrive as signals; session/status polls cover the ones that get lost.
+ * One payout to one recipient, paid at most once whoever starts it: input and workflow id checked →
+ * earlier runs of the reference settled with the bank → taxpayer check → bank session →
+ * ready_to_confirm → (approval) → one confirm within the bank's 4-hour window → payment_finished →
+ * (confirmation_payout or a return). docs/payouts.md describes every step and ending.
  */
-export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> {
+export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
+  const parsed = parsePayoutInput(raw);
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  const input = parsed.value;
+  const { workflowId, runId, firstExecutionRunId } = workflowInfo();
+  // The reference is the payout's identity: under any other id Temporal's one-run-per-id rule would
+  // not stop a second payment of the same reference.
+  const expectedId = payoutWorkflowId(input.request.reference);
+  if (workflowId !== expectedId)
+    throw invalidInput(
+      `workflow id must be ${expectedId} for reference ${input.request.reference}, not ${workflowId}`,
+    );
+
   const opts = { ...DEFAULTS, ...input.options };
-  const t = new PayoutTracker(input);
-  const phase = () => t.phase; // read through a function: signals change it between awaits
-  const { workflowId, firstExecutionRunId } = workflowInfo();
+  const { request } = input;
+  const t = new PayoutTracker(input, { upsert: upsertSearchAttributes, now: iso });
+  t.announce();
+  const sessionKey = `${workflowId}:${firstExecutionRunId}`;
   let verdict: TaxpayerVerdict | undefined;
-  let cancelRequest: { by: string; reason?: string } | undefined;
+  let cancelRequest: CancelCommand | undefined;
+  let confirmSent = false;
+
+  // TypeScript narrows `t.phase` after a comparison and keeps the narrowing across awaits, during which
+  // session readings change it; reading through a function keeps each check honest.
+  const phase = () => t.phase;
+  const isFinal = () => t.status.timestamps.finished !== undefined;
+  const approve = (by: string): string => {
+    const approval = t.status.approval!;
+    if (!approval.required) return 'approval is not required for this payout';
+    if (approval.approvedBy) return `already approved by ${approval.approvedBy}`;
+    if (isFinal()) return `nothing is awaiting approval: the payout ended ${t.status.state}`;
+    if (cancelRequest) return `nothing is awaiting approval: cancelled by ${cancelRequest.by}`;
+    t.status.approval = { ...approval, approvedBy: by, approvedAt: iso() };
+    return t.status.state === 'awaiting_approval'
+      ? 'approved'
+      : 'approved; it is confirmed when the bank is ready';
+  };
+  const cancel = (req: CancelCommand): string => {
+    if (cancelRequest) return `already cancelled by ${cancelRequest.by}`;
+    if (isFinal()) return `nothing to cancel: the payout ended ${t.status.state}`;
+    if (confirmSent) return `too late to cancel: the payout was confirmed (${t.status.state})`;
+    cancelRequest = req;
+    t.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
+    return 'cancel requested: the payout is cancelled before any money moves';
+  };
+  const ignored = (what: string, r: Result<unknown>) => {
+    if (!r.ok) t.note(`ignored a malformed ${what} signal: ${r.message}`);
+    return !r.ok;
+  };
 
   setHandler(payoutStatusQuery, () => t.status);
-  setHandler(bankEventSignal, (evt) => t.applyEvent(evt));
+  setHandler(bankEventSignal, (evt) => {
+    const r = parseBankEvent(evt);
+    if (!ignored('bankEvent', r) && r.ok) t.applyEvent(r.value);
+  });
   setHandler(taxpayerVerdictSignal, (v) => {
-    verdict ??= v;
+    const ok = v && typeof v.isProfessionalIncomeTaxpayer === 'boolean' && typeof v.isLinked === 'boolean';
+    if (ok) verdict ??= v;
+    else t.note('ignored a malformed taxpayerVerdict signal');
   });
-  setHandler(approveSignal, ({ by }) => {
-    if (t.status.approval!.approvedBy) return;
-    t.status.approval = { ...t.status.approval!, approvedBy: by, approvedAt: iso() };
+  setHandler(approveSignal, (a) => {
+    const r = parseApproval(a);
+    if (!ignored('approve', r) && r.ok) t.note(`approve signal from ${r.value.by}: ${approve(r.value.by)}`);
   });
-  setHandler(cancelSignal, (req) => {
-    cancelRequest ??= req;
-    t.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
+  setHandler(cancelSignal, (c) => {
+    const r = parseCancellation(c);
+    if (!ignored('cancel', r) && r.ok) cancel(r.value);
+  });
+  setHandler(approvePayoutUpdate, (a) => approve(valid(parseApproval(a)).by), {
+    validator: (a) => void valid(parseApproval(a)),
+  });
+  setHandler(cancelPayoutUpdate, (c) => cancel(valid(parseCancellation(c))), {
+    validator: (c) => void valid(parseCancellation(c)),
   });
 
-  // Outcomes that moved no money end the workflow as Failed, so the reference may be paid by a later run.
-  const finish = (state: PayoutState, code: string, reason: string): never => {
-    const status = t.fail(state, { code, reason });
+  /** Ends the run as Failed with a clean not-paid outcome, so the reference may be paid by a later run. */
+  const finish = (state: NotPaidState, code: string, reason: string): never => {
+    const status = t.fail(state, { code, reason: maskNumbers(reason) });
     throw ApplicationFailure.create({
-      message: `payout ${state}: ${reason}`,
-      type: `payout_${state}`,
+      message: `payout ${state}: ${status.failure!.reason}`,
+      type: notPaidType(state),
+      details: [status],
+      nonRetryable: true,
+    });
+  };
+  const needsAttention = (reason: string): never => {
+    const full = `${maskNumbers(reason)}; run \`payrun payout reconcile ${request.reference}\` to ask the bank`;
+    const status = t.fail('needs_attention', { code: 'needs_attention', reason: full });
+    throw ApplicationFailure.create({
+      message: full,
+      type: NEEDS_ATTENTION_TYPE,
       details: [status],
       nonRetryable: true,
     });
@@ -95,146 +209,247 @@ export async function payoutWorkflow(input: PayoutInput): Promise<PayoutStatus> 
   const cancelledBeforeMoney = () =>
     finish('cancelled', 'cancelled_by_operator', `cancelled by ${cancelRequest!.by}`);
 
-  /** Waits for a webhook to satisfy `done`; when none comes in time, asks session/status instead. */
-  const awaitBank = async (done: () => boolean, until = Infinity): Promise<boolean> => {
-    let interval = opts.pollAfterMs;
-    while (!done()) {
-      const left = until - workflowNow();
-      if (left <= 0) return false;
-      if (await condition(done, Math.min(interval, left))) return true;
-      try {
-        t.applySession(await getSession({ sessionId: t.sessionId! }), 'session/status poll');
-        if (done()) t.note('recovered by polling session/status (webhook late or lost)');
-      } catch (err) {
-        t.note(`session/status poll failed: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      interval = Math.min(interval * 2, HOUR);
+  /** Reads our own session from the bank: the one source of money state. */
+  const readSession = async (why: string): Promise<boolean> => {
+    try {
+      t.applySession(await getSession({ sessionId: t.sessionId! }), why);
+      return true;
+    } catch (err) {
+      t.note(`session/status (${why}) failed: ${errorText(err)}`);
+      return false;
     }
-    return true;
   };
 
-  // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
-  if (input.request.selfEmployed) {
-    while (!verdict && !cancelRequest) {
-      await requestTaxpayerVerdict({
-        taxReference: input.request.recipient.taxReference,
-        replyTo: workflowId,
-        maxAgeMs: opts.taxpayerCheckMaxAgeMs,
-      });
-      await condition(() => verdict !== undefined || cancelRequest !== undefined, '10 minutes');
-    }
-    if (cancelRequest) return cancelledBeforeMoney();
-    t.status.taxpayer = {
-      isProfessionalIncomeTaxpayer: verdict!.isProfessionalIncomeTaxpayer,
-      isLinked: verdict!.isLinked,
-      checkedAt: verdict!.checkedAt,
-    };
-    if (verdict!.error)
-      finish('rejected', verdict!.error, `the tax service check did not complete (${verdict!.error})`);
-    if (!verdict!.isProfessionalIncomeTaxpayer)
-      finish('rejected', 'not_self_employed', 'the recipient is not a professional income taxpayer');
-    if (!verdict!.isLinked)
-      finish('rejected', 'not_linked', 'the recipient has not linked payrun’s partner in the tax service');
-  }
-  if (cancelRequest) return cancelledBeforeMoney();
-
-  // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
-  t.setState('creating_session');
-  const confirmDeadline = workflowNow() + opts.confirmWindowMs - opts.confirmSafetyMarginMs;
-  const created = await createPayoutSession({
-    workflowId,
-    runKey: firstExecutionRunId,
-    request: input.request,
-    batchId: input.batchId,
-  });
-  t.status.timestamps.sessionCreated = iso();
-  t.applySession(created, 'session created');
-
-  // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
-  t.setState('awaiting_ready_to_confirm');
-  await awaitBank(() => phase() !== 'processing');
-  if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
-  if (t.phase === 'ready_to_confirm') t.status.timestamps.readyToConfirm ??= iso();
-
-  // 4. Approval (when asked) and cancellation, both only before the confirm window closes.
-  if (t.status.approval!.required && t.phase === 'ready_to_confirm') {
-    t.setState('awaiting_approval');
-    const left = confirmDeadline - workflowNow();
-    const decided =
-      left > 0 &&
-      (await condition(() => !!t.status.approval!.approvedBy || cancelRequest !== undefined, left));
-    if (!decided) {
-      await cancelSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
-      return finish(
-        'expired',
-        'approval_timeout',
-        'no approval before the bank’s confirm window closed; session cancelled',
-      );
-    }
-  }
-  if (cancelRequest && t.phase === 'ready_to_confirm') {
-    await cancelSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
-    return cancelledBeforeMoney();
-  }
-
-  // 5. Confirm: the one step that moves money; the bank sees one key however often it is retried.
-  // A failed confirm is not a failed payout: its answer may be lost after the bank applied it, so
-  // the session decides — still pending means try again, anything else means it went through.
-  if (t.phase === 'ready_to_confirm') {
-    t.setState('confirming');
+  /** Waits until `done`: a bank event only prompts a read of session/status; silence is covered by polls. */
+  const awaitBank = async (done: () => boolean, until = Infinity, poll = true): Promise<boolean> => {
+    let interval = opts.pollAfterMs;
     for (;;) {
-      try {
-        await confirmSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
-        t.status.timestamps.confirmed = iso();
-        break;
-      } catch (err) {
-        const type =
-          err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-            ? err.cause.type
-            : undefined;
-        if (type === 'confirm_timeout')
-          return finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
-        t.note(`confirm failed (${type ?? String(err)}); reading session/status`);
-        const session = await getSession({ sessionId: t.sessionId! });
-        t.applySession(session, 'session/status after a failed confirm');
-        if (firstPayout(session)?.status !== 'pending') {
-          t.status.timestamps.confirmed ??= iso();
+      if (t.nudged) {
+        t.nudged = false;
+        await readSession('after a bank event');
+      }
+      if (done()) return true;
+      const left = until - workflowNow();
+      if (left <= 0) return false;
+      if (await condition(() => t.nudged, poll ? Math.min(interval, left) : left)) continue;
+      if (!poll) continue;
+      if ((await readSession('poll: no webhook in time')) && done())
+        t.note('recovered by polling session/status (webhook late or lost)');
+      interval = Math.min(interval * 2, HOUR);
+    }
+  };
+
+  // 0. At most once whoever starts it: every earlier run of this reference is settled with the bank.
+  const earlier = await earlierPayoutRuns({ workflowId, currentRunId: runId });
+  const paidBefore = await settleEarlierRuns(earlier);
+  if (paidBefore) {
+    const differences = referenceDifferences(paidBefore, t.status);
+    const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
+    throw ApplicationFailure.create({
+      type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
+      message: differences.length
+        ? `reference ${request.reference} was already paid by ${by} to another payee or amount (differs: ${differences.join(', ')}); nothing paid`
+        : `reference ${request.reference} was already paid by ${by}; not paid again`,
+      details: [paidBefore],
+      nonRetryable: true,
+    });
+  }
+  if (opts.reconcileOnly)
+    return finish(
+      'failed',
+      'reconciled_not_paid',
+      earlier.length
+        ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
+        : 'nothing to reconcile: no earlier run of this reference',
+    );
+
+  try {
+    return await pay();
+  } catch (err) {
+    if (err instanceof ActivityFailure)
+      return needsAttention(`the payout could not be settled: ${errorText(err)}`);
+    throw err;
+  }
+
+  /** The earlier run that paid this reference, if any; earlier runs in doubt are asked about at the bank. */
+  async function settleEarlierRuns(runs: EarlierPayoutRun[]): Promise<PayoutStatus | undefined> {
+    const paid = runs.find((r) => r.verdict === 'paid' && r.status);
+    if (paid) return paid.status;
+    for (const run of runs.filter((r) => r.verdict === 'in_doubt' || r.verdict === 'running')) {
+      if (!run.status)
+        return needsAttention(`an earlier run ${run.runId} ended ${run.closeStatus} and cannot be read`);
+      const sessionId = run.status.bank.sessionId;
+      // Money moves only on session/confirm with the session's id: a run that never learned one never confirmed.
+      if (!sessionId) {
+        t.note(`earlier run ${run.runId} (${run.closeStatus}) created no known session: it moved no money`);
+        continue;
+      }
+      t.setState('reconciling');
+      for (let interval = opts.pollAfterMs; ; interval = Math.min(interval * 2, HOUR)) {
+        const reading = readPayoutSession(await getSession({ sessionId }));
+        if (reading.phase === 'succeeded') {
+          t.note(`earlier run ${run.runId}: the bank paid session ${sessionId}`);
+          return {
+            ...run.status,
+            state: PAID_STATES.includes(run.status.state) ? run.status.state : 'succeeded',
+          };
+        }
+        if (reading.phase === 'failed') {
+          t.note(`earlier run ${run.runId}: session ${sessionId} ended ${reading.errorCode}; no money moved`);
           break;
         }
-        if (workflowNow() > confirmDeadline + opts.confirmSafetyMarginMs) {
-          await cancelSession({ sessionId: t.sessionId!, key: `${workflowId}:${firstExecutionRunId}` });
-          return finish('expired', type ?? 'confirm_failed', 'confirm kept failing until the window closed');
+        if (reading.phase === 'ready_to_confirm') {
+          // Still unconfirmed: cancelling it is what makes "not paid" final (the bank orders cancel and confirm).
+          try {
+            await cancelSession({ sessionId, key: `${workflowId}:reconcile:${run.runId}` });
+          } catch (err) {
+            t.note(
+              `cancelling earlier session ${sessionId} failed (${causeType(err) ?? errorText(err)}); reading it again`,
+            );
+          }
+          continue;
         }
-        await sleep('10 seconds');
+        await sleep(interval); // confirmed and in progress at the bank: wait for its result
       }
     }
+    return undefined;
   }
 
-  // 6. The result.
-  t.setState('awaiting_result');
-  await awaitBank(() => phase() === 'succeeded' || phase() === 'failed');
-  if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
-  t.setState('succeeded', 'finished');
-
-  // 7. Optionally, the recipient bank's confirmation and a possible return.
-  if (opts.awaitCreditConfirmation) {
-    const until =
-      opts.creditConfirmationWindowMs !== undefined
-        ? workflowNow() + opts.creditConfirmationWindowMs
-        : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
-    const credit = await condition(() => !!t.credited || !!t.returnedAt, Math.max(0, until - workflowNow()));
-    if (credit && t.credited) {
-      t.status.timestamps.credited = iso();
-      t.setState('credited');
-      t.note(`confirmation_payout: ${t.credited.event} (${t.credited.eventDate})`);
-      await condition(() => !!t.returnedAt, Math.max(0, until - workflowNow()));
-    } else if (!credit) {
-      t.note(`no confirmation_payout within ${opts.creditConfirmationBusinessDays} business days`);
+  async function pay(): Promise<PayoutStatus> {
+    // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
+    t.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
+    if (request.selfEmployed) {
+      while (!verdict && !cancelRequest) {
+        await requestTaxpayerVerdict({
+          taxReference: request.recipient.taxReference,
+          replyTo: workflowId,
+          maxAgeMs: opts.taxpayerCheckMaxAgeMs,
+        });
+        await condition(() => verdict !== undefined || cancelRequest !== undefined, '10 minutes');
+      }
+      if (cancelRequest) return cancelledBeforeMoney();
+      const v = verdict!;
+      t.status.taxpayer = {
+        isProfessionalIncomeTaxpayer: v.isProfessionalIncomeTaxpayer,
+        isLinked: v.isLinked,
+        checkedAt: v.checkedAt,
+      };
+      if (v.error) finish('rejected', v.error, `the tax service check did not complete (${v.error})`);
+      if (!v.isProfessionalIncomeTaxpayer)
+        finish('rejected', 'not_self_employed', 'the recipient is not a professional income taxpayer');
+      if (!v.isLinked)
+        finish('rejected', 'not_linked', 'the recipient has not linked payrun’s partner in the tax service');
+      t.setState('creating_session');
     }
+    if (cancelRequest) return cancelledBeforeMoney();
+
+    // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
+    const confirmDeadline = workflowNow() + opts.confirmWindowMs - opts.confirmSafetyMarginMs;
+    try {
+      const created = await createPayoutSession({
+        workflowId,
+        runKey: firstExecutionRunId,
+        request,
+        batchId: input.batchId,
+      });
+      t.status.timestamps.sessionCreated = iso();
+      t.applySession(created, 'session created');
+    } catch (err) {
+      // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
+      const cause = err instanceof ActivityFailure ? err.cause : undefined;
+      const code = causeType(err) ?? 'create_failed';
+      const words = cause instanceof ApplicationFailure ? cause.message : errorText(err);
+      return finish('failed', code, `the bank refused the payout: ${words}`);
+    }
+
+    // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
+    t.setState('awaiting_ready_to_confirm');
+    await awaitBank(() => phase() !== 'processing');
+    if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
+    if (phase() === 'ready_to_confirm') t.status.timestamps.readyToConfirm ??= iso();
+
+    // 4. Approval (when asked) and cancellation, both only before the confirm window closes.
+    if (t.status.approval!.required && t.phase === 'ready_to_confirm') {
+      t.setState('awaiting_approval');
+      const left = confirmDeadline - workflowNow();
+      const decided =
+        left > 0 &&
+        (await condition(() => !!t.status.approval!.approvedBy || cancelRequest !== undefined, left));
+      if (!decided) {
+        await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+        return finish(
+          'expired',
+          'approval_timeout',
+          'no approval before the bank’s confirm window closed; session cancelled',
+        );
+      }
+    }
+    if (cancelRequest && t.phase === 'ready_to_confirm') {
+      await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+      return cancelledBeforeMoney();
+    }
+
+    // 5. Confirm: the one step that moves money; the bank sees one key however often it is retried.
+    // A failed confirm is not a failed payout: its answer may be lost after the bank applied it, so
+    // the session decides — still pending means try again, anything else means it went through.
+    if (t.phase === 'ready_to_confirm') {
+      t.setState('confirming');
+      confirmSent = true;
+      for (;;) {
+        try {
+          await confirmSession({ sessionId: t.sessionId!, key: sessionKey });
+          t.status.timestamps.confirmed = iso();
+          break;
+        } catch (err) {
+          const type = causeType(err);
+          if (type === 'confirm_timeout')
+            return finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
+          t.note(`confirm failed (${type ?? errorText(err)}); reading session/status`);
+          const session = await getSession({ sessionId: t.sessionId! });
+          t.applySession(session, 'session/status after a failed confirm');
+          if (firstPayout(session)?.status !== 'pending') {
+            t.status.timestamps.confirmed ??= iso();
+            break;
+          }
+          if (workflowNow() > confirmDeadline + opts.confirmSafetyMarginMs) {
+            await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+            return finish(
+              'expired',
+              type ?? 'confirm_failed',
+              'confirm kept failing until the window closed',
+            );
+          }
+          await sleep('10 seconds');
+        }
+      }
+    }
+
+    // 6. The result, as session/status tells it.
+    t.setState('awaiting_result');
+    await awaitBank(() => phase() === 'succeeded' || phase() === 'failed');
+    if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
+    t.setState('succeeded', 'finished');
+
+    // 7. Optionally, the recipient bank's confirmation and a possible return (seen in session/status).
+    if (opts.awaitCreditConfirmation) {
+      const until =
+        opts.creditConfirmationWindowMs !== undefined
+          ? workflowNow() + opts.creditConfirmationWindowMs
+          : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
+      const credit = await awaitBank(() => !!t.credited || !!t.returnedAt, until, false);
+      if (credit && t.credited) {
+        t.status.timestamps.credited = iso();
+        t.setState('credited' satisfies PayoutState);
+        t.note(`confirmation_payout: ${t.credited.event} (${t.credited.eventDate})`);
+        await awaitBank(() => !!t.returnedAt, until, false);
+      } else if (!credit) {
+        t.note(`no confirmation_payout within ${opts.creditConfirmationBusinessDays} business days`);
+      }
+    }
+    if (t.returnedAt) {
+      t.status.timestamps.returned = t.returnedAt;
+      t.setState('returned');
+    }
+    return t.status;
   }
-  if (t.returnedAt) {
-    t.status.timestamps.returned = t.returnedAt;
-    t.setState('returned');
-  }
-  return t.status;
 }

@@ -1,38 +1,92 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import type { PayoutLookup, PayoutStatus } from '../../workflows/definitions';
+import type { EarlierPayoutRun, PayoutLookup, PayoutStatus } from '../../workflows/definitions';
+import { payoutStatusQuery } from '../../workflows/definitions';
+import { readPayoutEnding } from '../../workflows/payout-ending';
+
+type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 
 /**
- * What an existing payout workflow says about its reference. Completed = paid; Failed with a clean
- * `payout_*` failure = moved no money (may be paid again); Terminated, TimedOut, Cancelled or any other
- * failure may have left a bank session behind, so a person has to look before it is paid again.
+ * What one closed (or running) run of a payout workflow says about its money. Completed = paid; a
+ * clean not-paid ending = moved no money; anything else (terminated, timed out, a failure that is not
+ * ours, `payout_needs_attention`) is in doubt and carries the run's last status when it can be read,
+ * so the bank can be asked about its session.
  */
-export async function lookupPayout(client: Client, workflowId: string): Promise<PayoutLookup> {
-  const handle = client.workflow.getHandle(workflowId);
-  let status: string;
+async function classifyRun(client: Client, workflowId: string, runId?: string): Promise<RunVerdict | 'none'> {
+  const handle = client.workflow.getHandle(workflowId, runId);
+  let closeStatus: string;
   try {
-    status = (await handle.describe()).status.name;
+    closeStatus = (await handle.describe()).status.name;
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return { kind: 'none' };
+    if (err instanceof WorkflowNotFoundError) return 'none';
     throw err;
   }
-  if (status === 'RUNNING' || status === 'CONTINUED_AS_NEW') return { kind: 'running' };
-  if (status === 'COMPLETED') return { kind: 'paid', status: (await handle.result()) as PayoutStatus };
-  if (status === 'FAILED') {
+  if (closeStatus === 'RUNNING') return { closeStatus, verdict: 'running' };
+  if (closeStatus === 'COMPLETED')
+    return { closeStatus, verdict: 'paid', status: (await handle.result()) as PayoutStatus };
+  if (closeStatus === 'FAILED') {
     try {
       await handle.result();
     } catch (err) {
-      const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
-      if (cause instanceof ApplicationFailure && cause.type?.startsWith('payout_') && cause.details?.[0])
-        return { kind: 'not_paid', status: cause.details[0] as PayoutStatus };
+      const ending = readPayoutEnding(err instanceof WorkflowFailedError ? err.cause : undefined);
+      if (ending?.kind === 'paid') return { closeStatus, verdict: 'paid', status: ending.status };
+      if (ending?.kind === 'not_paid') return { closeStatus, verdict: 'not_paid', status: ending.status };
+      if (ending) return { closeStatus, verdict: 'in_doubt', status: ending.status };
     }
   }
-  const how = status.toLowerCase();
-  return {
-    kind: 'needs_attention',
-    closeStatus: how,
-    reason: `an earlier payout workflow ${workflowId} ended ${how} without a clean outcome and may have created a bank session; check the bank before paying this reference again`,
-  };
+  // Terminated, timed out or failed by something else: its status query (the worker replays the
+  // closed run) still knows the session it created, if any.
+  let status: PayoutStatus | undefined;
+  try {
+    status = await handle.query(payoutStatusQuery);
+  } catch {
+    status = undefined; // unreadable: the bank cannot be asked about it, so it stays in doubt
+  }
+  return { closeStatus, verdict: 'in_doubt', ...(status ? { status } : {}) };
+}
+
+/** What the latest run of a reference's payout workflow says (the batch decides what to do with it). */
+export async function lookupPayout(client: Client, workflowId: string): Promise<PayoutLookup> {
+  const run = await classifyRun(client, workflowId);
+  if (run === 'none') return { kind: 'none' };
+  switch (run.verdict) {
+    case 'running':
+      return { kind: 'running' };
+    case 'paid':
+    case 'not_paid':
+      return { kind: run.verdict, status: run.status! };
+    case 'in_doubt': {
+      const how = run.closeStatus.toLowerCase();
+      return {
+        kind: 'needs_attention',
+        closeStatus: how,
+        reason:
+          run.status?.failure?.reason ??
+          `the payout workflow ${workflowId} ended ${how} without a clean outcome; run \`payrun payout reconcile ${run.status?.reference ?? workflowId.replace(/^payout-/, '')}\` to ask the bank`,
+        ...(run.status ? { status: run.status } : {}),
+      };
+    }
+  }
+}
+
+/**
+ * Every other run of a payout workflow id, with what each did with the money. Asks the server's
+ * visibility for the runs (the one list of them Temporal keeps), then each run's own record.
+ */
+export async function earlierPayoutRuns(
+  client: Client,
+  workflowId: string,
+  currentRunId: string,
+): Promise<EarlierPayoutRun[]> {
+  const runIds: string[] = [];
+  const quoted = workflowId.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
+  for await (const wf of client.workflow.list({ query: `WorkflowId = '${quoted}'` }))
+    if (wf.runId !== currentRunId) runIds.push(wf.runId);
+  const runs: EarlierPayoutRun[] = [];
+  for (const runId of runIds) {
+    const run = await classifyRun(client, workflowId, runId);
+    if (run !== 'none') runs.push({ runId, ...run });
+  }
+  return runs;
 }
 
 /** Runs `fn` over `items` with at most `limit` at a time, results in order. */

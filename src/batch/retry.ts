@@ -5,13 +5,23 @@ import type { BatchPaths } from './config';
 import { startBatchWorkflow } from './submit';
 import { readAllRows, readFinal, readMergedOutcomes, readMeta, retryCount, writeBatch } from './store';
 
-/** Outcomes that moved no money: their payout workflows ended Failed and may run again. */
-export const RETRYABLE_ROW_STATES: readonly string[] = ['failed', 'rejected', 'expired', 'cancelled'];
+/**
+ * Outcomes a retry may pay: those that moved no money (their payout workflows ended Failed and may run
+ * again), and those in doubt — every new payout run first settles earlier runs of its reference with
+ * the bank, so a payout the bank did pay is reported already_paid, never paid twice.
+ */
+export const RETRYABLE_ROW_STATES: readonly string[] = [
+  'failed',
+  'rejected',
+  'expired',
+  'cancelled',
+  'needs_attention',
+];
 
 /**
- * A new batch of only the rows whose payout moved no money (failed, rejected, expired, cancelled),
- * linked to the batch it retries. Their payout workflows ended Failed, so the ID-reuse policy lets
- * them run again; a paid reference still cannot be paid twice.
+ * A new batch of only the rows in RETRYABLE_ROW_STATES, linked to the batch it retries. Their payout
+ * workflows did not complete, so the ID-reuse policy lets them run again; a paid reference still
+ * cannot be paid twice.
  */
 export async function retryFailed(
   client: Client,
@@ -27,7 +37,9 @@ export async function retryFailed(
     RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
   );
   if (rows.length === 0)
-    throw new Error(`batch ${batchId} has no failed, rejected, expired or cancelled rows to retry`);
+    throw new Error(
+      `batch ${batchId} has no failed, rejected, expired, cancelled or needs_attention rows to retry`,
+    );
   const root = readMeta(dataDir, meta.rootBatchId);
   const n = retryCount(dataDir, meta.rootBatchId) + 1;
   const id = retryBatchWorkflowId(meta.rootBatchId, n);

@@ -1,29 +1,137 @@
+import type { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { Command } from 'commander';
+import { lookupPayout } from '../batch/lookup';
 import { formatRubles } from '../money';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/definitions';
-import { withClient } from './connect';
+import {
+  approvePayoutUpdate,
+  cancelPayoutUpdate,
+  payoutStatusQuery,
+  payoutWorkflowId,
+  type PayoutInput,
+  type PayoutStatus,
+} from '../../workflows/definitions';
+import { readPayoutEnding } from '../../workflows/payout-ending';
+import { CliFailure, withClient } from './connect';
+import { operator, sendCommand } from './operator';
+
+/** No card, account, phone or tax number: what the bank said, its ids, the timeline. */
+function describeStatus(s: PayoutStatus): string[] {
+  const lines = [
+    `${s.reference}: ${s.state}, ${formatRubles(s.amount)} ${s.currency.toUpperCase()}${s.batchId ? `, batch ${s.batchId}` : ''}`,
+  ];
+  if (s.bank.sessionId)
+    lines.push(`bank session ${s.bank.sessionId}${s.bank.payoutId ? `, payout ${s.bank.payoutId}` : ''}`);
+  if (s.bank.receiptLink) lines.push(`receipt ${s.bank.receiptLink}`);
+  if (s.failure) lines.push(`failure ${s.failure.code}: ${s.failure.reason}`);
+  for (const [k, v] of Object.entries(s.timestamps)) lines.push(`  ${k} ${v}`);
+  for (const n of s.notes) lines.push(`  note: ${n}`);
+  return lines;
+}
+
+/** The status of a payout, running or closed: a closed one is read from its result or its ending. */
+async function payoutStatus(client: Client, reference: string): Promise<string[]> {
+  const workflowId = payoutWorkflowId(reference);
+  const lookup = await lookupPayout(client, workflowId);
+  switch (lookup.kind) {
+    case 'none':
+      throw new CliFailure(`no payout with reference ${reference}`);
+    case 'running':
+      return describeStatus(await client.workflow.getHandle(workflowId).query(payoutStatusQuery));
+    case 'paid':
+    case 'not_paid': {
+      const closed = lookup.kind === 'paid' ? 'paid' : 'closed, not paid: the reference may be paid again';
+      const lines = describeStatus(lookup.status);
+      return [`${lines[0]} (${closed})`, ...lines.slice(1)];
+    }
+    case 'needs_attention':
+      return [
+        ...(lookup.status ? describeStatus(lookup.status) : [`${reference}: needs attention`]),
+        `needs attention: ${lookup.reason}`,
+      ];
+  }
+}
+
+/** The input the payout's latest run was started with (decoded through the client's converter). */
+async function latestInput(client: Client, workflowId: string): Promise<PayoutInput> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  return decodeFromPayloadsAtIndex<PayoutInput>(
+    client.options.loadedDataConverter,
+    0,
+    started?.input?.payloads,
+  );
+}
+
+/**
+ * Settles a payout in doubt with the bank: a new run of the reference's workflow that only reads the
+ * earlier runs' sessions (cancelling one still unconfirmed) and ends paid, not paid, or still in doubt.
+ */
+async function reconcile(client: Client, reference: string, taskQueue: string): Promise<string> {
+  const workflowId = payoutWorkflowId(reference);
+  const lookup = await lookupPayout(client, workflowId);
+  if (lookup.kind === 'none') throw new CliFailure(`no payout with reference ${reference}`);
+  if (lookup.kind === 'running')
+    return `${reference}: still running (payrun payout status ${reference}); nothing to reconcile`;
+  if (lookup.kind === 'paid') return `${reference}: paid (${lookup.status.state}); nothing to reconcile`;
+  if (lookup.kind === 'not_paid')
+    return `${reference}: not paid (${lookup.status.state}: ${lookup.status.failure?.reason ?? 'no reason'}); payrun batch retry-failed or a new submission pays it`;
+  const input = await latestInput(client, workflowId);
+  const handle = await client.workflow.start('payoutWorkflow', {
+    workflowId,
+    taskQueue,
+    args: [{ ...input, options: { ...input.options, reconcileOnly: true } } satisfies PayoutInput],
+  });
+  try {
+    await handle.result();
+    return `${reference}: reconciled`;
+  } catch (err) {
+    const ending = readPayoutEnding((err as { cause?: unknown }).cause);
+    if (ending?.kind === 'paid')
+      return `${reference}: the bank paid it (session ${ending.status.bank.sessionId ?? '?'}); recorded as paid, never paid again`;
+    if (ending?.kind === 'not_paid')
+      return `${reference}: the bank paid nothing; payrun batch retry-failed or a new submission pays it`;
+    if (ending?.kind === 'needs_attention')
+      throw new CliFailure(`${reference}: still in doubt: ${ending.status.failure?.reason}`);
+    throw err;
+  }
+}
 
 export function registerPayout(program: Command): void {
-  program
-    .command('payout')
-    .description('look at single payouts')
+  const payout = program.command('payout').description('look at and operate single payouts');
+  payout
     .command('status')
     .argument('<reference>', 'the payout reference (the batch file’s reference column)')
-    .description('the payout workflow’s status query: state, bank ids, failure, timestamps')
+    .description('state, bank ids, failure and timeline of a payout, running or closed')
     .action(async (reference: string) => {
       await withClient(async (client) => {
-        const s = await client.workflow.getHandle(payoutWorkflowId(reference)).query(payoutStatusQuery);
-        console.log(
-          `${s.reference}: ${s.state}, ${formatRubles(s.amount)} ${s.currency.toUpperCase()}${s.batchId ? `, batch ${s.batchId}` : ''}`,
-        );
-        if (s.bank.sessionId)
-          console.log(
-            `bank session ${s.bank.sessionId}${s.bank.payoutId ? `, payout ${s.bank.payoutId}` : ''}`,
-          );
-        if (s.bank.receiptLink) console.log(`receipt ${s.bank.receiptLink}`);
-        if (s.failure) console.log(`failure ${s.failure.code}: ${s.failure.reason}`);
-        for (const [k, v] of Object.entries(s.timestamps)) console.log(`  ${k} ${v}`);
-        for (const n of s.notes) console.log(`  note: ${n}`);
+        for (const line of await payoutStatus(client, reference)) console.log(line);
       });
     });
+  payout
+    .command('reconcile')
+    .argument('<reference>', 'a payout that needs attention')
+    .description('ask the bank what became of a payout in doubt and record it: paid, or free to pay again')
+    .action(async (reference: string) => {
+      await withClient(async (client, taskQueue) =>
+        console.log(await reconcile(client, reference, taskQueue)),
+      );
+    });
+  for (const [name, update, description] of [
+    ['approve', approvePayoutUpdate, 'approve a payout started with requireApproval'],
+    ['cancel', cancelPayoutUpdate, 'cancel a payout before it is confirmed'],
+  ] as const) {
+    payout
+      .command(name)
+      .argument('<reference>', 'the payout reference')
+      .option('--by <name>', 'who asks (default: $USER)')
+      .option(name === 'cancel' ? '--reason <text>' : '--note <text>', 'why, for the audit trail')
+      .description(description)
+      .action(async (reference: string, flags: { by?: string; note?: string; reason?: string }) => {
+        await withClient(async (client) => {
+          const handle = client.workflow.getHandle(payoutWorkflowId(reference));
+          console.log(`${reference}: ${await sendCommand(handle, update, operator(flags))}`);
+        });
+      });
+  }
 }

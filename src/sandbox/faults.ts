@@ -5,11 +5,14 @@ import { seededRandom } from './util';
  * - error_before: answer 500/503 without applying the operation (idempotency key released);
  * - error_after: apply the operation (and store its idempotent answer), then answer 500/503 — the answer is lost;
  * - reset_before / reset_after: destroy the socket instead of answering, before or after applying;
- * - latency: hold the request latencyMs (real time) after the idempotency key is taken, before applying.
+ * - latency: hold the request latencyMs (real time) after the idempotency key is taken, before applying;
+ * - refuse: answer a bank refusal (HTTP 400, `code`/`description`, default invalid_request) without
+ *   applying, remembered under the idempotency key like any refusal (a bank that changed its mind only
+ *   for a new key).
  * Webhook rules: drop (never sent), duplicate (sent twice), delay (delayMs sandbox time later),
  * reorder (held back reorderMs so later events overtake it).
  */
-export type HttpFaultKind = 'error_before' | 'error_after' | 'reset_before' | 'reset_after' | 'latency';
+export type HttpFaultKind = 'error_before' | 'error_after' | 'reset_before' | 'reset_after' | 'latency' | 'refuse';
 export type WebhookFaultKind = 'drop' | 'duplicate' | 'delay' | 'reorder';
 
 export interface HttpFaultRule {
@@ -24,6 +27,9 @@ export interface HttpFaultRule {
   status?: 500 | 503;
   /** For latency (real milliseconds). */
   latencyMs?: number;
+  /** For refuse: the bank's error code and description. */
+  code?: string;
+  description?: string;
 }
 
 export interface WebhookFaultRule {
@@ -43,6 +49,7 @@ export interface FaultSettings {
 
 export interface HttpFaultPlan {
   before?: { kind: 'error' | 'reset'; status: number };
+  refuse?: { code: string; description: string };
   after?: { kind: 'error' | 'reset'; status: number };
   latencyMs: number;
 }
@@ -88,6 +95,14 @@ export class FaultEngine {
         if (this.hit(rule)) plan.latencyMs += rule.latencyMs ?? 0;
         continue;
       }
+      if (rule.kind === 'refuse') {
+        if (!plan.refuse && this.hit(rule))
+          plan.refuse = {
+            code: rule.code ?? 'invalid_request',
+            description: rule.description ?? 'refused by a sandbox fault rule',
+          };
+        continue;
+      }
       const when = rule.kind.endsWith('before') ? 'before' : 'after';
       if (plan.before || plan[when] || !this.hit(rule)) continue;
       plan[when] = { kind: rule.kind.startsWith('reset') ? 'reset' : 'error', status: rule.status ?? 500 };
@@ -117,7 +132,7 @@ export function validateFaultSettings(input: unknown): FaultSettings {
   const http = (s.http ?? []) as unknown[];
   const webhooks = (s.webhooks ?? []) as unknown[];
   if (!Array.isArray(http) || !Array.isArray(webhooks)) return fail('http and webhooks must be arrays');
-  const httpKinds = ['error_before', 'error_after', 'reset_before', 'reset_after', 'latency'];
+  const httpKinds = ['error_before', 'error_after', 'reset_before', 'reset_after', 'latency', 'refuse'];
   const whKinds = ['drop', 'duplicate', 'delay', 'reorder'];
   http.forEach((r, i) => {
     const rule = r as HttpFaultRule;

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { createBankActivities } from '../../activities/bank';
 import { createBatchActivities } from '../../activities/batch';
+import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRoutingActivities } from '../../activities/routing';
 import type { BankClient } from '../bank';
 import type { PayerConfig } from '../config';
@@ -18,5 +19,6 @@ export function buildActivities(deps: ActivityDeps) {
     ...createBankActivities(deps),
     ...createRoutingActivities(deps.client),
     ...createBatchActivities(deps),
+    ...createPayoutRunActivities(deps.client),
   };
 }

@@ -134,6 +134,7 @@ export class ApiPipeline {
       if (plan.latencyMs > 0) await sleep(plan.latencyMs);
       let reply: Reply;
       try {
+        if (plan.refuse) throw new ApiError(400, plan.refuse.code, plan.refuse.description);
         reply = { status: 200, body: JSON.stringify(await route.handler(ctx)) };
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;

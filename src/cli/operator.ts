@@ -1,0 +1,46 @@
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { InvalidArgumentError } from 'commander';
+import type { UpdateDefinition } from '@temporalio/common';
+import { CliFailure } from './connect';
+
+/** The operator behind a command: `--by`, else the login name; the workflow refuses an empty one. */
+export function operator(flags: { by?: string; note?: string; reason?: string }) {
+  return {
+    by: flags.by ?? process.env.USER ?? process.env.LOGNAME ?? '',
+    ...(flags.note !== undefined ? { note: flags.note } : {}),
+    ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
+  };
+}
+
+export const MAX_IN_FLIGHT = { min: 1, max: 500 } as const;
+
+/** `--max-in-flight`: a whole number in range, or a usage error (exit 2) naming the range. */
+export function parseMaxInFlight(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n < MAX_IN_FLIGHT.min || n > MAX_IN_FLIGHT.max)
+    throw new InvalidArgumentError(
+      `expected a whole number from ${MAX_IN_FLIGHT.min} to ${MAX_IN_FLIGHT.max}, got "${value}"`,
+    );
+  return n;
+}
+
+/**
+ * Sends an operator command as a Temporal Update and returns the workflow's own answer ("approved",
+ * "already cancelled by …"). A refusal by the workflow's validator, a missing or closed workflow, all
+ * become one-line failures (exit 1).
+ */
+export async function sendCommand<A>(
+  handle: WorkflowHandle,
+  update: UpdateDefinition<string, [A]>,
+  arg: A,
+): Promise<string> {
+  try {
+    return await handle.executeUpdate(update, { args: [arg] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError)
+      throw new CliFailure(`${update.name} refused: ${err.cause?.message ?? err.message}`);
+    if (err instanceof WorkflowNotFoundError)
+      throw new CliFailure(`no running workflow ${handle.workflowId} (it may have finished)`);
+    throw err;
+  }
+}
