@@ -120,6 +120,7 @@ export class PayoutTracker {
       case 'payment_finished':
       case 'payment_refunded':
         this.nudged = true;
+        this.note(`${evt.type} event received; reading session/status`);
         break;
       case 'confirmation_payout':
         // Informational: the money already moved (session/status said succeeded); it changes no decision.
