@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
-import { dryRunBatch, formatDryRun } from '../batch/dry-run';
+import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
 import { retryFailed } from '../batch/retry';
 import { readFinal } from '../batch/store';
 import { describeError, submitBatch } from '../batch/submit';
@@ -57,11 +57,14 @@ export function registerBatch(program: Command): void {
       };
       if (flags.dryRun) {
         const bank = createBankClient(loadBankConfig(), createLogger('bank'));
+        const progress = dryRunProgressReporter(process.stderr);
         try {
-          const report = await dryRunBatch(bank, file, common);
+          const report = await dryRunBatch(bank, file, { ...common, onProgress: progress.onProgress });
+          progress.stop();
           for (const line of formatDryRun(report)) console.log(line);
           if (report.rejected) throw new CliFailure(`${file} would be rejected`);
         } finally {
+          progress.stop();
           await bank.close();
         }
         return;
