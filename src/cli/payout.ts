@@ -30,7 +30,7 @@ function describeStatus(s: PayoutStatus): string[] {
 }
 
 /** The status of a payout, running or closed: a closed one is read from its result or its ending. */
-async function payoutStatus(client: Client, reference: string): Promise<string[]> {
+export async function payoutStatus(client: Client, reference: string): Promise<string[]> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
   switch (lookup.kind) {
@@ -67,7 +67,7 @@ async function latestInput(client: Client, workflowId: string): Promise<PayoutIn
  * Settles a payout in doubt with the bank: a new run of the reference's workflow that only reads the
  * earlier runs' sessions (cancelling one still unconfirmed) and ends paid, not paid, or still in doubt.
  */
-async function reconcile(client: Client, reference: string, taskQueue: string): Promise<string> {
+export async function reconcile(client: Client, reference: string, taskQueue: string): Promise<string> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
   if (lookup.kind === 'none') throw new CliFailure(`no payout with reference ${reference}`);
