@@ -10,13 +10,14 @@ import { createLogger } from '../logger';
 import { formatRubles, rublesToKopecks } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
 import {
-  batchApproveSignal,
-  batchCancelSignal,
-  batchPauseSignal,
+  approveBatchUpdate,
   batchProgressQuery,
-  batchResumeSignal,
+  cancelBatchUpdate,
+  pauseBatchUpdate,
+  resumeBatchUpdate,
 } from '../../workflows/definitions';
 import { CliFailure, withClient } from './connect';
+import { operator, parseMaxInFlight, sendCommand } from './operator';
 import { describeCounts, describeProgress, followBatch } from './follow';
 
 interface SubmitFlags {
@@ -25,10 +26,8 @@ interface SubmitFlags {
   approveRequired?: boolean;
   dryRun?: boolean;
   follow?: boolean;
-  maxInFlight?: string;
+  maxInFlight?: number;
 }
-
-const who = () => process.env.USER ?? 'payrun-cli';
 
 export function registerBatch(program: Command): void {
   const batch = program.command('batch').description('submit batch files and operate running batches');
@@ -42,7 +41,7 @@ export function registerBatch(program: Command): void {
       'control total in rubles (e.g. "14 234,46"); a mismatch rejects the file',
     )
     .option('--approve-required', 'pay nothing until `payrun batch approve ID`')
-    .option('--max-in-flight <n>', 'payouts in flight at once (default 20)')
+    .option('--max-in-flight <n>', 'payouts in flight at once, 1–500 (default 20)', parseMaxInFlight)
     .option('--dry-run', 'validate, check tax numbers and the deposit; pay nothing, create no bank session')
     .option('--follow', 'show a progress bar until the batch is done, then the summary')
     .description('validate a batch file and start paying it; prints the batch id')
@@ -72,7 +71,7 @@ export function registerBatch(program: Command): void {
       await withClient(async (client, taskQueue) => {
         const batchOptions = {
           ...(flags.approveRequired ? { requireApproval: true } : {}),
-          ...(flags.maxInFlight ? { maxInFlight: Number(flags.maxInFlight) } : {}),
+          ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
         };
         const r = await submitBatch(client, file, { ...common, taskQueue, batchOptions });
         if (r.status === 'rejected') {
@@ -90,7 +89,7 @@ export function registerBatch(program: Command): void {
         if (flags.follow) {
           const result = await followBatch(client, r.batchId);
           console.log(
-            `${describeCounts(result.counts, result.amounts)}\nreport ${result.reportPath}\nsummary ${result.summaryPath}`,
+            `${describeCounts(result.counts, result.amounts)}${r.invalid ? `, invalid ${r.invalid} (not paid)` : ''}\nreport ${result.reportPath}\nsummary ${result.summaryPath}`,
           );
         }
       });
@@ -107,24 +106,26 @@ export function registerBatch(program: Command): void {
       });
     });
 
-  const signals = {
-    approve: [batchApproveSignal, 'approve paying the batch (when submitted with --approve-required)'],
-    pause: [batchPauseSignal, 'start no new payouts (those in flight finish)'],
-    resume: [batchResumeSignal, 'start payouts again after pause'],
+  const commands = {
+    approve: [approveBatchUpdate, 'approve paying the batch (when submitted with --approve-required)'],
+    pause: [pauseBatchUpdate, 'start no new payouts (those in flight finish)'],
+    resume: [resumeBatchUpdate, 'start payouts again after pause'],
     cancel: [
-      batchCancelSignal,
+      cancelBatchUpdate,
       'start no new payouts and cancel those in flight where the bank still allows',
     ],
   } as const;
-  for (const [name, [signal, description]] of Object.entries(signals)) {
+  for (const [name, [update, description]] of Object.entries(commands)) {
     batch
       .command(name)
       .argument('<id>', 'batch id')
+      .option('--by <name>', 'who asks (default: $USER)')
+      .option(name === 'cancel' ? '--reason <text>' : '--note <text>', 'why, for the audit trail')
       .description(description)
-      .action(async (id: string) => {
+      .action(async (id: string, flags: { by?: string; reason?: string; note?: string }) => {
         await withClient(async (client) => {
-          await client.workflow.getHandle(id).signal(signal, { by: who() });
-          console.log(`${id}: ${name} sent`);
+          const outcome = await sendCommand(client.workflow.getHandle(id), update, operator(flags));
+          console.log(`${id}: ${outcome}`);
         });
       });
   }
