@@ -82,13 +82,13 @@ function resolveBankKey(opts: SandboxOptions): { pem: string; publicPath?: strin
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
   if (!opts.dataDir) return { pem: gen().privateKey };
-  mkdirSync(opts.dataDir, { recursive: true });
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const priv = join(opts.dataDir, 'bank-private.pem');
   const pub = join(opts.dataDir, 'bank-public.pem');
   if (!existsSync(priv)) {
     const k = gen();
     writeFileSync(priv, k.privateKey, { mode: 0o600 });
-    writeFileSync(pub, k.publicKey);
+    writeFileSync(pub, k.publicKey, { mode: 0o600 });
   }
   return { pem: readFileSync(priv, 'utf8'), publicPath: pub };
 }
