@@ -25,3 +25,4 @@ export {
 } from './codec';
 export { payrunDataConverter, FAILURE_CONVERTER_PATH } from './converter';
 export { resolvePayloadKeys, loadKeyRing, devKeyFile, ensureDevKeyFile } from './keys';
+export { keyedIdHash, loadWorkflowIdSecret } from './ids';

@@ -9,7 +9,9 @@ import {
   EncryptionCodec,
   ENCRYPTED_ENCODING,
   KEY_ID_METADATA,
+  keyedIdHash,
   KeyRing,
+  loadWorkflowIdSecret,
   openText,
   resolvePayloadKeys,
   sealText,
@@ -210,5 +212,21 @@ describe('Temporal connection security', () => {
     ).toThrow(/TEMPORAL_TLS_CA_FILE: cannot read/);
     expect(() => loadTemporalConfig({ TEMPORAL_TLS: 'yes' })).toThrow(/TEMPORAL_TLS: must be true or false/);
     expect(readFileSync(join(dir, 'ca.pem'), 'utf8')).toBe('CA');
+  });
+});
+
+describe('keyed ids for personal data', () => {
+  it('differs by secret, is stable for one secret, and production demands the secret', () => {
+    const s1 = randomBytes(32);
+    const s2 = randomBytes(32);
+    expect(keyedIdHash(s1, 'payrun', '500100732259')).toBe(keyedIdHash(s1, 'payrun', '500100732259'));
+    expect(keyedIdHash(s1, 'payrun', '500100732259')).not.toBe(keyedIdHash(s2, 'payrun', '500100732259'));
+    expect(() => loadWorkflowIdSecret({ NODE_ENV: 'production' })).toThrow(
+      /PAYRUN_WORKFLOW_ID_SECRET: required in production/,
+    );
+    expect(() =>
+      loadWorkflowIdSecret({ PAYRUN_WORKFLOW_ID_SECRET: randomBytes(8).toString('base64') }),
+    ).toThrow(/8 bytes; at least 32/);
+    expect(loadWorkflowIdSecret({ PAYRUN_WORKFLOW_ID_SECRET: s1.toString('base64') }).equals(s1)).toBe(true);
   });
 });
