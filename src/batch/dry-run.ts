@@ -3,6 +3,9 @@ import { SingleBar } from 'cli-progress';
 import { BankApiError, type BankClient } from '../bank';
 import { loadBatch, type RowError } from '../csv';
 import { formatRubles } from '../money';
+import type { PayoutRequest } from '../csv/types';
+import type { PayoutLookup } from '../../workflows/definitions';
+import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from './lookup';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 
@@ -51,6 +54,22 @@ export interface DryRunOptions extends Pick<SubmitOptions, 'paths' | 'policy' | 
   onProgress?: (progress: DryRunProgress) => void;
   /** Tax numbers checked at once (default NPD_CONCURRENCY). */
   concurrency?: number;
+  /**
+   * What an existing payout of a reference says (the CLI passes the Temporal look-up), so the dry run
+   * reports already-paid rows and reference conflicts as the real run will. Absent: not checked.
+   */
+  lookupReference?: (reference: string) => Promise<PayoutLookup>;
+}
+
+/** Why a row would not be paid because of its reference's earlier payout; undefined = nothing against it. */
+function referenceVerdict(r: PayoutRequest, lookup: PayoutLookup): string | undefined {
+  if (lookup.kind !== 'paid') return undefined;
+  const wanted = { amount: r.amount, payee: { taxReference: r.recipient.taxReference, method: r.method } };
+  const differences = referenceDifferences(lookup.status, wanted);
+  const by = lookup.status.batchId ? `batch ${lookup.status.batchId}` : 'a payout outside any batch';
+  return differences.length
+    ? `reference_conflict: already paid by ${by} to another payee or amount (differs: ${differences.join(', ')})`
+    : `already_paid by ${by}; not paid again`;
 }
 
 /**
@@ -82,10 +101,19 @@ export async function dryRunBatch(
       return [inn, verdict] as const;
     }),
   );
+  const lookup = opts.lookupReference;
+  const earlier = lookup
+    ? new Map(
+        await mapLimit(batch.accepted, NPD_CONCURRENCY, async (r) => {
+          return [r.reference, referenceVerdict(r, await lookup(r.reference))] as const;
+        }),
+      )
+    : undefined;
   const rowOf = new Map(batch.rows.map((b) => [b.request, b.row]));
   const rows: DryRunRow[] = batch.accepted.map((r) => {
     const row = rowOf.get(r)!;
-    const why = r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined;
+    const why =
+      earlier?.get(r.reference) ?? (r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined);
     return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}) };
   });
   const payKopecks = rows.filter((r) => r.pay).reduce((s, r) => s + r.amount, 0);

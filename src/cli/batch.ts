@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
 import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
+import { lookupPayout } from '../batch/lookup';
 import { retryFailed } from '../batch/retry';
 import { readFinal } from '../batch/store';
 import { describeError, submitBatch } from '../batch/submit';
@@ -14,6 +15,7 @@ import {
   batchProgressQuery,
   cancelBatchUpdate,
   pauseBatchUpdate,
+  payoutWorkflowId,
   resumeBatchUpdate,
 } from '../../workflows/definitions';
 import { CliFailure, withClient } from './connect';
@@ -58,7 +60,14 @@ export function registerBatch(program: Command): void {
         const bank = createBankClient(loadBankConfig(), createLogger('bank'));
         const progress = dryRunProgressReporter(process.stderr);
         try {
-          const report = await dryRunBatch(bank, file, { ...common, onProgress: progress.onProgress });
+          // Temporal too: a reference paid earlier is reported as the real run will report it.
+          const report = await withClient((client) =>
+            dryRunBatch(bank, file, {
+              ...common,
+              onProgress: progress.onProgress,
+              lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
+            }),
+          );
           progress.stop();
           for (const line of formatDryRun(report)) console.log(line);
           if (report.rejected) throw new CliFailure(`${file} would be rejected`);

@@ -1,4 +1,7 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
+import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
 import { retryFailed } from '../../src/batch/retry';
 import type { PayoutMethod } from '../../src/csv/types';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
@@ -173,6 +176,29 @@ describe('every payout method pays through the real stack', () => {
     );
     await reportOf(stack, first.batchId);
     expect(paidEntries(stack, ref)).toHaveLength(1);
+
+    // The dry run says what the real run will: the same payee is already paid, another one conflicts.
+    const dryFile = join(paths.batchesDir, `${p}-dry.csv`);
+    writeFileSync(
+      dryFile,
+      mixedCsv([
+        { reference: ref, method: 'card' },
+        { reference: `${p}-new`, method: 'card' },
+      ]),
+    );
+    const lookupReference = (reference: string) => lookupPayout(stack.client, payoutWorkflowId(reference));
+    const dry = await dryRunBatch(stack.bank, dryFile, { paths, lookupReference });
+    expect(dry.rows.map((x) => [x.pay, x.why ?? ''])).toEqual([
+      [false, expect.stringMatching(/^already_paid/)],
+      [true, ''],
+    ]);
+    writeFileSync(dryFile, mixedCsv([{ reference: ref, method: 'card', kopecks: 999_00 }]));
+    const dryConflict = await dryRunBatch(stack.bank, dryFile, { paths, lookupReference });
+    expect(dryConflict.rows[0]).toMatchObject({
+      pay: false,
+      why: expect.stringMatching(/^reference_conflict.*amount/),
+    });
+    expect(formatDryRun(dryConflict).join('\n')).toMatch(/would not be paid — reference_conflict/);
 
     // The same row again in another file (a trailing blank line makes it another batch), then the
     // reference reused for another amount, and for another person.
