@@ -71,6 +71,7 @@ export async function startDemoComponents(opts: {
   const keys = ensurePartnerKeys(opts.dataDir);
   const sandboxPort = await preferredPort(8090);
   const ingressPort = await preferredPort(8080);
+  const ingressInternalPort = await preferredPort(8081);
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const ingressUrl = `http://127.0.0.1:${ingressPort}`;
   const sandboxDir = join(opts.dataDir, 'sandbox');
@@ -121,6 +122,7 @@ export async function startDemoComponents(opts: {
         ...temporal,
         INGRESS_PORT: String(ingressPort),
         INGRESS_HOST: '127.0.0.1',
+        INGRESS_INTERNAL_PORT: String(ingressInternalPort),
         BANK_ENV: 'test',
         BANK_PUBLIC_KEY_TEST_FILE: bankPublicKeyFile,
       },

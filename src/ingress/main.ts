@@ -1,4 +1,6 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import {
+  ConfigError,
   loadIngressConfig,
   loadTemporalConfig,
   loadWebhookVerificationConfig,
@@ -32,8 +34,31 @@ export function loadIngressEnv(env: Record<string, string | undefined> = process
   };
 }
 
+/** Parsed once at start-up, before Temporal is awaited: a bad key stops the ingress at once, by name. */
+export function parseBankPublicKey(verification: WebhookVerificationConfig): KeyObject {
+  try {
+    return createPublicKey(verification.bankPublicKeyPem);
+  } catch (err) {
+    const suffix = verification.environment === 'live' ? 'LIVE' : 'TEST';
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ConfigError([
+      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: not a public key in PEM (${reason})`,
+    ]);
+  }
+}
+
 /** `payrun ingress`: serves bank webhooks until SIGINT/SIGTERM, then drains and disconnects. */
 export async function runIngressFromEnv(env: IngressEnv = loadIngressEnv()): Promise<void> {
+  const bankPublicKey = parseBankPublicKey(env.verification);
+  const { headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs, maxConnections } =
+    env.ingress;
+  const limits = {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    bodyIdleTimeoutMs,
+    keepAliveTimeoutMs,
+    maxConnections,
+  };
   const { client, close: closeTemporal } = await connectClientWithRetry({
     config: env.temporal,
     ring: loadKeyRing(),
@@ -41,20 +66,26 @@ export async function runIngressFromEnv(env: IngressEnv = loadIngressEnv()): Pro
   const ingress = createIngress({
     client,
     taskQueue: env.temporal.taskQueue,
-    bankPublicKeyPem: env.verification.bankPublicKeyPem,
+    bankPublicKeyPem: bankPublicKey,
     allowedIps: env.ingress.allowedIps,
     maxBodyBytes: env.ingress.maxBodyBytes,
+    limits,
     logger: log,
   });
-  const listening = await ingress.listen(env.ingress.port, env.ingress.host);
+  const listening = await ingress.listen(env.ingress.port, env.ingress.host, {
+    port: env.ingress.internalPort,
+    host: env.ingress.internalHost,
+  });
   log.info(
     {
       url: listening.url,
+      internalUrl: listening.internalUrl,
       temporal: env.temporal.address,
       namespace: env.temporal.namespace,
       taskQueue: env.temporal.taskQueue,
       bankEnv: env.verification.environment,
       allowedIps: env.ingress.allowedIps,
+      limits,
     },
     'ingress listening',
   );

@@ -1,5 +1,6 @@
+import { createPublicKey, KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { KeyInput } from '../bank/signing';
 import { verifyWebhook } from '../bank/webhooks';
@@ -16,10 +17,13 @@ export interface IngressOptions {
   client: Client;
   /** Task queue of the payrun workers: the inbox runs there when a webhook starts it. */
   taskQueue: string;
+  /** The bank's public key: PEM or an already parsed KeyObject. A PEM is parsed once, here. */
   bankPublicKeyPem: KeyInput;
-  /** Source addresses allowed to post webhooks; empty allows any. */
+  /** Source addresses allowed on the bank-facing port (every route); empty allows any. */
   allowedIps: readonly string[];
   maxBodyBytes: number;
+  /** Slow-client and connection limits of the bank-facing port (and the internal one); defaults below. */
+  limits?: Partial<ConnectionLimits>;
   logger?: Logger;
   /** Defaults to WEBHOOK_INBOX_WORKFLOW_ID (tests use their own). */
   inboxWorkflowId?: string;
@@ -33,16 +37,50 @@ export interface IngressOptions {
   recentIdsCapacity?: number;
 }
 
+/** docs/ingress.md explains each default; INGRESS_* variables set them (src/config.ts). */
+export interface ConnectionLimits {
+  /** Request line and headers must arrive within this (server.headersTimeout). */
+  headersTimeoutMs: number;
+  /** The whole request, headers and body, must arrive within this (server.requestTimeout). */
+  requestTimeoutMs: number;
+  /** Longest silence in the middle of a body before the answer is 408 (the body reader's deadline). */
+  bodyIdleTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this (server.keepAliveTimeout). */
+  keepAliveTimeoutMs: number;
+  /** Open connections per listener; beyond it new ones are closed unanswered (server.maxConnections). */
+  maxConnections: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  bodyIdleTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+};
+
 export interface ListeningIngress {
+  /** The bank-facing port: webhooks only. */
   url: string;
-  /** Stops accepting, lets in-flight webhooks finish, then resolves. */
+  /** The internal port: /healthz and /metrics. */
+  internalUrl: string;
+  /** Stops accepting on both ports, lets in-flight requests finish, then resolves. */
   close(): Promise<void>;
 }
 
+export interface ListenAddress {
+  port?: number;
+  host?: string;
+}
+
 export interface Ingress {
+  /** The bank-facing server. */
   server: Server;
+  /** Health and metrics, for the orchestrator and Prometheus; never exposed to the bank. */
+  internalServer: Server;
   metrics: IngressMetrics;
-  listen(port?: number, host?: string): Promise<ListeningIngress>;
+  /** Both default to an ephemeral port on loopback; production passes INGRESS_* (src/ingress/main.ts). */
+  listen(port?: number, host?: string, internal?: ListenAddress): Promise<ListeningIngress>;
 }
 
 const WEBHOOK_PATHS = new Set(['/webhooks/bank', '/']);
@@ -53,6 +91,7 @@ const STATUS: Record<Outcome, number> = {
   unauthorized: 401,
   forbidden: 403,
   too_large: 413,
+  timeout: 408,
   bad_request: 400,
   unavailable: 503,
 };
@@ -63,6 +102,13 @@ export function createIngress(opts: IngressOptions): Ingress {
   const recent = new RecentIds(opts.recentIdsCapacity ?? 1_000);
   const temporalTimeoutMs = opts.temporalTimeoutMs ?? 10_000;
   const inbox = { taskQueue: opts.taskQueue, workflowId: opts.inboxWorkflowId, input: opts.inboxInput };
+  const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.limits };
+  // Once: parsing the PEM per webhook took ~0.4 ms of main thread on top of a ~0.1 ms verification.
+  // A bad key also fails here, at start-up, instead of turning every webhook into a 401.
+  const bankPublicKey =
+    opts.bankPublicKeyPem instanceof KeyObject
+      ? opts.bankPublicKeyPem
+      : createPublicKey(opts.bankPublicKeyPem);
 
   /** Both bounds: the deadline travels to the server, the abort also stops the SDK's own retries. */
   const withinTemporalTimeout = <R>(fn: () => Promise<R>, ms = temporalTimeoutMs) =>
@@ -83,7 +129,8 @@ export function createIngress(opts: IngressOptions): Ingress {
     res.end(text);
   };
 
-  async function handleWebhook(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** The bank-facing port: the allow-list guards every route, and only the webhook route exists. */
+  async function handlePublic(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
     const fields: Record<string, unknown> = { source: normalizeIp(req.socket.remoteAddress) };
     const finish = (
@@ -101,17 +148,29 @@ export function createIngress(opts: IngressOptions): Ingress {
       answer(res, status, { outcome, ...extra }, headers);
     };
 
-    if (!isAllowedSource(req.socket.remoteAddress, opts.allowedIps)) return finish('forbidden');
-    const read = await readBodyLimited(req, opts.maxBodyBytes);
+    const path = pathOf(req);
+    // The body is left unread on these answers: closing stops Node from reading (and discarding) it.
+    if (!isAllowedSource(req.socket.remoteAddress, opts.allowedIps)) {
+      Object.assign(fields, { method: req.method, path: path.slice(0, 100) });
+      return finish('forbidden', {}, CLOSE);
+    }
+    if (!(WEBHOOK_PATHS.has(path) && req.method === 'POST'))
+      return answer(res, 404, { error: 'not found' }, CLOSE);
+
+    const read = await readBodyLimited(req, {
+      maxBytes: opts.maxBodyBytes,
+      idleTimeoutMs: limits.bodyIdleTimeoutMs,
+    });
     if (!read.ok) {
       // Close the connection: the unread rest of the body must not be parsed as a next request.
-      if (read.reason === 'too_large') return finish('too_large', {}, { connection: 'close' });
+      if (read.reason === 'too_large') return finish('too_large', {}, CLOSE);
+      if (read.reason === 'timeout') return finish('timeout', {}, CLOSE);
       return; // the client went away; nobody to answer
     }
     const verified = verifyWebhook(
       read.body,
       req.headers['x-partner-sign'] as string | undefined,
-      opts.bankPublicKeyPem,
+      bankPublicKey,
     );
     if (!verified.ok && verified.reason === 'bad_signature') return finish('unauthorized');
     if (!verified.ok && verified.reason === 'bad_json')
@@ -154,42 +213,96 @@ export function createIngress(opts: IngressOptions): Ingress {
     }
   }
 
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const route =
-      WEBHOOK_PATHS.has(path) && req.method === 'POST'
-        ? handleWebhook(req, res)
-        : path === '/healthz' && req.method === 'GET'
-          ? handleHealth(res)
-          : path === '/metrics' && req.method === 'GET'
-            ? Promise.resolve(answer(res, 200, metrics.render()))
-            : Promise.resolve(answer(res, 404, { error: 'not found' }));
-    route.catch((err: unknown) => {
-      log.error({ err: String(err), path }, 'ingress handler failed');
-      if (!res.headersSent) answer(res, 500, { error: 'internal error' });
+  // Node checks its header and request timeouts only this often; its default of 30 s would stretch
+  // a 10 s headers timeout to 40 s.
+  const checkingIntervalMs = Math.max(
+    25,
+    Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
+  );
+  const limitedServer = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => {
+    const created = createServer(
+      {
+        headersTimeout: limits.headersTimeoutMs,
+        requestTimeout: limits.requestTimeoutMs,
+        connectionsCheckingInterval: checkingIntervalMs,
+      },
+      (req, res) => {
+        handler(req, res).catch((err: unknown) => {
+          log.error({ err: String(err), path: pathOf(req).slice(0, 100) }, 'ingress handler failed');
+          if (!res.headersSent) answer(res, 500, { error: 'internal error' });
+        });
+      },
+    );
+    created.keepAliveTimeout = limits.keepAliveTimeoutMs;
+    created.maxConnections = limits.maxConnections;
+    return created;
+  };
+
+  const server = limitedServer(handlePublic);
+  server.on('connection', (socket: Socket) => {
+    metrics.connectionOpened();
+    socket.once('close', () => metrics.connectionClosed());
+    // Node answers these itself (408, 400) and closes; this only counts them.
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') metrics.connectionError('timeout');
+      else if (err.code?.startsWith('HPE_')) metrics.connectionError('malformed');
     });
+  });
+  server.on('drop', () => metrics.connectionDropped());
+
+  const internalServer = limitedServer(async (req, res) => {
+    const path = pathOf(req);
+    if (path === '/healthz' && req.method === 'GET') return handleHealth(res);
+    if (path === '/metrics' && req.method === 'GET') return answer(res, 200, metrics.render());
+    return answer(res, 404, { error: 'not found' });
   });
 
   return {
     server,
+    internalServer,
     metrics,
-    listen(port = 0, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const { port: actual } = server.address() as AddressInfo;
-          const shownHost = host.includes(':') ? `[${host}]` : host;
-          resolve({
-            url: `http://${shownHost}:${actual}`,
-            close: () =>
-              new Promise<void>((done, fail) => {
-                server.close((err) => (err ? fail(err) : done()));
-                server.closeIdleConnections();
-              }),
-          });
-        });
-      });
+    async listen(port = 0, host = '127.0.0.1', internal: ListenAddress = {}) {
+      const publicUrl = await listenOn(server, port, host);
+      let internalUrl: string;
+      try {
+        internalUrl = await listenOn(internalServer, internal.port ?? 0, internal.host ?? '127.0.0.1');
+      } catch (err) {
+        await closeServer(server);
+        throw err;
+      }
+      return {
+        url: publicUrl,
+        internalUrl,
+        close: async () => {
+          await Promise.all([closeServer(server), closeServer(internalServer)]);
+        },
+      };
     },
   };
+}
+
+const CLOSE = { connection: 'close' };
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!;
+}
+
+function listenOn(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const { port: actual } = server.address() as AddressInfo;
+      const shownHost = host.includes(':') ? `[${host}]` : host;
+      resolve(`http://${shownHost}:${actual}`);
+    });
+  });
+}
+
+/** Stops accepting, closes idle kept-alive connections, and waits for in-flight requests. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise<void>((done, fail) => {
+    server.close((err) => (err ? fail(err) : done()));
+    server.closeIdleConnections();
+  });
 }

@@ -89,7 +89,7 @@ it('answers 503 while Temporal is down and delivers when the bank resends after 
   // server failed only after 19.5 s here; bounded it took 3.6 s with both cores busy. 8 s keeps that
   // difference while leaving room for a loaded two-core machine (5.8 s was seen under the full suite).
   expect(Date.now() - before).toBeLessThan(8_000);
-  expect((await fetch(`${ingress.url}/healthz`)).status).toBe(503);
+  expect((await fetch(`${ingress.internalUrl}/healthz`)).status).toBe(503);
 
   server = await startDevServer({ dbFile, port });
   // The bank resends until it gets a 200; so does this test, for at most a minute.
@@ -109,7 +109,7 @@ it('answers 503 while Temporal is down and delivers when the bank resends after 
     .filter((a) => a?.signalName === 'bankEvent')
     .map((a) => (JSON.parse(Buffer.from(a!.input!.payloads![0]!.data!).toString()) as { id: string }).id);
   expect(delivered).toContain(id);
-  expect((await fetch(`${ingress.url}/healthz`)).status).toBe(200);
+  expect((await fetch(`${ingress.internalUrl}/healthz`)).status).toBe(200);
   // One log line per webhook: the refusal while down, then each resend's outcome.
   const outcomes = ['unavailable', ...statuses.map((s) => (s === 200 ? 'delivered' : 'unavailable'))];
   expect(logged.map((l) => l.outcome).filter(Boolean)).toEqual(outcomes);

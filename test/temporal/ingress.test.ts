@@ -315,12 +315,12 @@ describe('routing', () => {
 
 describe('operations', () => {
   it('healthz answers 200 while Temporal does; metrics count outcomes and signals', async () => {
-    const health = await fetch(`${ingress.url}/healthz`);
+    const health = await fetch(`${ingress.internalUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual(
       expect.objectContaining({ status: 'ok', temporal: expect.objectContaining({ reachable: true }) }),
     );
-    const text = await (await fetch(`${ingress.url}/metrics`)).text();
+    const text = await (await fetch(`${ingress.internalUrl}/metrics`)).text();
     const count = (name: string) =>
       Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)$`, 'm').exec(text)?.[1]);
     expect(count('payrun_ingress_requests_total{outcome="unauthorized"}')).toBeGreaterThanOrEqual(2);
