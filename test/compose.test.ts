@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { BANK_WEBHOOK_IPS } from '../src/config';
@@ -11,6 +14,8 @@ interface Service {
   command?: string[] | string;
   environment?: Record<string, string | number>;
   ports?: string[];
+  expose?: string[];
+  healthcheck?: { test: string[] | string };
   depends_on?: string[] | Record<string, { condition: string }>;
   env_file?: string;
 }
@@ -18,6 +23,12 @@ const compose = parse(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 
   services: Record<string, Service>;
 };
 const s = compose.services;
+/** The compose file runs it as ['CMD', 'node', '-e', script] inside the payrun image. */
+const healthcheckScript = (): string => {
+  const test = s.ingress!.healthcheck!.test;
+  expect(Array.isArray(test) && test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
+  return (test as string[])[3]!;
+};
 const dependsOn = (svc: Service) =>
   Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
 
@@ -47,6 +58,38 @@ describe('docker-compose.yml (production)', () => {
     const port = String(s.ingress!.environment!.INGRESS_PORT);
     expect(s.ingress!.ports!.some((p) => p.endsWith(`:${port}`))).toBe(true);
     expect(String(s.ingress!.environment!.INGRESS_ALLOWED_IPS).split(',')).toEqual([...BANK_WEBHOOK_IPS]);
+  });
+
+  it('keeps the ingress health and metrics port off the published ports and checks health there', () => {
+    const env = s.ingress!.environment!;
+    const internal = String(env.INGRESS_INTERNAL_PORT);
+    expect(internal).not.toBe(String(env.INGRESS_PORT));
+    expect(s.ingress!.ports).toHaveLength(1);
+    expect(s.ingress!.ports!.some((p) => p.split(':').includes(internal))).toBe(false);
+    expect(s.ingress!.expose).toEqual([internal]);
+    expect(healthcheckScript()).toContain(`http://127.0.0.1:${internal}/healthz`);
+  });
+
+  it('the ingress healthcheck command passes on a 200 from /healthz and fails otherwise', async () => {
+    for (const status of [200, 503]) {
+      const server = createServer((req, res) => {
+        res.writeHead(req.url === '/healthz' ? status : 404).end();
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const script = healthcheckScript().replace(
+          `127.0.0.1:${String(s.ingress!.environment!.INGRESS_INTERNAL_PORT)}`,
+          `127.0.0.1:${port}`,
+        );
+        const code = await new Promise<number | null>((resolve) =>
+          spawn(process.execPath, ['-e', script], { stdio: 'ignore' }).once('exit', resolve),
+        );
+        expect({ status, code }).toEqual({ status, code: status === 200 ? 0 : 1 });
+      } finally {
+        server.close();
+      }
+    }
   });
 
   it('gives the watcher and the worker the same batch store and batch folders', () => {
