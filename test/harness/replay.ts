@@ -60,7 +60,12 @@ export async function recordHistoryIfAsked(name: string, handle: WorkflowHandle)
     throw new Error(
       'recording histories needs PAYRUN_PAYLOAD_KEYS unset (the test-only key), or replay could not decode them',
     );
+  await saveHistory(HISTORIES_DIR, name, handle);
+}
+
+/** Writes a workflow's history as fetched from the server (payloads still encrypted) to DIR/NAME.json. */
+export async function saveHistory(dir: string, name: string, handle: WorkflowHandle): Promise<void> {
   const history = await handle.fetchHistory();
-  mkdirSync(HISTORIES_DIR, { recursive: true });
-  writeFileSync(join(HISTORIES_DIR, `${name}.json`), JSON.stringify(History.fromObject(history).toJSON()));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(History.fromObject(history).toJSON()));
 }

@@ -1,4 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { EncryptionCodec, KeyRing, payrunDataConverter } from '../../src/temporal';
@@ -11,6 +14,8 @@ import {
   testSetup,
   workflowBundle,
 } from '../harness/temporal';
+import { replayRecordedHistories, saveHistory } from '../harness/replay';
+import { TEST_ONLY_PAYLOAD_KEY_ID } from '../harness/test-only-payload-key';
 
 /**
  * Key rotation: PAYRUN_PAYLOAD_KEYS goes from [A] to [B, A]. What A wrote stays readable and
@@ -115,5 +120,31 @@ it('a worker with neither key fails the workflow task, and the failure names the
     await worker.stop();
     await raw.close();
     await a.close();
+  }
+});
+
+it('a history recorded encrypted with the test-only key replays through the replay helper', async () => {
+  const taskQueue = `recording-${randomUUID()}`;
+  const setup = testSetup();
+  expect(setup.ring.current.id).toBe(TEST_ONLY_PAYLOAD_KEY_ID);
+  const { client, close } = await connectClient({ setup });
+  const worker = await startTestWorker({ taskQueue, setup });
+  try {
+    const handle = await client.workflow.start(connectivityCheckWorkflow, {
+      taskQueue,
+      workflowId: `recording-${randomUUID()}`,
+      args: [{ awaitAcknowledgement: false }],
+    });
+    await handle.result();
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-recording-'));
+    await saveHistory(dir, 'connectivity-check', handle);
+    expect(readFileSync(join(dir, 'connectivity-check.json'), 'utf8')).toContain(
+      Buffer.from('binary/encrypted').toString('base64'),
+    );
+    const outcomes = await replayRecordedHistories(dir);
+    expect(outcomes.map((o) => [o.file, o.error])).toEqual([['connectivity-check.json', undefined]]);
+  } finally {
+    await worker.stop();
+    await close();
   }
 });
