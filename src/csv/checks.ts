@@ -28,15 +28,23 @@ function innControlDigit(digits: string, weights: readonly number[]): number {
 
 /**
  * An individual's 12-digit INN: digit 11 = (Σ w·d over digits 1–10, w = 7 2 4 10 3 5 9 4 6 8) mod 11 mod 10,
- * digit 12 = (Σ w·d over digits 1–11, w = 3 7 2 4 10 3 5 9 4 6 8) mod 11 mod 10.
- * Region code 00 does not exist, so INNs starting with 00 are rejected too.
+ * digit 12 = (Σ w·d over digits 1–11, w = 3 7 2 4 10 3 5 9 4 6 8) mod 11 mod 10; and the first two digits,
+ * the region, are not 00 (no region has that code). `region` is only reported when the check digits
+ * are right: with a mistyped check digit the region may be mistyped too, so the check digits speak first.
  */
+export function checkInn12(inn: string): 'ok' | 'format' | 'checksum' | 'region' {
+  if (!/^\d{12}$/.test(inn)) return 'format';
+  if (
+    innControlDigit(inn, INN12_W11) !== inn.charCodeAt(10) - 48 ||
+    innControlDigit(inn, INN12_W12) !== inn.charCodeAt(11) - 48
+  )
+    return 'checksum';
+  return inn.startsWith('00') ? 'region' : 'ok';
+}
+
+/** A 12-digit INN with the right check digits and a region other than 00 (see checkInn12). */
 export function isValidInn12(inn: string): boolean {
-  if (!/^\d{12}$/.test(inn) || inn.startsWith('00')) return false;
-  return (
-    innControlDigit(inn, INN12_W11) === inn.charCodeAt(10) - 48 &&
-    innControlDigit(inn, INN12_W12) === inn.charCodeAt(11) - 48
-  );
+  return checkInn12(inn) === 'ok';
 }
 
 const ACCOUNT_WEIGHTS = [7, 1, 3];

@@ -18,11 +18,19 @@ export interface Decoded {
   text: string;
   encoding: Encoding;
   bom: boolean;
+  /**
+   * Set when the text was decoded as Windows-1251 and its cells must be checked for UTF-8 among them
+   * (checkEncoding): the encoding the file claims, or 'majority' when none was claimed. Unset when the
+   * whole file decoded as UTF-8, which leaves no room for Windows-1251 bytes.
+   */
+  check?: Encoding | 'majority';
 }
 
 /**
  * A UTF-8 BOM means UTF-8. Otherwise the bytes are UTF-8 when they decode as valid UTF-8
- * (Cyrillic Windows-1251 text practically never does), else Windows-1251.
+ * (Cyrillic Windows-1251 text practically never does), else Windows-1251. A file claimed UTF-8 (BOM
+ * or option) that is not valid UTF-8 is decoded as Windows-1251 too, only so that its cells can be
+ * checked: it is refused either way, as not UTF-8 or as mixing encodings.
  */
 export function decodeBytes(bytes: Buffer, encoding?: Encoding): Decoded {
   const bom = bytes.subarray(0, 3).equals(UTF8_BOM);
@@ -30,13 +38,18 @@ export function decodeBytes(bytes: Buffer, encoding?: Encoding): Decoded {
   if (encoding === 'windows-1251') {
     if (bom)
       throw new EncodingError('the file starts with a UTF-8 byte order mark but windows-1251 was stated');
-    return { text: iconv.decode(body, 'win1251'), encoding, bom: false };
+    return { text: iconv.decode(body, 'win1251'), encoding, bom: false, check: 'windows-1251' };
   }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), encoding: 'utf-8', bom };
   } catch {
-    if (encoding === 'utf-8' || bom) throw new EncodingError('the file is not valid UTF-8');
-    return { text: iconv.decode(body, 'win1251'), encoding: 'windows-1251', bom: false };
+    const claimed = encoding === 'utf-8' || bom;
+    return {
+      text: iconv.decode(body, 'win1251'),
+      encoding: claimed ? 'utf-8' : 'windows-1251',
+      bom,
+      check: claimed ? 'utf-8' : 'majority',
+    };
   }
 }
 

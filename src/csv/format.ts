@@ -26,14 +26,16 @@ export const COLUMNS = [
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
-/** Columns every file must have (plus exactly one of amount / amount_kopecks). */
+/**
+ * Columns every file must have (plus exactly one of amount / amount_kopecks). `currency` is not among
+ * them: payouts are in rubles only, so a missing or blank currency means rub.
+ */
 export const REQUIRED_COLUMNS: readonly Column[] = [
   'reference',
   'last_name',
   'first_name',
   'inn',
   'method',
-  'currency',
   'service_name',
 ];
 

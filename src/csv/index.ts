@@ -12,15 +12,32 @@ export type {
   RowError,
 } from './types';
 export { contentHash, loadBatch, loadStopList } from './load';
-export { isLuhnValid, isValidBankAccount, isValidInn12, normalizePhone, type PhoneResult } from './checks';
+export {
+  checkInn12,
+  isLuhnValid,
+  isValidBankAccount,
+  isValidInn12,
+  normalizePhone,
+  type PhoneResult,
+} from './checks';
+export { looksLikeMojibake } from './encoding';
 export { COLUMNS, HEADER_ALIASES, REQUIRED_COLUMNS, type Column } from './format';
-export { STOP_LIST_MESSAGE, FPS_DESCRIPTION_MAX } from './validate';
+export {
+  STOP_LIST_MESSAGE,
+  FPS_DESCRIPTION_MAX,
+  DESCRIPTION_MAX,
+  NAME_MAX,
+  SERVICE_NAME_MAX,
+} from './validate';
 export {
   RESULT_COLUMNS,
   summarize,
   summarizeReport,
   defaultResult,
+  maskDigits,
+  neutralizeCell,
   writeReport,
+  type ReportOptions,
   type ReportResult,
   type ReportResults,
   type ReportBatch,

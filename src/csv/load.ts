@@ -7,8 +7,18 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { formatRubles, sumKopecks } from '../money';
 import { decodeBytes, detectDelimiter, detectLineEnding, EncodingError } from './decode';
-import { mapHeaders, TOTAL_MARKERS } from './format';
-import type { BatchFormat, BatchRow, LoadedBatch, LoadOptions, PayoutRequest, RowError } from './types';
+import { checkEncoding, type EncodingCheck } from './encoding';
+import { columnForHeader, mapHeaders, TOTAL_MARKERS } from './format';
+import type {
+  AmountColumn,
+  BatchFormat,
+  BatchRow,
+  Encoding,
+  LoadedBatch,
+  LoadOptions,
+  PayoutRequest,
+  RowError,
+} from './types';
 import { markDuplicateReferences, readAmount, validateRow } from './validate';
 
 /** sha256 hex of the file's bytes; the batch id derives from it. */
@@ -47,6 +57,55 @@ function rejectedBatch(format: BatchFormat, fileErrors: RowError[], rows: BatchR
   };
 }
 
+/** Every non-blank record after the header, unvalidated, with its amount when the amount column is known. */
+function unvalidatedRows(
+  records: readonly string[][],
+  headerIndex: number,
+  amount: { index: number | undefined; column: AmountColumn },
+): BatchRow[] {
+  const rows: BatchRow[] = [];
+  records.forEach((cells, i) => {
+    if (i <= headerIndex || isBlank(cells)) return;
+    const row: BatchRow = { row: i + 1, cells, errors: [] };
+    if (amount.index !== undefined)
+      row.kopecks = readAmount(cells[amount.index] ?? '', amount.column).kopecks;
+    rows.push(row);
+  });
+  return rows;
+}
+
+const ENCODING_NAME: Record<Encoding, string> = { 'utf-8': 'UTF-8', 'windows-1251': 'Windows-1251' };
+
+/** A file whose cells are not all in the encoding it claims (or most of it is in): its file error and rows. */
+function mixedEncoding(format: BatchFormat, check: Extract<EncodingCheck, { kind: 'mixed' }>): LoadedBatch {
+  const { records, offending, encoding } = check;
+  const other: Encoding = encoding === 'utf-8' ? 'windows-1251' : 'utf-8';
+  const headerIndex = records.findIndex((cells) => !isBlank(cells));
+  const headers = records[headerIndex] ?? [];
+  const headerMap = mapHeaders(headers);
+  format.encoding = encoding;
+  format.headers = headers;
+  format.amountColumn = headerMap.amountColumn;
+  const first = offending[0]!;
+  const column = first > headerIndex ? (columnForHeader(headers[check.cell] ?? '') ?? null) : null;
+  const rowNumbers = offending.map((i) => i + 1);
+  const listed =
+    rowNumbers.length === 1
+      ? `row ${rowNumbers[0]} is`
+      : `rows ${rowNumbers.slice(0, 10).join(', ')}${rowNumbers.length > 10 ? ` and ${rowNumbers.length - 10} more` : ''} are`;
+  const message = `the file mixes encodings: ${listed} ${ENCODING_NAME[other]} but the rest of the file is ${ENCODING_NAME[encoding]}; save the whole file again in one encoding`;
+  return rejectedBatch(
+    format,
+    [{ row: first + 1, column, rule: 'encoding_mixed', message }],
+    unvalidatedRows(records, headerIndex, {
+      index: headerMap.index[headerMap.amountColumn],
+      column: headerMap.amountColumn,
+    }),
+  );
+}
+
+const NOT_UTF8 = 'the file is not valid UTF-8';
+
 export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   const policy = opts.policy ?? 'whole-file';
   let decoded;
@@ -74,6 +133,8 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     headers: [],
     lineEnding: detectLineEnding(text),
   };
+  const notUtf8 = (): LoadedBatch =>
+    rejectedBatch(format, [{ row: 1, column: null, rule: 'encoding', message: NOT_UTF8 }]);
 
   let records: string[][];
   try {
@@ -84,9 +145,20 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
       skip_empty_lines: false,
     });
   } catch (e) {
+    if (decoded.check === 'utf-8') return notUtf8();
     const line = (e as { lines?: number }).lines;
     const message = `the file is not readable CSV: ${(e as Error).message}`;
     return rejectedBatch(format, [{ row: line ?? 1, column: null, rule: 'csv_syntax', message }]);
+  }
+
+  if (decoded.check) {
+    const check = checkEncoding(records, decoded.check);
+    if (check.kind === 'not_utf8') return notUtf8();
+    if (check.kind === 'not_1251') {
+      const message = `windows-1251 was stated but the file is UTF-8 (row ${check.index + 1} reads as UTF-8 text)`;
+      return rejectedBatch(format, [{ row: check.index + 1, column: null, rule: 'encoding', message }]);
+    }
+    if (check.kind === 'mixed') return mixedEncoding(format, check);
   }
 
   // Spreadsheet row n is record n-1: blank rows keep their numbers but are not data rows.
@@ -102,14 +174,16 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   format.headers = headers;
   format.amountColumn = headerMap.amountColumn;
   if (headerMap.problems.length > 0) {
-    const rows: BatchRow[] = [];
-    records.forEach((cells, i) => {
-      if (i > headerIndex && !isBlank(cells)) rows.push({ row: i + 1, cells, errors: [] });
-    });
     return rejectedBatch(
       format,
       headerMap.problems.map((p) => ({ row: headerRow, column: p.column, rule: p.rule, message: p.message })),
-      rows,
+      unvalidatedRows(records, headerIndex, {
+        // Both amount columns present: neither is the amount, so none is read.
+        index: headerMap.problems.some((p) => p.rule === 'amount_columns')
+          ? undefined
+          : headerMap.index[headerMap.amountColumn],
+        column: headerMap.amountColumn,
+      }),
     );
   }
 
@@ -123,8 +197,11 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   let totalRow: LoadedBatch['totalRow'];
   if (lastDataIndex > headerIndex && isTotal(records[lastDataIndex]!)) {
     const cells = records[lastDataIndex]!;
-    const amount = readAmount(cells[amountIndex] ?? '', headerMap.amountColumn);
-    totalRow = { row: lastDataIndex + 1, cells, kopecks: 'kopecks' in amount ? amount.kopecks : null };
+    totalRow = {
+      row: lastDataIndex + 1,
+      cells,
+      kopecks: readAmount(cells[amountIndex] ?? '', headerMap.amountColumn).kopecks,
+    };
     lastDataIndex--;
   }
 
@@ -153,7 +230,13 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     }
     if (outcome.kopecks === null) unreadable.push(row);
     else amounts.push(outcome.kopecks);
-    rows.push({ row, cells, ...(outcome.request && { request: outcome.request }), errors: outcome.errors });
+    rows.push({
+      row,
+      cells,
+      ...(outcome.request && { request: outcome.request }),
+      errors: outcome.errors,
+      kopecks: outcome.kopecks,
+    });
   }
   markDuplicateReferences(rows, refIndex);
 

@@ -56,6 +56,12 @@ export interface BatchRow {
   cells: string[];
   request?: PayoutRequest;
   errors: RowError[];
+  /**
+   * The amount cell in kopecks whenever it reads as a sum of money, valid or not (zero and negative
+   * included); null when it does not (blank, "сто", three decimals…); absent when the file was
+   * refused before its amount column was known. Summaries and the control total use it.
+   */
+  kopecks?: number | null;
 }
 
 export interface LoadedBatch {

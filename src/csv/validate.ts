@@ -1,23 +1,32 @@
 /**
  * One data row → a PayoutRequest or the list of everything wrong with it. Every error names the
- * row (as a spreadsheet numbers it), the column and the rule. Messages never echo card, account or phone numbers.
+ * row (as a spreadsheet numbers it), the column and the rule. Messages never echo card, account or phone
+ * numbers, nor names.
  */
 import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
 import {
+  checkInn12,
   isLuhnValid,
   isPlausibleEmail,
   isValidBankAccount,
-  isValidInn12,
   normalizePhone,
   REFERENCE_PATTERN,
 } from './checks';
+import { looksLikeMojibake } from './encoding';
 import { METHOD_ALIASES, METHOD_FIELDS, YES_NO, type Column } from './format';
 import type { AmountColumn, BatchRow, PayoutMethod, PayoutRequest, RowError } from './types';
 
 export const STOP_LIST_MESSAGE =
   'tax number is on the stop-list (e.g. a former employee; the law forbids paying them as self-employed)';
 
+/** The bank's limit on an FPS payout's description (spec, Limits: "FPS description: up to 140 characters"). */
 export const FPS_DESCRIPTION_MAX = 140;
+/** Other descriptions: the purpose field of a Russian payment order holds 210 characters (decision D21). */
+export const DESCRIPTION_MAX = 210;
+/** Last, first and middle name, each (decision D21). */
+export const NAME_MAX = 64;
+/** The service named on the fiscal receipt (decision D21). */
+export const SERVICE_NAME_MAX = 128;
 
 export interface RowContext {
   index: Partial<Record<Column, number>>;
@@ -29,44 +38,153 @@ export interface RowContext {
 export interface RowOutcome {
   request?: PayoutRequest;
   errors: RowError[];
-  /** The amount when it could be read (even if the row is otherwise invalid); feeds the control total. */
+  /** The amount whenever it reads as money (even if the row is otherwise invalid); feeds the control total and summaries. */
   kopecks: number | null;
 }
 
 /** Spreadsheets write long numbers with spaces or no-break spaces ("4276 1234 5678 9012"). */
 const digitsOnly = (text: string): string => text.replace(/[\s\u00a0\u202f-]/g, '');
 
-export function readAmount(
-  text: string,
-  column: AmountColumn,
-): { kopecks: number } | { rule: string; message: string } {
+/** Characters as a person counts them (code points), as the bank counts the FPS description. */
+function chars(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) n--; // a surrogate pair is one character
+  }
+  return n;
+}
+
+export type AmountReading =
+  | { kopecks: number; error?: { rule: string; message: string } }
+  | { kopecks: null; error: { rule: string; message: string } };
+
+/** The amount cell: kopecks when it reads as money (an error still for zero or less), else only the error. */
+export function readAmount(text: string, column: AmountColumn): AmountReading {
   try {
     const kopecks = column === 'amount' ? rublesToKopecks(text) : parseKopecks(text);
-    if (kopecks <= 0) return { rule: 'amount_positive', message: `amount "${text.trim()}" must be positive` };
+    if (kopecks <= 0)
+      return {
+        kopecks,
+        error: { rule: 'amount_positive', message: `amount "${text.trim()}" must be positive` },
+      };
     return { kopecks };
   } catch (e) {
     if (!(e instanceof MoneyFormatError)) throw e;
     if (e.rule === 'more than two decimals') {
-      return { rule: 'amount_decimals', message: `amount "${text.trim()}" has more than two decimals` };
+      return {
+        kopecks: null,
+        error: { rule: 'amount_decimals', message: `amount "${text.trim()}" has more than two decimals` },
+      };
     }
     const unit = column === 'amount' ? 'rubles, like 1 234,56' : 'whole kopecks, like 123456';
-    return { rule: 'amount_format', message: `amount "${text.trim()}" is not ${unit} (${e.rule})` };
+    return {
+      kopecks: null,
+      error: { rule: 'amount_format', message: `amount "${text.trim()}" is not ${unit} (${e.rule})` },
+    };
   }
 }
+
+/** "U+00A0", with the character itself in front when it is visible. */
+export function describeChar(ch: string): string {
+  const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  if (ch === '\t') return `a tab (${code})`;
+  if (ch === '\r' || ch === '\n') return `a line break (${code})`;
+  if (ch === '\u00a0') return `a no-break space (${code})`;
+  return /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) ? `"${ch}" (${code})` : code;
+}
+
+/**
+ * What a spreadsheet would take for the start of a formula (OWASP CSV injection: = + - @, tab,
+ * carriage return), also after leading blanks; undefined when the cell starts harmlessly.
+ */
+export function formulaStart(raw: string): string | undefined {
+  const first = /^[=+\-@\t\r]/.test(raw) ? raw[0]! : /^\s*([=+\-@])/.exec(raw)?.[1];
+  return first === undefined
+    ? undefined
+    : first === '\t' || first === '\r'
+      ? describeChar(first)
+      : `"${first}"`;
+}
+
+/** Cyrillic or Latin letters, space, hyphen, apostrophes ' and ’, dot. */
+const NAME_CHARS = /^(?:(?=\p{L})[\p{Script=Cyrillic}\p{Script=Latin}]|[ '\u2019.-])*$/u;
+const NAME_CHAR = /^(?:(?=\p{L})[\p{Script=Cyrillic}\p{Script=Latin}]|[ '\u2019.-])$/u;
+/** Control, format (zero-width, bidi), private-use, unassigned and surrogate characters, line and paragraph separators. */
+const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
 export function validateRow(cells: readonly string[], row: number, ctx: RowContext): RowOutcome {
   const errors: RowError[] = [];
   const fail = (column: string | null, rule: string, message: string): void => {
     errors.push({ row, column, rule, message });
   };
-  const cell = (column: Column): string => {
+  const raw = (column: Column): string => {
     const i = ctx.index[column];
-    return i === undefined ? '' : (cells[i] ?? '').trim();
+    return i === undefined ? '' : (cells[i] ?? '');
   };
+  const cell = (column: Column): string => raw(column).trim();
   const required = (column: Column, what: string): string => {
     const value = cell(column);
     if (!value) fail(column, 'required', `${what} is blank`);
     return value;
+  };
+  /**
+   * A cell of free text: refused when a spreadsheet would run it as a formula, or when it is already
+   * garbled by a wrong decoding; then null (one error per cell). Otherwise trimmed.
+   */
+  const freeText = (column: Column, what: string): string | null => {
+    const value = raw(column);
+    const formula = formulaStart(value);
+    if (formula) {
+      fail(
+        column,
+        'formula_like',
+        `${what} begins with ${formula}, which a spreadsheet takes for a formula; start it with a letter or digit`,
+      );
+      return null;
+    }
+    const text = value.trim();
+    if (looksLikeMojibake(text)) {
+      fail(
+        column,
+        'mojibake',
+        `${what} looks like UTF-8 text that was read as Windows-1251 or Windows-1252 on the way (like "РЎРјРёСЂРЅРѕРІ" for "Смирнов"); export the file again from the original`,
+      );
+      return null;
+    }
+    return text;
+  };
+  const name = (column: Column, what: string, isRequired: boolean): string => {
+    const text = freeText(column, what);
+    if (text === null) return '';
+    if (!text) {
+      if (isRequired) fail(column, 'required', `${what} is blank`);
+      return '';
+    }
+    // Spreadsheets on macOS may store "й" as "и" + a combining breve; the bank compares composed text.
+    const value = text.normalize('NFC');
+    const bad = NAME_CHARS.test(value) ? undefined : [...value].find((ch) => !NAME_CHAR.test(ch));
+    if (bad !== undefined || !/\p{L}/u.test(value)) {
+      fail(
+        column,
+        'name_chars',
+        `${what} may contain only Cyrillic or Latin letters, spaces, hyphens, apostrophes (' ’) and dots, and at least one letter${bad === undefined ? '' : `; found ${describeChar(bad)}`}`,
+      );
+    } else if (chars(value) > NAME_MAX) {
+      fail(column, 'name_length', `${what} has ${chars(value)} characters; at most ${NAME_MAX}`);
+    }
+    return value;
+  };
+  /** Printable text; `lineBreaks` lets a multi-line cell (Alt+Enter in a spreadsheet) through. */
+  const printable = (column: Column, what: string, text: string, lineBreaks: boolean): boolean => {
+    const bad = UNPRINTABLE.exec(lineBreaks ? text.replace(/\r\n|\r|\n/g, ' ') : text)?.[0];
+    if (bad === undefined) return true;
+    fail(
+      column,
+      'text_printable',
+      `${what} contains ${describeChar(bad)}, an invisible or control character; write plain text`,
+    );
+    return false;
   };
 
   if (cells.length > ctx.headerLength) {
@@ -77,22 +195,37 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     );
   }
 
-  const reference = required('reference', 'payout reference');
-  if (reference && !REFERENCE_PATTERN.test(reference)) {
+  // A reference is an identity echoed into the report: one starting with "-" (a negative number to a
+  // spreadsheet) would come back as '-001 or -1, so it is refused rather than escaped.
+  const referenceFormula = formulaStart(raw('reference'));
+  let reference = '';
+  if (referenceFormula) {
     fail(
       'reference',
-      'reference_format',
-      'payout reference must be 1–64 characters of latin letters, digits and . _ : -',
+      'formula_like',
+      `payout reference begins with ${referenceFormula}, which a spreadsheet takes for a formula or a negative number; start it with a letter or digit`,
     );
+  } else {
+    reference = required('reference', 'payout reference');
+    if (reference && !REFERENCE_PATTERN.test(reference)) {
+      fail(
+        'reference',
+        'reference_format',
+        'payout reference must be 1–64 characters of latin letters, digits and . _ : -',
+      );
+    }
   }
-  const lastName = required('last_name', 'last name');
-  const firstName = required('first_name', 'first name');
-  const middleName = cell('middle_name');
+  const lastName = name('last_name', 'last name', true);
+  const firstName = name('first_name', 'first name', true);
+  const middleName = name('middle_name', 'middle name', false);
 
   const inn = digitsOnly(required('inn', 'tax number (INN)'));
   if (inn) {
-    if (!/^\d{12}$/.test(inn)) fail('inn', 'inn_format', 'tax number (INN) of a person must be 12 digits');
-    else if (!isValidInn12(inn)) fail('inn', 'inn_checksum', 'tax number (INN) fails its check digits');
+    const verdict = checkInn12(inn);
+    if (verdict === 'format') fail('inn', 'inn_format', 'tax number (INN) of a person must be 12 digits');
+    else if (verdict === 'checksum') fail('inn', 'inn_checksum', 'tax number (INN) fails its check digits');
+    else if (verdict === 'region')
+      fail('inn', 'inn_region', 'tax number (INN) starts with region 00, which does not exist');
     else if (ctx.stopList?.has(inn)) fail('inn', 'stop_list', STOP_LIST_MESSAGE);
   }
 
@@ -112,30 +245,53 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   const amountText = required(ctx.amountColumn, 'amount');
   if (amountText) {
     const amount = readAmount(amountText, ctx.amountColumn);
-    if ('kopecks' in amount) kopecks = amount.kopecks;
-    else fail(ctx.amountColumn, amount.rule, amount.message);
+    kopecks = amount.kopecks;
+    if (amount.error) fail(ctx.amountColumn, amount.error.rule, amount.error.message);
   }
 
-  const currency = required('currency', 'currency');
+  // Payouts are in rubles only: a file without the column, or a blank cell, means rub.
+  const currency = cell('currency');
   if (currency && currency.toLowerCase() !== 'rub') {
     fail('currency', 'currency_unknown', `currency "${currency}" is not supported; only RUB`);
   }
 
-  const serviceName = required('service_name', 'service name (for the receipt)');
-  const description = cell('description');
-  if (methodType === 'fps' && [...description].length > FPS_DESCRIPTION_MAX) {
-    fail(
-      'description',
-      'description_length',
-      `description has ${[...description].length} characters; FPS allows at most ${FPS_DESCRIPTION_MAX}`,
-    );
+  const serviceText = freeText('service_name', 'service name');
+  let serviceName = '';
+  if (serviceText !== null) {
+    serviceName = required('service_name', 'service name (for the receipt)');
+    if (serviceName && printable('service_name', 'service name', serviceName, false)) {
+      if (chars(serviceName) > SERVICE_NAME_MAX) {
+        fail(
+          'service_name',
+          'service_name_length',
+          `service name has ${chars(serviceName)} characters; at most ${SERVICE_NAME_MAX}`,
+        );
+      }
+    }
   }
 
-  const email = cell('email');
+  const description = freeText('description', 'description') ?? '';
+  if (description && printable('description', 'description', description, true)) {
+    if (methodType === 'fps' && chars(description) > FPS_DESCRIPTION_MAX) {
+      fail(
+        'description',
+        'description_length',
+        `description has ${chars(description)} characters; FPS allows at most ${FPS_DESCRIPTION_MAX}`,
+      );
+    } else if (methodType !== 'fps' && chars(description) > DESCRIPTION_MAX) {
+      fail(
+        'description',
+        'description_length',
+        `description has ${chars(description)} characters; at most ${DESCRIPTION_MAX} (a payment order's purpose field)`,
+      );
+    }
+  }
+
+  const email = freeText('email', 'email') ?? '';
   if (email && !isPlausibleEmail(email))
     fail('email', 'email_format', `email "${email}" is not a valid address`);
 
-  const metadataText = cell('metadata');
+  const metadataText = freeText('metadata', 'metadata') ?? '';
   let metadata: PayoutRequest['metadata'];
   if (metadataText.startsWith('{')) {
     try {

@@ -1,4 +1,4 @@
-import { isLuhnValid, isValidBankAccount, isValidInn12, normalizePhone } from '../../src/csv';
+import { checkInn12, isLuhnValid, isValidBankAccount, isValidInn12, normalizePhone } from '../../src/csv';
 import { accountFor, ACCOUNT, BIK, CARD, CARD2, inn12, INN, luhnCard, RKC_ACCOUNT, RKC_BIK } from './helpers';
 
 describe('isLuhnValid', () => {
@@ -33,6 +33,17 @@ describe('isValidInn12', () => {
     expect(isValidInn12('7707083893')).toBe(false); // a valid 10-digit (company) INN is not a person's
     expect(isValidInn12('000000000000')).toBe(false);
     expect(isValidInn12('50010073225a')).toBe(false);
+  });
+  it('checkInn12 tells a region-00 INN with right check digits from a check-digit failure', () => {
+    const region00 = inn12('0077123456');
+    expect(checkInn12(region00)).toBe('region');
+    expect(isValidInn12(region00)).toBe(false);
+    expect(checkInn12(region00.slice(0, 10) + ((Number(region00[10]) + 1) % 10) + region00[11])).toBe(
+      'checksum',
+    );
+    expect(checkInn12('500100732259')).toBe('ok');
+    expect(checkInn12('500100732258')).toBe('checksum');
+    expect(checkInn12('7707083893')).toBe('format');
   });
 });
 

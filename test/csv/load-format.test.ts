@@ -137,12 +137,15 @@ describe('loadBatch: format variants', () => {
 
   it('keeps quoted delimiters and newlines inside a cell, numbering rows as a spreadsheet does', () => {
     const text = csvText([
-      cardRow({ service_name: 'Дизайн, вёрстка\r\nи поддержка', description: 'строка "в кавычках"' }),
+      cardRow({
+        service_name: 'Дизайн, "вёрстка"',
+        description: 'строка "в кавычках"\r\nи вторая, с запятой',
+      }),
       cardRow({ reference: 'p-2', amount: '0' }),
     ]);
     const batch = loadBatch(utf8(text), { policy: 'partial' });
-    expect(batch.accepted[0]!.serviceName).toBe('Дизайн, вёрстка\r\nи поддержка');
-    expect(batch.accepted[0]!.description).toBe('строка "в кавычках"');
+    expect(batch.accepted[0]!.serviceName).toBe('Дизайн, "вёрстка"');
+    expect(batch.accepted[0]!.description).toBe('строка "в кавычках"\r\nи вторая, с запятой');
     expect(batch.rows[1]!.row).toBe(3);
     expect(batch.rows[1]!.errors).toEqual([
       { row: 3, column: 'amount', rule: 'amount_positive', message: 'amount "0" must be positive' },

@@ -39,13 +39,12 @@ describe('policy', () => {
 });
 
 describe('missing and conflicting columns reject the file at once', () => {
-  it('names each missing required column', () => {
+  it('names each missing required column (currency is not required)', () => {
     const header = HEADER.filter((h) => !['inn', 'currency', 'amount'].includes(h));
     const batch = loadBatch(utf8(csvText([cardRow()], { header })), { policy: 'partial' });
     expect(batch.rejected).toBe(true);
     expect(batch.fileErrors.map((e) => [e.row, e.column, e.rule])).toEqual([
       [1, 'inn', 'missing_column'],
-      [1, 'currency', 'missing_column'],
       [1, 'amount', 'missing_column'],
     ]);
     expect(batch.fileErrors[0]!.message).toBe('required column "inn" is missing');
@@ -143,6 +142,27 @@ describe('control total', () => {
     expect(batch.rows[1]!.errors.map((e) => [e.row, e.column, e.rule])).toEqual([
       [3, 'reference', 'total_row_position'],
     ]);
+  });
+
+  it('zero and negative amounts are readable: they count in the total (and the rows are still invalid)', () => {
+    const batch = loadBatch(
+      utf8(
+        csvText([
+          rows[0]!,
+          cardRow({ reference: 'b', amount: '0' }),
+          cardRow({ reference: 'c', amount: '-5,00' }),
+          { reference: 'ИТОГО', amount: '95,00' },
+        ]),
+      ),
+      { policy: 'partial' },
+    );
+    expect(batch.fileErrors).toEqual([]);
+    expect(batch.rows.map((r) => [r.kopecks, r.errors.map((e) => e.rule)])).toEqual([
+      [10000, []],
+      [0, ['amount_positive']],
+      [-500, ['amount_positive']],
+    ]);
+    expect(batch.accepted.map((r) => r.reference)).toEqual(['a']);
   });
 
   it('rows with unreadable amounts make the total unverifiable', () => {

@@ -8,7 +8,7 @@ import {
   writeReport,
   type ReportResult,
 } from '../../src/csv';
-import { accountRow, cardRow, cp1251, csvText, fpsRow, HEADER, utf8 } from './helpers';
+import { ACCOUNT, accountRow, CARD, cardRow, cp1251, csvText, fpsRow, HEADER, utf8 } from './helpers';
 
 const paid = (id: string): ReportResult => ({
   state: 'paid',
@@ -21,7 +21,7 @@ describe('writeReport', () => {
   it('round-trips a Windows-1251 ";" file: same cells, result columns appended, same encoding and line ending', () => {
     const text = csvText(
       [
-        cardRow({ reference: 'a', amount: '1 234,56', service_name: 'Вёрстка; макеты\r\nи правки' }),
+        cardRow({ reference: 'a', amount: '1 234,56', description: 'Вёрстка; макеты\r\nи правки' }),
         accountRow({ reference: 'b', amount: '0' }),
         fpsRow({ reference: 'c', amount: '10,00' }),
       ],
@@ -54,7 +54,19 @@ describe('writeReport', () => {
     const original: string[][] = parse(iconv.decode(input, 'win1251'), { delimiter: ';' });
     expect(records).toHaveLength(4);
     expect(records[0]).toEqual([...HEADER, ...RESULT_COLUMNS]);
-    for (let i = 1; i < 4; i++) expect(records[i]!.slice(0, HEADER.length)).toEqual(original[i]);
+    // Every cell as the file has it, except card, account and phone numbers, which are masked.
+    const masked = (i: number, column: string, value: string): string[] => {
+      const cells = [...original[i]!];
+      cells[HEADER.indexOf(column)] = value;
+      return cells;
+    };
+    expect(records[1]!.slice(0, HEADER.length)).toEqual(
+      masked(1, 'card_number', `${CARD.slice(0, 6)}******${CARD.slice(-4)}`),
+    );
+    expect(records[2]!.slice(0, HEADER.length)).toEqual(
+      masked(2, 'account', `${'*'.repeat(16)}${ACCOUNT.slice(-4)}`),
+    );
+    expect(records[3]!.slice(0, HEADER.length)).toEqual(masked(3, 'phone', '*******6789'));
     expect(records[1]!.slice(HEADER.length)).toEqual([
       'paid',
       'ps_1',
@@ -79,7 +91,7 @@ describe('writeReport', () => {
       'card_declined',
       'Банк отклонил выплату',
     ]);
-    expect(records[1]![HEADER.indexOf('service_name')]).toBe('Вёрстка; макеты\r\nи правки');
+    expect(records[1]![HEADER.indexOf('description')]).toBe('Вёрстка; макеты\r\nи правки');
   });
 
   it('keeps a UTF-8 BOM and LF, and writes the total row back', () => {
@@ -131,7 +143,7 @@ describe('writeReport', () => {
 });
 
 describe('summarize', () => {
-  it('counts and totals by state in kopecks, formatted, with a text line', () => {
+  it('counts and totals by state in kopecks, formatted, with a text line; an unknown amount is said to be unreadable', () => {
     const s = summarize([
       { state: 'paid', amount: 123456 },
       { state: 'paid', amount: 100 },
@@ -139,13 +151,13 @@ describe('summarize', () => {
       { state: 'invalid' },
     ]);
     expect(s.byState).toEqual({
-      paid: { count: 2, kopecks: 123556, formatted: '1 235,56' },
-      failed: { count: 1, kopecks: 5000, formatted: '50,00' },
-      invalid: { count: 1, kopecks: 0, formatted: '0,00' },
+      paid: { count: 2, kopecks: 123556, formatted: '1 235,56', unreadable: 0 },
+      failed: { count: 1, kopecks: 5000, formatted: '50,00', unreadable: 0 },
+      invalid: { count: 1, kopecks: 0, formatted: '0,00', unreadable: 1 },
     });
-    expect(s.total).toEqual({ count: 4, kopecks: 128556, formatted: '1 285,56' });
+    expect(s.total).toEqual({ count: 4, kopecks: 128556, formatted: '1 285,56', unreadable: 1 });
     expect(s.text).toBe(
-      '4 rows, 1 285,56 RUB: paid 2 (1 235,56 RUB), failed 1 (50,00 RUB), invalid 1 (0,00 RUB)',
+      '4 rows, 1 285,56 RUB + 1 unreadable amount: paid 2 (1 235,56 RUB), failed 1 (50,00 RUB), invalid 1 (amount unreadable)',
     );
   });
 
@@ -158,5 +170,54 @@ describe('summarize', () => {
     );
     const s = summarizeReport(batch, new Map([[2, paid('po_1')]]));
     expect(s.text).toBe('2 rows, 10,00 RUB: paid 1 (10,00 RUB), invalid 1 (0,00 RUB)');
+  });
+
+  it('summaries add up: invalid rows count with their amounts where readable; unreadable ones are named', () => {
+    const batch = loadBatch(
+      utf8(
+        csvText([
+          cardRow({ reference: 'a', amount: '100' }),
+          cardRow({ reference: 'b', amount: '50,00' }),
+          cardRow({ reference: 'c', amount: '30,00', inn: '123' }),
+          cardRow({ reference: 'd', amount: 'сто' }),
+          cardRow({ reference: 'e', amount: '0' }),
+          cardRow({ reference: 'f', amount: '20,00' }),
+        ]),
+      ),
+      { policy: 'partial' },
+    );
+    const s = summarizeReport(
+      batch,
+      new Map([
+        [2, paid('po_1')],
+        [3, { state: 'failed' }],
+        [7, paid('po_2')],
+      ]),
+    );
+    expect(s.byState).toEqual({
+      paid: { count: 2, kopecks: 12000, formatted: '120,00', unreadable: 0 },
+      failed: { count: 1, kopecks: 5000, formatted: '50,00', unreadable: 0 },
+      invalid: { count: 3, kopecks: 3000, formatted: '30,00', unreadable: 1 },
+    });
+    expect(s.total).toEqual({ count: 6, kopecks: 20000, formatted: '200,00', unreadable: 1 });
+    expect(Object.values(s.byState).reduce((sum, x) => sum + x.kopecks, 0)).toBe(s.total.kopecks);
+    expect(s.unreadableRows).toEqual([5]);
+    expect(s.text).toBe(
+      '6 rows, 200,00 RUB + 1 unreadable amount (row 5): paid 2 (120,00 RUB), failed 1 (50,00 RUB), invalid 3 (30,00 RUB + 1 unreadable amount)',
+    );
+  });
+
+  it('a file refused for its header still has its amounts summed', () => {
+    const header = HEADER.filter((h) => h !== 'inn');
+    const batch = loadBatch(
+      utf8(
+        csvText([cardRow({ reference: 'a', amount: '10' }), cardRow({ reference: 'b', amount: 'x' })], {
+          header,
+        }),
+      ),
+    );
+    expect(summarizeReport(batch, new Map()).text).toBe(
+      '2 rows, 10,00 RUB + 1 unreadable amount (row 3): rejected 2 (10,00 RUB + 1 unreadable amount)',
+    );
   });
 });

@@ -7,7 +7,9 @@ import {
   cardRow,
   csvText,
   fpsRow,
+  HEADER,
   INN,
+  inn12,
   luhnCard,
   utf8,
   type Row,
@@ -97,6 +99,24 @@ describe('row validation: every rule names row, column and rule', () => {
     expect(onlyError(cardRow({ inn: '' }))).toMatchObject({ row: 2, column: 'inn', rule: 'required' });
   });
 
+  it('INN region 00: its own rule when the check digits are right; a check-digit failure stays inn_checksum', () => {
+    const region00 = inn12('0012345678');
+    expect(region00.startsWith('00')).toBe(true);
+    expect(onlyError(cardRow({ inn: region00 }))).toEqual({
+      row: 2,
+      column: 'inn',
+      rule: 'inn_region',
+      message: 'tax number (INN) starts with region 00, which does not exist',
+    });
+    const region00BadDigits = region00.slice(0, 11) + ((Number(region00[11]) + 1) % 10);
+    expect(onlyError(cardRow({ inn: region00BadDigits }))).toEqual({
+      row: 2,
+      column: 'inn',
+      rule: 'inn_checksum',
+      message: 'tax number (INN) fails its check digits',
+    });
+  });
+
   it('bank account: BIK 9 digits, account 20 digits, control key', () => {
     const changed = ACCOUNT.slice(0, 19) + ((Number(ACCOUNT[19]) + 1) % 10);
     expect(onlyError(accountRow({ account: changed }))).toEqual({
@@ -137,7 +157,7 @@ describe('row validation: every rule names row, column and rule', () => {
     });
   });
 
-  it('FPS description: at most 140 characters (other methods are not limited)', () => {
+  it('description: FPS at most 140 characters (the bank), other methods at most 210 (a payment order)', () => {
     expect(errorsOf(fpsRow({ description: 'я'.repeat(140) }))).toEqual([]);
     expect(onlyError(fpsRow({ description: 'я'.repeat(141) }))).toEqual({
       row: 2,
@@ -145,7 +165,19 @@ describe('row validation: every rule names row, column and rule', () => {
       rule: 'description_length',
       message: 'description has 141 characters; FPS allows at most 140',
     });
-    expect(errorsOf(cardRow({ description: 'я'.repeat(300) }))).toEqual([]);
+    expect(
+      errorsOf(cardRow({ description: 'я'.repeat(210) }), accountRow({ description: 'я'.repeat(210) })),
+    ).toEqual([]);
+    expect(onlyError(cardRow({ description: 'я'.repeat(300) }))).toEqual({
+      row: 2,
+      column: 'description',
+      rule: 'description_length',
+      message: "description has 300 characters; at most 210 (a payment order's purpose field)",
+    });
+    expect(onlyError(accountRow({ description: 'я'.repeat(211) }))).toMatchObject({
+      column: 'description',
+      rule: 'description_length',
+    });
   });
 
   it('currency and method must be known; each method needs its fields', () => {
@@ -156,6 +188,10 @@ describe('row validation: every rule names row, column and rule', () => {
       message: 'currency "usd" is not supported; only RUB',
     });
     expect(errorsOf(cardRow({ currency: 'Rub' }))).toEqual([]);
+    expect(onlyError(cardRow({ currency: 'рубли' }))).toMatchObject({
+      column: 'currency',
+      rule: 'currency_unknown',
+    });
     expect(onlyError(cardRow({ method: 'cash' }))).toMatchObject({
       row: 2,
       column: 'method',
@@ -256,5 +292,43 @@ describe('row validation: every rule names row, column and rule', () => {
     const text = JSON.stringify(batch.rows.flatMap((r) => r.errors));
     expect(text).not.toContain(CARD.slice(0, 12));
     expect(text).not.toContain(ACCOUNT.slice(0, 12));
+  });
+});
+
+describe('currency is optional: no column or a blank cell means rub', () => {
+  it('a file without the currency column is read as rubles', () => {
+    const header = HEADER.filter((h) => h !== 'currency');
+    const batch = loadBatch(utf8(csvText([cardRow(), fpsRow()], { header })));
+    expect(batch.fileErrors).toEqual([]);
+    expect(batch.rejected).toBe(false);
+    expect(batch.accepted.map((r) => [r.reference, r.currency, r.amount])).toEqual([
+      ['p-1', 'rub', 150000],
+      ['p-3', 'rub', 150000],
+    ]);
+  });
+
+  it('a blank currency cell is rub; any other value is still an error', () => {
+    const batch = loadBatch(
+      utf8(
+        csvText([
+          cardRow({ currency: '' }),
+          cardRow({ reference: 'b', currency: ' ' }),
+          cardRow({ reference: 'c', currency: 'EUR' }),
+        ]),
+      ),
+      { policy: 'partial' },
+    );
+    expect(batch.accepted.map((r) => [r.reference, r.currency])).toEqual([
+      ['p-1', 'rub'],
+      ['b', 'rub'],
+    ]);
+    expect(batch.rows[2]!.errors).toEqual([
+      {
+        row: 4,
+        column: 'currency',
+        rule: 'currency_unknown',
+        message: 'currency "EUR" is not supported; only RUB',
+      },
+    ]);
   });
 });
