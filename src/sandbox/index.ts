@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createLogger, type Logger } from '../logger';
 import { emitNominalTopup, handleAdmin, type AdminDeps } from './admin';
 import type { SandboxClock } from './clock';
-import { DEFAULT_TIMINGS, Sandbox, type ProjectConfig, type Timings } from './core';
+import { SANDBOX_PROFILES, Sandbox, type ProjectConfig, type SandboxProfile, type Timings } from './core';
 import type { FaultSettings } from './faults';
 import { ApiPipeline, readBody, type Reply } from './http/server';
 import { Engine } from './operations';
@@ -22,7 +22,8 @@ import type { LedgerEntry, Session, WebhookAttempt } from './state/types';
 import { WebhookDispatcher } from './webhooks/dispatcher';
 
 export type { FaultSettings, HttpFaultRule, WebhookFaultRule } from './faults';
-export type { Timings } from './core';
+export type { SandboxProfile, Timings } from './core';
+export { SANDBOX_PROFILES } from './core';
 export type { LedgerEntry, WebhookAttempt } from './state/types';
 export * from './test-values';
 
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   dataDir?: string;
   admin?: boolean;
   clock?: { startAt?: string };
+  /** The named timings the `timings` option then overrides; default `instant` (docs/sandbox.md). */
+  profile?: SandboxProfile;
   timings?: Partial<Timings>;
   faults?: FaultSettings;
   seed?: number;
@@ -109,7 +112,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   const sb = new Sandbox({
     projects: opts.projects,
     bankPrivateKeyPem: key.pem,
-    timings: { ...DEFAULT_TIMINGS, ...opts.timings },
+    timings: { ...SANDBOX_PROFILES[opts.profile ?? 'instant'], ...opts.timings },
     accounts: {
       settlementAccount: opts.accounts?.settlement ?? '40702810400000000001',
       depositAccount: opts.accounts?.deposit ?? '40702810700000000002',
@@ -144,6 +147,7 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   ]);
   const admin: AdminDeps = { sb, engine, webhooks, partnerInn: opts.partnerInn ?? '7707083893' };
 
+  let closed = false;
   const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://sandbox');
     const path = url.pathname;
@@ -183,6 +187,12 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
         contentType: 'text/plain',
       });
     }
+    const latencyMs = sb.timings.apiLatencyMs;
+    if (latencyMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, latencyMs));
+      // A sandbox closed meanwhile must not change its state any more; the socket is gone anyway.
+      if (closed) return;
+    }
     const reply = await api.handle(req, res, path, raw);
     if (reply) send(res, reply);
   };
@@ -212,7 +222,6 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
   sb.persister?.flush();
   logger.info({ url: sb.baseUrl, dataDir: opts.dataDir }, 'bank sandbox listening');
 
-  let closed = false;
   return {
     url: sb.baseUrl,
     port,

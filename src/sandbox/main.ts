@@ -21,6 +21,7 @@ const VARS = {
   seed: 'SANDBOX_SEED',
   clockStartAt: 'SANDBOX_CLOCK_START_AT',
   faultsFile: 'SANDBOX_FAULTS_FILE',
+  profile: 'SANDBOX_PROFILE',
   timings: 'SANDBOX_TIMINGS',
   initialDeposit: 'SANDBOX_INITIAL_DEPOSIT_KOPECKS',
 } as const;
@@ -41,6 +42,7 @@ const schema = z.object({
   seed: z.coerce.number().int().default(1),
   clockStartAt: z.iso.datetime({ offset: true }).optional(),
   faultsFile: z.string().optional(),
+  profile: z.enum(['instant', 'realistic']).default('instant'),
   timings: z.string().optional(),
   initialDeposit: z.coerce.number().int().min(0).optional(),
 });
@@ -114,6 +116,7 @@ export function loadSandboxEnv(env: Env = process.env): Parameters<typeof startS
     seed: s.seed,
     clock: s.clockStartAt ? { startAt: s.clockStartAt } : undefined,
     faults,
+    profile: s.profile,
     timings,
     accounts: s.initialDeposit !== undefined ? { initialDepositKopecks: s.initialDeposit } : undefined,
   };
