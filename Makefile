@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large demo clean
+.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large test-chaos demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
@@ -37,6 +37,11 @@ test: setup typecheck lint
 # The 10 000-row batch end to end (about 18 minutes on two cores): too long for every run.
 test-large: setup
 	PAYRUN_LARGE_BATCH_ROWS=10000 npx jest --ci --selectProjects temporal --testPathPatterns batch-large
+
+# The chaos run (docs/reliability.md): 250 rows through worker SIGKILLs, a dev-server restart and bank and
+# webhook faults. PAYRUN_CHAOS_* variables change the row count, kills and fault rates.
+test-chaos: setup
+	PAYRUN_CHAOS=1 npx jest --ci test/temporal/chaos.test.ts --selectProjects temporal
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone
