@@ -1,0 +1,395 @@
+#!/usr/bin/env bash
+# Temporal on PostgreSQL on this machine: the production engine (docker-compose.yml's) without Docker.
+#
+#   scripts/temporal-postgres.sh start [--fresh]   build what is missing, start PostgreSQL and the server
+#   scripts/temporal-postgres.sh stop              stop both; no process is left
+#   scripts/temporal-postgres.sh status            running or not, and the address
+#
+# start prints TEMPORAL_ADDRESS=127.0.0.1:PORT on stdout (everything else goes to stderr) and writes it
+# to $TEMPORAL_PG_DIR/address.env. TEMPORAL_SHARDS (default 4) sets the history shard count of a new
+# cluster; shards are fixed when the databases are created, so another count needs --fresh, which
+# deletes the cluster and its data first. docs/operations.md, "Running Temporal on PostgreSQL".
+set -euo pipefail
+umask 077 # the config holds the database password; logs and state are nobody else's business either
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CACHE_DIR="${PAYRUN_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/payrun}"
+BIN_DIR="$CACHE_DIR/bin"
+SERVER_VERSION="1.29.1" # deploy/temporal-server/go.mod pins it, with the CLI's module graph
+SERVER_BIN="$BIN_DIR/temporal-server"
+SQL_TOOL="$BIN_DIR/temporal-sql-tool"
+DIR="${TEMPORAL_PG_DIR:-$CACHE_DIR/temporal-postgres}"
+SHARDS="${TEMPORAL_SHARDS:-4}"
+NAMESPACE="default"
+RETENTION="${TEMPORAL_RETENTION:-72h}"
+
+say() { echo "temporal-postgres: $*" >&2; }
+die() {
+  say "$*"
+  exit 1
+}
+
+usage() {
+  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status" >&2
+  exit 2
+}
+
+# PostgreSQL refuses to run as root, and root's home is closed to other users, so when root runs this
+# the cluster lives in the postgres user's home (the Debian place for clusters) and runs as that user.
+if [ "$(id -u)" = 0 ]; then
+  PG_USER=postgres
+  PG_HOME_DIR="$(getent passwd postgres 2>/dev/null | cut -d: -f6 || true)"
+  PGDATA_DEFAULT="${PG_HOME_DIR:-/var/lib/postgresql}/payrun-temporal/pgdata"
+else
+  PG_USER="$(id -un)"
+  PGDATA_DEFAULT="$DIR/pgdata"
+fi
+PGDATA="${TEMPORAL_PGDATA:-$PGDATA_DEFAULT}"
+
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then runuser -u "$PG_USER" -- "$@"; else "$@"; fi
+}
+
+pg_bindir() {
+  local d
+  d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)"
+  if [ -n "$d" ] && [ -x "$d/initdb" ]; then
+    echo "$d"
+  elif command -v initdb >/dev/null 2>&1; then
+    dirname "$(command -v initdb)"
+  fi
+}
+
+ensure_postgresql() {
+  PG_BIN="$(pg_bindir)"
+  [ -n "$PG_BIN" ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    die "PostgreSQL is missing and only root can install it: run 'apt-get install -y postgresql' as root, then start again."
+  fi
+  say "installing PostgreSQL from Debian's packages (one time)..."
+  # The package's own "main" cluster is not wanted: payrun runs a private cluster of its own.
+  mkdir -p /etc/postgresql-common/createcluster.d
+  echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.d/payrun.conf
+  if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2; }; then
+    die "installing PostgreSQL with apt-get failed (see the output above)."
+  fi
+  PG_BIN="$(pg_bindir)"
+  [ -n "$PG_BIN" ] || die "PostgreSQL was installed but initdb is not found under /usr/lib/postgresql."
+}
+
+# The server and the SQL tool, built inside the Temporal CLI v1.5.1's module graph (deploy/temporal-server):
+# after the CLI's own build (scripts/ensure-temporal.sh) nearly every package is already compiled.
+ensure_binaries() {
+  local want="temporal version ${SERVER_VERSION}"
+  if [ -x "$SERVER_BIN" ] && [ -x "$SQL_TOOL" ] && [ "$("$SERVER_BIN" --version 2>/dev/null)" = "$want" ] &&
+    "$SQL_TOOL" --version 2>/dev/null | grep -q " ${SERVER_VERSION}\$"; then
+    return 0
+  fi
+  command -v go >/dev/null 2>&1 ||
+    die "Go is missing; install Go 1.25 or newer so the Temporal server v${SERVER_VERSION} can be built once."
+  mkdir -p "$BIN_DIR"
+  local started
+  started=$(date +%s)
+  say "building Temporal server and SQL tool v${SERVER_VERSION} into $BIN_DIR (one time)..."
+  if ! (cd "$ROOT/deploy/temporal-server" && export GOFLAGS="${GOFLAGS:-} -buildvcs=false" &&
+    go build -o "$SERVER_BIN" go.temporal.io/server/cmd/server >&2 &&
+    go build -o "$SQL_TOOL" go.temporal.io/server/cmd/tools/sql >&2); then
+    die "building the Temporal server failed (see the go output above); check 'go version' (1.25 or newer) and that the Go module proxy is reachable."
+  fi
+  say "built in $(($(date +%s) - started)) s"
+}
+
+# N distinct free loopback ports below 32768: Temporal's PostgreSQL schema keeps membership ports in a
+# smallint, and the kernel's own choice (port 0) is 32768 or above. Held together while choosing, so no
+# two are the same.
+free_ports() {
+  node -e '
+    const net = require("node:net");
+    const n = Number(process.argv[1]);
+    const held = [];
+    const tryPort = (left) => {
+      if (held.length === n) {
+        console.log(held.map((s) => s.address().port).join(" "));
+        held.forEach((s) => s.close());
+        return;
+      }
+      if (left === 0) { console.error("temporal-postgres: no free loopback ports between 20000 and 32767"); process.exit(1); }
+      const s = net.createServer();
+      s.once("error", () => tryPort(left - 1));
+      s.listen(20000 + Math.floor(Math.random() * 12768), "127.0.0.1", () => { held.push(s); tryPort(left); });
+    };
+    tryPort(1000);' "$1"
+}
+
+port_busy() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+pid_alive() {
+  [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null
+}
+
+# The recorded pid, only while it is still our server (a pid left from before a reboot may be reused).
+server_pid() {
+  local pid
+  pid="$(cat "$DIR/server.pid" 2>/dev/null || true)"
+  if [ -n "$pid" ] && tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -q "^$SERVER_BIN "; then
+    echo "$pid"
+  fi
+}
+
+pg_running() {
+  [ -f "$PGDATA/postmaster.pid" ] && pid_alive "$(head -1 "$PGDATA/postmaster.pid")"
+}
+
+load_state() {
+  # shellcheck disable=SC1091
+  [ -f "$DIR/state.env" ] && . "$DIR/state.env"
+  return 0
+}
+
+temporal_cli() {
+  "$ROOT/scripts/ensure-temporal.sh"
+}
+
+namespace_answers() {
+  "$CLI" operator namespace describe --address "$ADDRESS" --namespace "$NAMESPACE" >/dev/null 2>&1
+}
+
+# Renders deploy/temporal/config.yaml.tmpl the way the image's dockerize does, for the only two forms
+# the template may use; anything else is refused, so the script never runs a half-rendered config.
+render_config() {
+  node -e '
+    const fs = require("node:fs");
+    const [src, dst] = process.argv.slice(1);
+    const text = fs.readFileSync(src, "utf8");
+    const out = text.replace(/\{\{\s*(?:default\s+\.Env\.([A-Z0-9_]+)\s+"([^"]*)"|\.Env\.([A-Z0-9_]+))\s*\}\}/g,
+      (_, name, dflt, bare) => {
+        const v = process.env[name ?? bare];
+        return v !== undefined && v !== "" ? v : (dflt ?? "");
+      });
+    const left = out.split("\n").findIndex((l) => l.includes("{{"));
+    if (left >= 0) {
+      console.error(`temporal-postgres: ${src} line ${left + 1}: only {{ default .Env.NAME "value" }} and {{ .Env.NAME }} are supported`);
+      process.exit(1);
+    }
+    fs.writeFileSync(dst, out, { mode: 0o600 });' "$ROOT/deploy/temporal/config.yaml.tmpl" "$1"
+}
+
+create_cluster() {
+  say "creating a PostgreSQL cluster in $PGDATA ($SHARDS history shards)..."
+  local ports password pwfile
+  ports=($(free_ports 11))
+  password="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+  mkdir -p "$(dirname "$PGDATA")"
+  if [ "$(id -u)" = 0 ]; then
+    chown "$PG_USER": "$(dirname "$PGDATA")"
+    chmod 700 "$(dirname "$PGDATA")"
+  fi
+  pwfile="$(dirname "$PGDATA")/.pw"
+  (umask 077 && printf '%s\n' "$password" >"$pwfile")
+  [ "$(id -u)" = 0 ] && chown "$PG_USER": "$pwfile"
+  # scram-sha-256 for every connection: other users of this machine cannot connect without the password.
+  if ! as_pg "$PG_BIN/initdb" -D "$PGDATA" -U temporal --pwfile="$pwfile" --auth=scram-sha-256 \
+    -E UTF8 --locale=C.UTF-8 >"$DIR/initdb.log" 2>&1; then
+    rm -f "$pwfile"
+    die "initdb failed; see $DIR/initdb.log."
+  fi
+  rm -f "$pwfile"
+  cat >"$DIR/state.env" <<EOF
+PG_PORT=${ports[0]}
+PG_PASSWORD=$password
+SHARDS=$SHARDS
+FRONTEND_GRPC_PORT=${ports[1]}
+FRONTEND_HTTP_PORT=${ports[2]}
+FRONTEND_MEMBERSHIP_PORT=${ports[3]}
+HISTORY_GRPC_PORT=${ports[4]}
+HISTORY_MEMBERSHIP_PORT=${ports[5]}
+MATCHING_GRPC_PORT=${ports[6]}
+MATCHING_MEMBERSHIP_PORT=${ports[7]}
+WORKER_GRPC_PORT=${ports[8]}
+WORKER_MEMBERSHIP_PORT=${ports[9]}
+METRICS_PORT=${ports[10]}
+SCHEMA_DONE=0
+EOF
+  chmod 600 "$DIR/state.env"
+}
+
+start_postgres() {
+  pg_running && return 0
+  if port_busy "$PG_PORT"; then
+    die "port $PG_PORT (this cluster's PostgreSQL port, in $DIR/state.env) is taken by another process; stop it or start again with --fresh."
+  fi
+  # TCP on loopback only, no Unix socket: nothing outside this machine reaches it, and nothing in /run
+  # needs creating. Sized for one Temporal server (its pools: 20 + 10 connections per store).
+  if ! as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/postgresql.log" -w -t 60 start \
+    -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories='' -c max_connections=200 -c shared_buffers=256MB" \
+    >&2; then
+    die "PostgreSQL did not start; see $PGDATA/postgresql.log."
+  fi
+}
+
+apply_schemas() {
+  [ "${SCHEMA_DONE:-0}" = 1 ] && return 0
+  say "applying Temporal's PostgreSQL schemas..."
+  local db
+  for db in temporal temporal_visibility; do
+    local schema="postgresql/v12/temporal"
+    [ "$db" = temporal_visibility ] && schema="postgresql/v12/visibility"
+    local sql=("$SQL_TOOL" --plugin postgres12 --ep 127.0.0.1 -p "$PG_PORT" -u temporal --db "$db")
+    if ! { SQL_PASSWORD="$PG_PASSWORD" "${sql[@]}" create-database &&
+      SQL_PASSWORD="$PG_PASSWORD" "${sql[@]}" setup-schema -v 0.0 &&
+      SQL_PASSWORD="$PG_PASSWORD" "${sql[@]}" update-schema --schema-name "$schema"; } >>"$DIR/schema.log" 2>&1; then
+      die "setting up the $db database failed; see $DIR/schema.log."
+    fi
+  done
+  sed -i 's/^SCHEMA_DONE=0$/SCHEMA_DONE=1/' "$DIR/state.env"
+}
+
+start_server() {
+  pid_alive "$(server_pid)" && return 0 # a start that stopped before registering
+  mkdir -p "$DIR/config"
+  cp "$ROOT/deploy/temporal/dynamicconfig.yaml" "$DIR/dynamicconfig.yaml"
+  "$SERVER_BIN" validate-dynamic-config "$DIR/dynamicconfig.yaml" >"$DIR/dynamicconfig.check" 2>&1 ||
+    die "deploy/temporal/dynamicconfig.yaml has errors: $(grep -m1 error "$DIR/dynamicconfig.check")"
+  NUM_HISTORY_SHARDS="$SHARDS" DB_PORT="$PG_PORT" POSTGRES_SEEDS=127.0.0.1 POSTGRES_USER=temporal \
+    POSTGRES_PWD="$PG_PASSWORD" BIND_ON_IP=127.0.0.1 LOG_LEVEL="${TEMPORAL_LOG_LEVEL:-warn}" \
+    FRONTEND_GRPC_PORT="$FRONTEND_GRPC_PORT" FRONTEND_HTTP_PORT="$FRONTEND_HTTP_PORT" \
+    FRONTEND_MEMBERSHIP_PORT="$FRONTEND_MEMBERSHIP_PORT" HISTORY_GRPC_PORT="$HISTORY_GRPC_PORT" \
+    HISTORY_MEMBERSHIP_PORT="$HISTORY_MEMBERSHIP_PORT" MATCHING_GRPC_PORT="$MATCHING_GRPC_PORT" \
+    MATCHING_MEMBERSHIP_PORT="$MATCHING_MEMBERSHIP_PORT" WORKER_GRPC_PORT="$WORKER_GRPC_PORT" \
+    WORKER_MEMBERSHIP_PORT="$WORKER_MEMBERSHIP_PORT" PROMETHEUS_ENDPOINT="127.0.0.1:$METRICS_PORT" \
+    DYNAMIC_CONFIG_FILE_PATH="$DIR/dynamicconfig.yaml" \
+    render_config "$DIR/config/development.yaml"
+  local p
+  for p in "$FRONTEND_GRPC_PORT" "$FRONTEND_HTTP_PORT" "$HISTORY_GRPC_PORT" "$MATCHING_GRPC_PORT" "$WORKER_GRPC_PORT"; do
+    port_busy "$p" && die "port $p (in $DIR/state.env) is taken by another process; stop it or start again with --fresh."
+  done
+  (umask 077 && : >>"$DIR/server.log")
+  # setsid: the server outlives this script and is not killed with the shell that started it.
+  (umask 077 && cd "$DIR" && exec setsid "$SERVER_BIN" --root "$DIR" --config config --env development \
+    --allow-no-auth start >>"$DIR/server.log" 2>&1 </dev/null) &
+  echo $! >"$DIR/server.pid"
+}
+
+register_namespace() {
+  local deadline=$(($(date +%s) + ${TEMPORAL_READY_TIMEOUT:-120}))
+  local sa_args=()
+  # payrun's search attributes, read from workflows/search-attributes.ts as the dev server's are.
+  read -r -a sa_args <<<"$(node -r "$ROOT/test/harness/ts-register.js" -e '
+    const { SEARCH_ATTRIBUTES } = require(process.argv[1]);
+    console.log(Object.entries(SEARCH_ATTRIBUTES).map(([n, t]) => `--name ${n} --type ${t}`).join(" "));' \
+    "$ROOT/workflows/search-attributes.ts")"
+  [ "${#sa_args[@]}" -gt 0 ] || die "could not read payrun's search attributes from workflows/search-attributes.ts."
+  local err=""
+  until namespace_answers; do
+    pid_alive "$(server_pid)" || die "the Temporal server exited during start-up; see $DIR/server.log."
+    # Created once; "already registered" means a previous start got this far.
+    err="$("$CLI" operator namespace create --address "$ADDRESS" --namespace "$NAMESPACE" \
+      --retention "$RETENTION" 2>&1 >/dev/null || true)"
+    [ "$(date +%s)" -lt "$deadline" ] ||
+      die "namespace $NAMESPACE did not answer at $ADDRESS within ${TEMPORAL_READY_TIMEOUT:-120} s (last error: ${err:-none}); see $DIR/server.log."
+    sleep 1
+  done
+  # Right after creation the frontend may not know the namespace yet ("Namespace default is not found"):
+  # retried until it does. Adding attributes that exist already succeeds, so a restart re-runs this.
+  until err="$("$CLI" operator search-attribute create --address "$ADDRESS" --namespace "$NAMESPACE" \
+    "${sa_args[@]}" 2>&1 >/dev/null)"; do
+    [ "$(date +%s)" -lt "$deadline" ] ||
+      die "payrun's search attributes could not be registered on $ADDRESS within ${TEMPORAL_READY_TIMEOUT:-120} s: $err"
+    sleep 1
+  done
+}
+
+cmd_status() {
+  load_state
+  if pid_alive "$(server_pid)"; then
+    echo "TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT"
+    say "running (server pid $(server_pid), PostgreSQL $(pg_running && echo "on port $PG_PORT" || echo "NOT running"), $SHARDS shards, data in $DIR and $PGDATA)"
+    return 0
+  fi
+  say "not running${PG_PORT:+ (PostgreSQL $(pg_running && echo "still running on port $PG_PORT" || echo "stopped"))}"
+  return 3
+}
+
+cmd_stop() {
+  local pid
+  pid="$(server_pid)"
+  if pid_alive "$pid"; then
+    kill -TERM "$pid"
+    local i
+    for i in $(seq 1 100); do
+      pid_alive "$pid" || break
+      sleep 0.2
+    done
+    if pid_alive "$pid"; then
+      say "the server did not stop within 20 s of SIGTERM; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  rm -f "$DIR/server.pid" "$DIR/address.env"
+  if pg_running; then
+    PG_BIN="$(pg_bindir)"
+    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >&2 ||
+      die "PostgreSQL did not stop; see $PGDATA/postgresql.log."
+  fi
+  say "stopped"
+}
+
+cmd_start() {
+  local fresh=0
+  [ "${1:-}" = --fresh ] && fresh=1
+  [ "$#" -le "$fresh" ] || usage
+  case "$SHARDS" in '' | *[!0-9]* | 0) die "TEMPORAL_SHARDS must be a positive whole number, not '$SHARDS'." ;; esac
+  mkdir -p "$DIR"
+  chmod 700 "$DIR"
+  if [ "$fresh" = 1 ]; then
+    cmd_stop
+    say "--fresh: deleting the cluster in $PGDATA and the server state in $DIR"
+    rm -rf "$PGDATA" "$DIR"
+    mkdir -p "$DIR"
+  fi
+  load_state
+  if pid_alive "$(server_pid)" && [ -f "$DIR/address.env" ]; then
+    [ -z "${TEMPORAL_SHARDS:-}" ] || [ "$TEMPORAL_SHARDS" = "$SHARDS" ] ||
+      die "running with $SHARDS history shards; TEMPORAL_SHARDS=$TEMPORAL_SHARDS needs 'start --fresh' (deletes the cluster)."
+    say "already running (pid $(server_pid))"
+    cat "$DIR/address.env"
+    return 0
+  fi
+  if [ -f "$DIR/state.env" ] && [ -n "${TEMPORAL_SHARDS:-}" ] && [ "$TEMPORAL_SHARDS" != "$SHARDS" ]; then
+    die "this cluster was created with $SHARDS history shards; TEMPORAL_SHARDS=$TEMPORAL_SHARDS needs 'start --fresh' (deletes the cluster)."
+  fi
+  local started
+  started=$(date +%s)
+  ensure_postgresql
+  ensure_binaries
+  CLI="$(temporal_cli)"
+  if [ ! -f "$DIR/state.env" ] || [ ! -f "$PGDATA/PG_VERSION" ]; then
+    rm -rf "$PGDATA"
+    create_cluster
+    load_state
+  fi
+  start_postgres
+  apply_schemas
+  start_server
+  ADDRESS="127.0.0.1:$FRONTEND_GRPC_PORT"
+  register_namespace
+  (umask 077 && echo "TEMPORAL_ADDRESS=$ADDRESS" >"$DIR/address.env")
+  say "ready in $(($(date +%s) - started)) s: namespace $NAMESPACE with payrun's search attributes, $SHARDS history shards; server log $DIR/server.log"
+  echo "TEMPORAL_ADDRESS=$ADDRESS"
+}
+
+case "${1:-}" in
+  start)
+    shift
+    cmd_start "$@"
+    ;;
+  stop)
+    load_state
+    cmd_stop
+    ;;
+  status) cmd_status ;;
+  *) usage ;;
+esac
