@@ -84,8 +84,10 @@ export function createCodecServer(opts: CodecServerOptions) {
     let payloads: Payload[];
     try {
       const parsed = JSON.parse(body.toString('utf8')) as { payloads?: unknown };
-      if (!Array.isArray(parsed.payloads)) throw new Error('no payloads array');
-      payloads = parsed.payloads.map((p) => ProtoPayload.fromObject(p as Record<string, unknown>));
+      // Proto JSON leaves an empty list out: the CLI sends `{}` for a query without arguments.
+      const list = parsed.payloads ?? [];
+      if (!Array.isArray(list)) throw new Error('payloads is not an array');
+      payloads = list.map((p) => ProtoPayload.fromObject(p as Record<string, unknown>));
     } catch (err) {
       return reply(res, 400, { message: `expected {"payloads":[…]}: ${(err as Error).message}` });
     }

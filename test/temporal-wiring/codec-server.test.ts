@@ -64,6 +64,14 @@ describe('codec server (Temporal remote codec protocol)', () => {
     expect(defaultPayloadConverter.fromPayload(back!)).toEqual(row);
   });
 
+  it('takes `{}` as no payloads (proto JSON drops an empty list; the CLI sends it for a query without arguments)', async () => {
+    const res = await post('/encode', {}, { Authorization: `Bearer ${TOKEN}` });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ payloads: [] });
+    const bad = await post('/encode', { payloads: 'x' }, { Authorization: `Bearer ${TOKEN}` });
+    expect(bad.status).toBe(400);
+  });
+
   it('answers 401 without the token, or with a wrong one, and reveals nothing', async () => {
     for (const res of [
       await post('/decode', { payloads: [await encryptedJson()] }),

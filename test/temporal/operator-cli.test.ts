@@ -7,7 +7,9 @@ import { temporalBinary } from '../../src/devserver';
 import { payoutStatusQuery } from '../../workflows/definitions';
 import { paidEntries } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
-import { temporalAddress } from '../harness/temporal';
+import { temporalAddress, testSetup } from '../harness/temporal';
+import { EncryptionCodec } from '../../src/temporal';
+import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import { waitFor } from '../harness/wait';
 
 /** The commands docs/payouts.md gives operators, exactly as written there. */
@@ -23,16 +25,30 @@ function documentedCommands(): string[] {
 
 describe('operator commands from docs/payouts.md', () => {
   let stack: Stack;
+  let codec: ListeningCodecServer;
+  const codecToken = randomUUID() + randomUUID();
   beforeAll(async () => {
     stack = await startStack();
+    codec = await createCodecServer({
+      codec: new EncryptionCodec(testSetup().ring),
+      token: codecToken,
+      corsOrigins: [],
+      namespace: 'default',
+    }).listen(0, '127.0.0.1');
   });
-  afterAll(async () => stack?.stop());
+  afterAll(async () => {
+    await codec?.close();
+    await stack?.stop();
+  });
 
   it('start, query, approve and read the result of a payout with the Temporal CLI', async () => {
     const reference = `cli-${randomUUID().slice(0, 8)}`;
     // Only what differs from the demo: this test's task queue and a fresh reference.
     const commands = documentedCommands().map((c) =>
-      c.replace('--task-queue payrun', `--task-queue ${stack.taskQueue}`).replaceAll('demo-001', reference),
+      c
+        .replace('--task-queue payrun', `--task-queue ${stack.taskQueue}`)
+        .replaceAll('demo-001', reference)
+        .replace('http://localhost:8888', codec.url),
     );
     expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual([
       'temporal workflow start',
@@ -45,7 +61,12 @@ describe('operator commands from docs/payouts.md', () => {
       (
         await promisify(execFile)('bash', ['-c', command.replace(/^temporal /, '"$TEMPORAL_CLI" ')], {
           encoding: 'utf8',
-          env: { ...process.env, TEMPORAL_CLI: temporalBinary(), TEMPORAL_ADDRESS: temporalAddress() },
+          env: {
+            ...process.env,
+            TEMPORAL_CLI: temporalBinary(),
+            TEMPORAL_ADDRESS: temporalAddress(),
+            PAYRUN_CODEC_TOKEN: codecToken,
+          },
         })
       ).stdout;
 
