@@ -16,6 +16,16 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payrun-test-'));
   const started = Date.now();
+  // An existing server (`make test-prod`: scripts/temporal-postgres.sh), namespace `default` with the
+  // search attributes registered: used as it is, neither started nor stopped here.
+  const existing = process.env.PAYRUN_TEMPORAL_ADDRESS;
+  if (existing) {
+    process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = existing;
+    process.env.PAYRUN_TEST_DIR = dir;
+    process.env.PAYRUN_PAYLOAD_KEYS ??= TEST_ONLY_PAYLOAD_KEYS;
+    process.stderr.write(`\n[harness] using the Temporal server at ${existing} (PAYRUN_TEMPORAL_ADDRESS)\n`);
+    return;
+  }
   const server = await startDevServer({
     dbFile: join(dir, 'temporal.db'),
     logFile: join(dir, 'temporal.log'),
