@@ -4,7 +4,8 @@ import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/csv/types';
-import { taxpayerCheckRequestSignal } from '../workflows/definitions';
+import type { TaxpayerVerdict } from '../workflows/definitions';
+import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
 import { payoutCall } from './payout-request';
 
@@ -21,35 +22,20 @@ export function idempotencyKey(kind: string, ...parts: string[]): string {
   return `${kind}-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 48)}`;
 }
 
-/**
- * Tax numbers stay out of workflow ids (they show in the UI and in logs); a hash names the workflow.
- * The task queue is part of it so two payrun deployments on one namespace never share verdicts.
- */
-export function taxpayerWorkflowId(taxReference: string, taskQueue: string): string {
-  return `taxpayer-${createHash('sha256').update(`${taskQueue}\u0000${taxReference}`).digest('hex').slice(0, 24)}`;
-}
+export { taxpayerWorkflowId } from './taxpayer';
 
 export function createBankActivities({ bank, payer, client, taskQueue }: BankActivityDeps) {
-  const signal = () => Context.current().cancellationSignal;
+  // One owner per retry: Temporal's retry policy retries activities, so the client tries each call once.
+  const once = () => ({ signal: Context.current().cancellationSignal, maxRetries: 0 });
   return {
-    /** Asks the per-tax-number workflow for a verdict; it answers the payout with a signal. */
-    async requestTaxpayerVerdict(input: {
-      taxReference: string;
-      replyTo: string;
-      maxAgeMs: number;
-    }): Promise<void> {
-      await client.workflow.signalWithStart('taxpayerWorkflow', {
-        workflowId: taxpayerWorkflowId(input.taxReference, taskQueue),
-        taskQueue,
-        args: [{ taxReference: input.taxReference }],
-        signal: taxpayerCheckRequestSignal,
-        signalArgs: [{ replyTo: input.replyTo, maxAgeMs: input.maxAgeMs }],
-      });
+    /** The per-tax-number workflow's fresh verdict, or undefined after asking it for one (activities/taxpayer.ts). */
+    async taxpayerVerdict(input: TaxpayerAsk): Promise<TaxpayerVerdict | undefined> {
+      return askTaxpayerVerdict(client, taskQueue, input);
     },
 
     async npdCheck(input: { taxReference: string }): Promise<{ requestId: string }> {
       try {
-        const res = await bank.npd.check({ tax_reference: input.taxReference }, { signal: signal() });
+        const res = await bank.npd.check({ tax_reference: input.taxReference }, once());
         return { requestId: res.request_id };
       } catch (err) {
         // The previous attempt reached the bank but its answer was lost: wait out the 30-second rule.
@@ -71,7 +57,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
       error?: string;
     }> {
       const res = await callBank('npd/request/status', () =>
-        bank.npd.requestStatus({ request_id: input.requestId }, { signal: signal() }),
+        bank.npd.requestStatus({ request_id: input.requestId }, once()),
       );
       const error = (res as { error?: { code?: string } }).error?.code;
       return {
@@ -93,7 +79,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
       batchId?: string;
     }): Promise<PaymentSession> {
       const call = payoutCall(input.request, { workflowId: input.workflowId, batchId: input.batchId }, payer);
-      const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), signal: signal() };
+      const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), ...once() };
       const res = await callBank('create payout', () =>
         call.method === 'initPayoutFiscalization'
           ? bank.sessions.initPayoutFiscalization(call.params, opts)
@@ -106,7 +92,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
 
     async getSession(input: { sessionId: string }): Promise<PaymentSession> {
       const res = await callBank('session/status', () =>
-        bank.sessions.status({ session_id: input.sessionId }, { signal: signal() }),
+        bank.sessions.status({ session_id: input.sessionId }, once()),
       );
       if (!res.session)
         throw ApplicationFailure.retryable('session/status answered without a session', 'no_session');
@@ -117,7 +103,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
       await callBank('session/confirm', () =>
         bank.sessions.confirm(
           { session_id: input.sessionId },
-          { idempotencyKey: idempotencyKey('cf', input.key), signal: signal() },
+          { idempotencyKey: idempotencyKey('cf', input.key), ...once() },
         ),
       );
     },
@@ -126,7 +112,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
       await callBank('session/cancel', () =>
         bank.sessions.cancel(
           { session_id: input.sessionId },
-          { idempotencyKey: idempotencyKey('cn', input.key), signal: signal() },
+          { idempotencyKey: idempotencyKey('cn', input.key), ...once() },
         ),
       );
     },
@@ -147,7 +133,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
               : {}),
             metadata: { payrun: { workflow_id: input.workflowId, reference: input.reference } },
           },
-          { idempotencyKey: idempotencyKey('rf', input.workflowId, input.runKey), signal: signal() },
+          { idempotencyKey: idempotencyKey('rf', input.workflowId, input.runKey), ...once() },
         ),
       );
       if (!res.session)

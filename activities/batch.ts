@@ -78,7 +78,7 @@ export function createBatchActivities({ client, bank, dataDir }: BatchActivityDe
       const res = await callBank('wallet/balance', () =>
         bank.reports.walletBalance(
           { request_datetime: new Date().toISOString() },
-          { signal: Context.current().cancellationSignal },
+          { signal: Context.current().cancellationSignal, maxRetries: 0 },
         ),
       );
       return { balanceKopecks: res.wallets.reduce((sum, w) => sum + w.amount_details.amount, 0) };

@@ -48,6 +48,7 @@ import {
   type BatchWorkflowInput,
 } from './definitions';
 import type { payoutWorkflow } from './payout';
+import { AWAIT_FOREIGN_PAYOUT, BATCH_STORE } from './activity-options';
 import { BATCH_ID, STATE } from './search-attributes';
 import { iso } from './time';
 import {
@@ -60,16 +61,10 @@ import {
 } from './validation';
 
 type Acts = ReturnType<typeof createBatchActivities>;
-const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } = proxyActivities<Acts>({
-  startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } =
+  proxyActivities<Acts>(BATCH_STORE);
 /** Waits for a payout this run did not start itself (started by the previous run, or by someone else). */
-const { awaitPayoutOutcome } = proxyActivities<Acts>({
-  startToCloseTimeout: '30 days',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { awaitPayoutOutcome } = proxyActivities<Acts>(AWAIT_FOREIGN_PAYOUT);
 
 const DEFAULTS = {
   requireApproval: false,

@@ -1,11 +1,9 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type * as activities from '../activities/diagnostics';
+import { DIAGNOSTIC } from './activity-options';
 import { acknowledgeSignal, connectivityStatusQuery } from './definitions';
 
-const { describeWorker } = proxyActivities<typeof activities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { maximumAttempts: 3 },
-});
+const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
 
 export interface ConnectivityCheckInput {
   /** Wait for an `acknowledge` signal before finishing (proves signals reach the workflow). */

@@ -202,6 +202,8 @@ export interface TaxpayerVerdict {
 export const taxpayerCheckRequestSignal =
   defineSignal<[{ replyTo: string; maxAgeMs: number }]>('taxpayerCheckRequest');
 export const taxpayerVerdictSignal = defineSignal<[TaxpayerVerdict]>('taxpayerVerdict');
+/** The verdict the per-tax-number workflow holds (undefined before its first check). */
+export const taxpayerVerdictQuery = defineQuery<TaxpayerVerdict | undefined>('verdict');
 
 // ---------------------------------------------------------------- connectivity check
 

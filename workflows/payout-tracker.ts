@@ -24,6 +24,8 @@ export class PayoutTracker {
   credited?: { event: string; eventDate: string };
   returnedAt?: string;
   private readonly seenEvents = new Set<string>();
+  private readonly published = new Map<string, string | number>();
+  private stateShown = false;
 
   constructor(
     input: PayoutInput,
@@ -44,21 +46,35 @@ export class PayoutTracker {
     };
   }
 
-  /** The search attributes operators filter by; written once at start, then on each state change. */
-  announce(): void {
-    const attrs: SearchAttributeUpdatePair[] = [
-      { key: PAYOUT_REF, value: this.status.reference },
-      { key: AMOUNT_KOPECKS, value: this.status.amount },
-      { key: STATE, value: this.status.state },
+  /**
+   * Writes the search attributes that changed since the last call. A payout writes them only where
+   * someone searches by them: once the session exists (reference, amount, batch, session id — the
+   * ingress's fallback route), when it waits for a person (awaiting_approval) and when that wait ends,
+   * and when it ends needing attention. Paid or not paid is the execution status itself; every upsert
+   * is an event and a server write per payout, so none is spent on a state nobody looks for.
+   */
+  publish(showState = false): void {
+    // Once a state was shown (awaiting_approval), every later publish keeps it true.
+    this.stateShown ||= showState;
+    const attrs: SearchAttributeUpdatePair[] = [];
+    const want: [SearchAttributeUpdatePair['key'], string | number | undefined][] = [
+      [PAYOUT_REF, this.status.reference],
+      [AMOUNT_KOPECKS, this.status.amount],
+      [BATCH_ID, this.status.batchId],
+      [SESSION_ID, this.status.bank.sessionId],
+      [STATE, this.stateShown ? this.status.state : undefined],
     ];
-    if (this.status.batchId) attrs.push({ key: BATCH_ID, value: this.status.batchId });
-    this.env.upsert(attrs);
+    for (const [key, value] of want) {
+      if (value === undefined || this.published.get(key.name) === value) continue;
+      this.published.set(key.name, value);
+      attrs.push({ key, value } as SearchAttributeUpdatePair);
+    }
+    if (attrs.length) this.env.upsert(attrs);
   }
 
   setState(state: PayoutState, timestampKey?: string): void {
     this.status.state = state;
     if (timestampKey) this.status.timestamps[timestampKey] = this.env.now();
-    this.env.upsert([{ key: STATE, value: state }]);
   }
 
   fail(state: PayoutState, failure: PayoutFailure): PayoutStatus {
@@ -80,7 +96,6 @@ export class PayoutTracker {
   applySession(session: PaymentSession, source: string): void {
     if (!this.status.bank.sessionId) {
       this.status.bank.sessionId = session.id;
-      this.env.upsert([{ key: SESSION_ID, value: session.id }]);
     } else if (session.id !== this.status.bank.sessionId) {
       this.note(`ignored ${source} for another session ${session.id}`);
       return;

@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../activities/bank';
 import type { createPayoutRunActivities } from '../activities/payout-runs';
+import { BANK_READ, BANK_SETTLE, BANK_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
 import { firstPayout, readPayoutSession } from './bank-session';
 import {
   approvePayoutUpdate,
@@ -52,40 +53,18 @@ import {
 type Acts = ReturnType<typeof createBankActivities>;
 type RunActs = ReturnType<typeof createPayoutRunActivities>;
 
-/** Creating a payout is retried only while the bank's 24-hour idempotency window surely holds. */
-const { createPayoutSession } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
-  scheduleToCloseTimeout: '12 hours',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
-const { requestTaxpayerVerdict } = proxyActivities<Acts>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 5,
-  },
-});
-/** Reads change nothing at the bank: a local activity, re-run freely if the worker dies mid-call. */
-const { getSession } = proxyLocalActivities<Acts>({
-  startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '30 seconds',
-    maximumAttempts: 5,
-  },
-});
-const { earlierPayoutRuns } = proxyLocalActivities<RunActs>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
-const { confirmSession, cancelSession } = proxyActivities<Acts>({
-  startToCloseTimeout: '30 seconds',
-  scheduleToCloseTimeout: '30 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+const { createPayoutSession } = proxyLocalActivities<Acts>(BANK_WRITE_ONCE);
+const { confirmSession } = proxyLocalActivities<Acts>(BANK_SETTLE);
+/**
+ * A regular activity, not a local one: a cancel follows an operator's Update, and a local activity would
+ * hold that Update's workflow task open until the bank answered — if the workflow then closed in the same
+ * task while a webhook arrived, the server would fail the task and the operator would see an error for a
+ * cancel that happened. Cancels are rare; the three events they cost do not matter.
+ */
+const { cancelSession } = proxyActivities<Acts>(BANK_SETTLE);
+const { getSession } = proxyLocalActivities<Acts>(BANK_READ);
+const { taxpayerVerdict } = proxyLocalActivities<Acts>(TEMPORAL_READ);
+const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
 
 const HOUR = 3_600_000;
 const DEFAULTS = {
@@ -127,7 +106,6 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   const opts = { ...DEFAULTS, ...input.options };
   const { request } = input;
   const t = new PayoutTracker(input, { upsert: upsertSearchAttributes, now: iso });
-  t.announce();
   const sessionKey = `${workflowId}:${firstExecutionRunId}`;
   let verdict: TaxpayerVerdict | undefined;
   let cancelRequest: CancelCommand | undefined;
@@ -189,6 +167,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   /** Ends the run as Failed with a clean not-paid outcome, so the reference may be paid by a later run. */
   const finish = (state: NotPaidState, code: string, reason: string): never => {
     const status = t.fail(state, { code, reason: maskNumbers(reason) });
+    t.publish();
     throw ApplicationFailure.create({
       message: `payout ${state}: ${status.failure!.reason}`,
       type: notPaidType(state),
@@ -199,6 +178,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   const needsAttention = (reason: string): never => {
     const full = `${maskNumbers(reason)}; run \`payrun payout reconcile ${request.reference}\` to ask the bank`;
     const status = t.fail('needs_attention', { code: 'needs_attention', reason: full });
+    t.publish(true); // operators search for these
     throw ApplicationFailure.create({
       message: full,
       type: NEEDS_ATTENTION_TYPE,
@@ -220,27 +200,61 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     }
   };
 
-  /** Waits until `done`: a bank event only prompts a read of session/status; silence is covered by polls. */
-  const awaitBank = async (done: () => boolean, until = Infinity, poll = true): Promise<boolean> => {
-    let interval = opts.pollAfterMs;
+  /**
+   * One chain of poll timers per payout, started when the session exists: each fires `pollAfterMs`,
+   * then twice as long (up to an hour) after the last, and marks a poll due. A payout whose webhooks
+   * arrive in time finishes before the first fires, so it costs one TimerStarted and no cancellations.
+   */
+  let pollDue = false;
+  let polling: 'not_yet' | 'on' | 'off' = 'not_yet';
+  const startPolling = () => {
+    if (polling !== 'not_yet') return;
+    polling = 'on';
+    void (async () => {
+      for (let interval = opts.pollAfterMs; polling === 'on'; interval = Math.min(interval * 2, HOUR)) {
+        await sleep(interval);
+        pollDue = polling === 'on';
+      }
+    })();
+  };
+
+  /** Waits until `done`: a bank event only prompts a read of session/status; a due poll reads it too. */
+  const awaitBank = async (done: () => boolean, until = Infinity): Promise<boolean> => {
     for (;;) {
-      if (t.nudged) {
-        t.nudged = false;
-        await readSession('after a bank event');
+      if (t.nudged || pollDue) {
+        const polled = !t.nudged;
+        t.nudged = pollDue = false;
+        if (
+          (await readSession(polled ? 'poll: no webhook in time' : 'after a bank event')) &&
+          polled &&
+          done()
+        )
+          t.note('recovered by polling session/status (webhook late or lost)');
       }
       if (done()) return true;
-      const left = until - workflowNow();
-      if (left <= 0) return false;
-      if (await condition(() => t.nudged, poll ? Math.min(interval, left) : left)) continue;
-      if (!poll) continue;
-      if ((await readSession('poll: no webhook in time')) && done())
-        t.note('recovered by polling session/status (webhook late or lost)');
-      interval = Math.min(interval * 2, HOUR);
+      const wake = () => t.nudged || pollDue;
+      if (until === Infinity) await condition(wake);
+      else {
+        const left = until - workflowNow();
+        if (left <= 0 || !(await condition(wake, left))) return done();
+      }
     }
   };
 
   // 0. At most once whoever starts it: every earlier run of this reference is settled with the bank.
-  const earlier = await earlierPayoutRuns({ workflowId, currentRunId: runId });
+  const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
+  const taxpayerAsk = {
+    taxReference: request.recipient.taxReference,
+    replyTo: workflowId,
+    maxAgeMs: opts.taxpayerCheckMaxAgeMs,
+  };
+  const before = await beforeCreating({
+    workflowId,
+    currentRunId: runId,
+    ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}),
+  });
+  verdict ??= before.verdict;
+  const earlier = before.earlier;
   const paidBefore = await settleEarlierRuns(earlier);
   if (paidBefore) {
     const differences = referenceDifferences(paidBefore, t.status);
@@ -319,13 +333,10 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
     t.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
     if (request.selfEmployed) {
+      // Asked in beforeCreating; the answer comes as a signal. Ask again if none comes (a lost request).
       while (!verdict && !cancelRequest) {
-        await requestTaxpayerVerdict({
-          taxReference: request.recipient.taxReference,
-          replyTo: workflowId,
-          maxAgeMs: opts.taxpayerCheckMaxAgeMs,
-        });
-        await condition(() => verdict !== undefined || cancelRequest !== undefined, '10 minutes');
+        if (await condition(() => verdict !== undefined || cancelRequest !== undefined, '10 minutes')) break;
+        verdict = await taxpayerVerdict(taxpayerAsk);
       }
       if (cancelRequest) return cancelledBeforeMoney();
       const v = verdict!;
@@ -354,6 +365,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       });
       t.status.timestamps.sessionCreated = iso();
       t.applySession(created, 'session created');
+      t.publish();
+      startPolling();
     } catch (err) {
       // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
       const cause = err instanceof ActivityFailure ? err.cause : undefined;
@@ -371,6 +384,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     // 4. Approval (when asked) and cancellation, both only before the confirm window closes.
     if (t.status.approval!.required && t.phase === 'ready_to_confirm') {
       t.setState('awaiting_approval');
+      t.publish(true); // what waits for a person is what operators search for
       const left = confirmDeadline - workflowNow();
       const decided =
         left > 0 &&
@@ -429,6 +443,9 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     await awaitBank(() => phase() === 'succeeded' || phase() === 'failed');
     if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
     t.setState('succeeded', 'finished');
+    // The money is settled; a credit confirmation or a return is announced by the bank, not polled for.
+    polling = 'off';
+    pollDue = false;
 
     // 7. Optionally, the recipient bank's confirmation and a possible return (seen in session/status).
     if (opts.awaitCreditConfirmation) {
@@ -436,12 +453,12 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         opts.creditConfirmationWindowMs !== undefined
           ? workflowNow() + opts.creditConfirmationWindowMs
           : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
-      const credit = await awaitBank(() => !!t.credited || !!t.returnedAt, until, false);
+      const credit = await awaitBank(() => !!t.credited || !!t.returnedAt, until);
       if (credit && t.credited) {
         t.status.timestamps.credited = iso();
         t.setState('credited' satisfies PayoutState);
         t.note(`confirmation_payout: ${t.credited.event} (${t.credited.eventDate})`);
-        await awaitBank(() => !!t.returnedAt, until, false);
+        await awaitBank(() => !!t.returnedAt, until);
       } else if (!credit) {
         t.note(`no confirmation_payout within ${opts.creditConfirmationBusinessDays} business days`);
       }
@@ -450,6 +467,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       t.status.timestamps.returned = t.returnedAt;
       t.setState('returned');
     }
+    t.publish();
     return t.status;
   }
 }

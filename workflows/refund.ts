@@ -13,17 +13,12 @@ import { bankEventSignal, refundStatusQuery, type RefundInput, type RefundStatus
 import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 import { iso } from './time';
 
+import { REFUND_READ, REFUND_WRITE_ONCE } from './activity-options';
+
 type Acts = ReturnType<typeof createBankActivities>;
 
-const { refundSession } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
-  scheduleToCloseTimeout: '12 hours', // inside the bank's 24-hour idempotency window
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
-});
-const { getSession } = proxyActivities<Acts>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+const { refundSession } = proxyActivities<Acts>(REFUND_WRITE_ONCE);
+const { getSession } = proxyActivities<Acts>(REFUND_READ);
 
 /**
  * Refunds a succeeded payment session, fully or partly, once: session/refund under a key derived

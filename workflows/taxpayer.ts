@@ -8,7 +8,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../activities/bank';
-import { taxpayerCheckRequestSignal, taxpayerVerdictSignal, type TaxpayerVerdict } from './definitions';
+import {
+  taxpayerCheckRequestSignal,
+  taxpayerVerdictQuery,
+  taxpayerVerdictSignal,
+  type TaxpayerVerdict,
+} from './definitions';
+import { NPD_CHECK, NPD_STATUS } from './activity-options';
 import { iso, workflowNow } from './time';
 
 type Acts = ReturnType<typeof createBankActivities>;
@@ -18,20 +24,8 @@ export const NPD_CHECK_SPACING_MS = 31_000;
 const IDLE_BEFORE_CLOSE_MS = 10 * 60_000;
 const GIVE_UP_POLLING_AFTER_MS = 6 * 3_600_000;
 
-const { npdCheck } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
-  // Retries never come sooner than the bank's 30-second limit.
-  retry: {
-    initialInterval: '31 seconds',
-    backoffCoefficient: 1.5,
-    maximumInterval: '10 minutes',
-    maximumAttempts: 20,
-  },
-});
-const { npdRequestStatus } = proxyActivities<Acts>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+const { npdCheck } = proxyActivities<Acts>(NPD_CHECK);
+const { npdRequestStatus } = proxyActivities<Acts>(NPD_STATUS);
 
 export interface TaxpayerWorkflowInput {
   taxReference: string;
@@ -50,8 +44,10 @@ export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<vo
   let lastCheckAt = input.lastCheckAt;
   const waiting = [...(input.waiting ?? [])];
   setHandler(taxpayerCheckRequestSignal, (req) => {
-    waiting.push(req);
+    // Anyone can signal: a malformed request is dropped, never thrown on.
+    if (req && typeof req.replyTo === 'string' && typeof req.maxAgeMs === 'number') waiting.push(req);
   });
+  setHandler(taxpayerVerdictQuery, () => cached);
 
   for (;;) {
     if (!(await condition(() => waiting.length > 0, IDLE_BEFORE_CLOSE_MS))) {

@@ -37,6 +37,11 @@ export interface RequestOptions {
   /** X-PARTNER-IDEMPOTENCY-KEY, 4 to 64 characters; lets the client retry a write. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * Extra attempts for this call, instead of the client's `maxRetries`. Activities pass 0: Temporal's
+   * retry policy is the one owner of their retries.
+   */
+  maxRetries?: number;
 }
 
 export interface CallSpec<S extends z.ZodType> {
@@ -99,7 +104,7 @@ export class Transport {
     if (opts.idempotencyKey) headers['x-partner-idempotency-key'] = opts.idempotencyKey;
 
     const mayRetry = spec.endpoint.safety === 'read' || opts.idempotencyKey !== undefined;
-    const attempts = 1 + (mayRetry ? this.maxRetries : 0);
+    const attempts = 1 + (mayRetry ? (opts.maxRetries ?? this.maxRetries) : 0);
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
       const log = { method: spec.endpoint.method, path, idempotencyKey: opts.idempotencyKey, attempt };

@@ -19,6 +19,6 @@ export function buildActivities(deps: ActivityDeps) {
     ...createBankActivities(deps),
     ...createRoutingActivities(deps.client),
     ...createBatchActivities(deps),
-    ...createPayoutRunActivities(deps.client),
+    ...createPayoutRunActivities(deps),
   };
 }

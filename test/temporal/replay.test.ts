@@ -1,9 +1,21 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { HISTORIES_DIR, replayRecordedHistories } from '../harness/replay';
+
+/** issue 12's budget: a self-employed card payout that succeeds (verdict cached) in at most 20 events. */
+const LEAN_PAYOUT_EVENTS = 20;
 
 describe('recorded workflow histories replay with the current workflow code', () => {
   it('has recordings to replay', () => {
     expect(readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).length).toBeGreaterThan(0);
+  });
+
+  it(`keeps a successful payout's history within ${LEAN_PAYOUT_EVENTS} events`, () => {
+    const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
+      events: { eventType: string }[];
+    };
+    expect(recorded.events.at(-1)?.eventType).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED');
+    expect(recorded.events.length).toBeLessThanOrEqual(LEAN_PAYOUT_EVENTS);
   });
 
   it('replays every recording without non-determinism', async () => {

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import {
+  taxpayerCheckRequestSignal,
+  taxpayerVerdictQuery,
+  type TaxpayerVerdict,
+} from '../workflows/definitions';
+
+/**
+ * Tax numbers stay out of workflow ids (they show in the UI and in logs); a hash names the workflow.
+ * The task queue is part of it so two payrun deployments on one namespace never share verdicts.
+ */
+export function taxpayerWorkflowId(taxReference: string, taskQueue: string): string {
+  return `taxpayer-${createHash('sha256').update(`${taskQueue}\u0000${taxReference}`).digest('hex').slice(0, 24)}`;
+}
+
+export interface TaxpayerAsk {
+  taxReference: string;
+  /** The payout that waits: the taxpayer workflow answers it with a signal. */
+  replyTo: string;
+  maxAgeMs: number;
+}
+
+/**
+ * The per-tax-number workflow's verdict when it holds a fresh one (a query: no signal round trip in the
+ * payout's history); otherwise asks it for one (signal-with-start), and it answers the payout by signal.
+ */
+export async function askTaxpayerVerdict(
+  client: Client,
+  taskQueue: string,
+  ask: TaxpayerAsk,
+): Promise<TaxpayerVerdict | undefined> {
+  const workflowId = taxpayerWorkflowId(ask.taxReference, taskQueue);
+  try {
+    const cached = await client.workflow.getHandle(workflowId).query(taxpayerVerdictQuery);
+    if (cached && Date.now() - Date.parse(cached.checkedAt) <= ask.maxAgeMs) return cached;
+  } catch {
+    // Not running (it closes when idle, or never started): the request below starts it.
+  }
+  await client.workflow.signalWithStart('taxpayerWorkflow', {
+    workflowId,
+    taskQueue,
+    args: [{ taxReference: ask.taxReference }],
+    signal: taxpayerCheckRequestSignal,
+    signalArgs: [{ replyTo: ask.replyTo, maxAgeMs: ask.maxAgeMs }],
+  });
+  return undefined;
+}

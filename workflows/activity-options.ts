@@ -1,0 +1,86 @@
+import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Every activity's timeouts and retry policy, named once. Temporal's retry policy is the one owner of
+ * retries: the bank client tries each call once inside an activity (activities/bank.ts), and every
+ * startToClose here is longer than the client's own request deadline (BANK_REQUEST_TIMEOUT_MS,
+ * 30 s by default), so an attempt is never abandoned while its request may still be answered.
+ *
+ * Local activities run in the worker inside the workflow task and leave one marker in history instead of
+ * three events and a workflow task; they suit short calls whose repetition is harmless. The bank's signed
+ * calls are that: a read changes nothing, and every write carries an idempotency key derived from the
+ * workflow's id and first run id, which the bank honours for 24 hours. If the worker dies mid-call the
+ * workflow task times out, the next worker replays and calls again with the same key, and the bank gives
+ * the first answer back instead of a second operation.
+ */
+
+/** Creating a payout or refund: retried only while the bank's 24-hour idempotency window surely holds. */
+export const BANK_WRITE_ONCE: LocalActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '12 hours',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
+};
+
+/** Confirm and cancel: keyed, bounded by the confirm window's safety margin. */
+export const BANK_SETTLE: LocalActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '30 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** Reads (session/status): a few attempts; the workflow's poll loop asks again later. */
+export const BANK_READ: LocalActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 5,
+  },
+};
+
+/** Asking the Temporal server (earlier runs, the taxpayer verdict): until it answers. */
+export const TEMPORAL_READ: LocalActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** npd/check: never sooner than the bank's 30-second rule for one tax number. */
+export const NPD_CHECK: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: {
+    initialInterval: '31 seconds',
+    backoffCoefficient: 1.5,
+    maximumInterval: '10 minutes',
+    maximumAttempts: 20,
+  },
+};
+
+/** npd/request/status: a read, a handful of attempts. */
+export const NPD_STATUS: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+
+/** The batch store on disk, payout look-ups, the deposit, the report. */
+export const BATCH_STORE: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** Waiting for a payout this batch run did not start (heartbeats while it polls). */
+export const AWAIT_FOREIGN_PAYOUT: ActivityOptions = {
+  startToCloseTimeout: '30 days',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** The refund's session/refund and reads (regular activities: refunds are rare). */
+export const REFUND_WRITE_ONCE: ActivityOptions = { ...BANK_WRITE_ONCE, startToCloseTimeout: '1 minute' };
+export const REFUND_READ: ActivityOptions = { ...BANK_READ };
+
+/** The connectivity check's one diagnostic call. */
+export const DIAGNOSTIC: ActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  retry: { maximumAttempts: 3 },
+};
