@@ -43,6 +43,13 @@ test-large: setup
 test-chaos: setup
 	PAYRUN_CHAOS=1 npx jest --ci test/temporal/chaos.test.ts --selectProjects temporal
 
+# The temporal project against Temporal on PostgreSQL, the production engine (docs/operations.md):
+# scripts/temporal-postgres.sh builds and starts it where needed and prints its address. The server is
+# left running, so the next run starts in a second; `scripts/temporal-postgres.sh stop` stops it.
+test-prod: setup
+	@addr="$$(./scripts/temporal-postgres.sh start)" && \
+	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
+
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone
 

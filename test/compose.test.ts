@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ interface Service {
   healthcheck?: { test: string[] | string };
   depends_on?: string[] | Record<string, { condition: string }>;
   env_file?: string;
+  entrypoint?: string[] | string;
 }
 const compose = parse(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as {
   services: Record<string, Service>;
@@ -152,5 +155,114 @@ describe('docker-compose.yml (production)', () => {
   it('keeps the data dir owner-only in the image', () => {
     const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/chmod 0700 \/app\/data/);
+  });
+});
+
+// Temporal on PostgreSQL: the compose `temporal` service and scripts/temporal-postgres.sh share one config
+// template and one dynamic config (docs/operations.md, "Running Temporal on PostgreSQL").
+describe('docker-compose.yml and scripts/temporal-postgres.sh (Temporal on PostgreSQL)', () => {
+  const root = join(__dirname, '..');
+  const script = join(root, 'scripts', 'temporal-postgres.sh');
+  const volumes = (s.temporal as Service & { volumes?: string[] }).volumes ?? [];
+  const mountOf = (file: string) => volumes.find((v) => v.startsWith(`./${file}:`))?.split(':');
+
+  it('mounts the dynamic config the script runs with, and points the server at it', () => {
+    const mount = mountOf('deploy/temporal/dynamicconfig.yaml');
+    expect(mount).toEqual(['./deploy/temporal/dynamicconfig.yaml', expect.stringMatching(/^\//), 'ro']);
+    expect(s.temporal!.environment!.DYNAMIC_CONFIG_FILE_PATH).toBe(mount![1]);
+    expect(readFileSync(script, 'utf8')).toContain('"$ROOT/deploy/temporal/dynamicconfig.yaml"');
+    const dynamic = parse(
+      readFileSync(join(root, 'deploy', 'temporal', 'dynamicconfig.yaml'), 'utf8'),
+    ) as Record<string, { value: unknown }[]>;
+    // temporal-server's default of 10 refused payrun's ingress queries as rate-limited (issue 13).
+    expect(dynamic['frontend.namespaceRPS.visibility']).toEqual([{ value: 100 }]);
+  });
+
+  it('mounts the config template the script renders, as the image template it renders at start', () => {
+    expect(mountOf('deploy/temporal/config.yaml.tmpl')).toEqual([
+      './deploy/temporal/config.yaml.tmpl',
+      '/etc/temporal/config/config_template.yaml',
+      'ro',
+    ]);
+    expect(readFileSync(script, 'utf8')).toContain('"$ROOT/deploy/temporal/config.yaml.tmpl"');
+    expect(s.temporal!.environment!.NUM_HISTORY_SHARDS).toBe('${TEMPORAL_SHARDS:-4}');
+  });
+
+  it('renders the template to a postgres12 config from the images\u2019 variables (the script\u2019s renderer)', () => {
+    const template = readFileSync(join(root, 'deploy', 'temporal', 'config.yaml.tmpl'), 'utf8');
+    // Only forms dockerize (compose) and the script render alike.
+    for (const [expr] of template.matchAll(/\{\{.*?\}\}/g))
+      expect(expr).toMatch(/^\{\{ (default \.Env\.[A-Z0-9_]+ "[^"]*"|\.Env\.[A-Z0-9_]+) \}\}$/);
+    const rendered = spawnSync('bash', [script, 'render-config'], {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NUM_HISTORY_SHARDS: '16',
+        POSTGRES_SEEDS: 'db.internal',
+        DB_PORT: '6543',
+        BIND_ON_IP: '10.1.2.3',
+        DYNAMIC_CONFIG_FILE_PATH: '/x/dyn.yaml',
+      },
+    });
+    expect(rendered.status).toBe(0);
+    const config = parse(rendered.stdout) as {
+      persistence: { numHistoryShards: number; datastores: Record<string, { sql: Record<string, string> }> };
+      services: Record<string, { rpc: { bindOnIP: string } }>;
+      dynamicConfigClient: { filepath: string };
+    };
+    expect(config.persistence.numHistoryShards).toBe(16);
+    for (const store of ['default', 'visibility'])
+      expect(config.persistence.datastores[store]!.sql).toMatchObject({
+        pluginName: 'postgres12',
+        connectAddr: 'db.internal:6543',
+      });
+    expect(Object.keys(config.services).sort()).toEqual(['frontend', 'history', 'matching', 'worker']);
+    for (const svc of Object.values(config.services)) expect(svc.rpc.bindOnIP).toBe('10.1.2.3');
+    expect(config.dynamicConfigClient.filepath).toBe('/x/dyn.yaml');
+  });
+
+  /** temporal-setup's command as compose runs it ($$ is compose's escape for $), with `temporal` and `sleep` from `bin`. */
+  const runSetup = (failures: number) => {
+    const bin = mkdtempSync(join(tmpdir(), 'payrun-compose-setup-'));
+    const calls = join(bin, 'calls');
+    // Stands in for the Temporal CLI: answers like a frontend that does not know the namespace yet.
+    writeFileSync(
+      join(bin, 'temporal'),
+      `#!/bin/sh\necho "$*" >> ${calls}\nn=$(wc -l < ${calls})\nif [ "$n" -le ${failures} ]; then echo "Error: Namespace default is not found." >&2; exit 1; fi\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(join(bin, 'sleep'), '#!/bin/sh\n', { mode: 0o755 });
+    const command = ([] as string[])
+      .concat(s['temporal-setup']!.command ?? [])
+      .join(' ')
+      .replaceAll('$$', '$');
+    expect(s['temporal-setup']!.entrypoint).toEqual(['sh', '-c']);
+    const run = spawnSync('sh', ['-c', command], {
+      encoding: 'utf8',
+      env: { PATH: `${bin}:${process.env.PATH}`, TEMPORAL_ADDRESS: 'temporal:7233' },
+    });
+    const lines = existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [];
+    return { status: run.status, stderr: run.stderr, calls: lines };
+  };
+
+  it('registers the search attributes once the namespace answers, retrying until then', () => {
+    const run = runSetup(3);
+    expect(run.status).toBe(0);
+    expect(run.calls).toHaveLength(4);
+    for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
+      expect(run.calls[3]).toContain(`--name ${name} --type ${type}`);
+  });
+
+  it('fails loudly when the namespace never answers, so the payrun services do not start', () => {
+    const run = runSetup(1000);
+    expect(run.status).toBe(1);
+    expect(run.calls).toHaveLength(60);
+    expect(run.stderr).toContain(
+      "temporal-setup: payrun's search attributes could not be registered on temporal:7233 in 2 minutes",
+    );
+    expect(s.worker!.depends_on).toMatchObject({
+      'temporal-setup': { condition: 'service_completed_successfully' },
+    });
   });
 });
