@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large test-chaos demo clean
+.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
