@@ -144,6 +144,8 @@ const PAIR_1252 = `(?:\u00d0${classOf(
   D1_TAIL.map((b) => String.fromCharCode(b)),
 )})`;
 const MOJIBAKE = new RegExp(`${PAIR_1251}{2}|${PAIR_1252}{2}`);
+/** Every pair starts with one of these; most text has none, and one test of this is cheap. */
+const MOJIBAKE_LEAD = /[\u0420\u0421\u00d0\u00d1]/;
 
 /**
  * Text that is UTF-8 Russian already mis-read as Windows-1251 ("РЎРјРёСЂРЅРѕРІ" for "Смирнов") or as
@@ -151,5 +153,5 @@ const MOJIBAKE = new RegExp(`${PAIR_1251}{2}|${PAIR_1252}{2}`);
  * in that form. One such pair can occur in genuine text ("ТОР»"); two in a row do not.
  */
 export function looksLikeMojibake(text: string): boolean {
-  return NON_ASCII.test(text) && MOJIBAKE.test(text);
+  return MOJIBAKE_LEAD.test(text) && MOJIBAKE.test(text);
 }
