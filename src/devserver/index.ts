@@ -125,7 +125,7 @@ async function waitForHealth(address: string, namespace: string, child: ChildPro
   let lastError: unknown;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new DevServerError(
+      throw new EarlyExitError(
         `Temporal dev server exited early (code ${child.exitCode ?? child.signalCode})`,
       );
     }
