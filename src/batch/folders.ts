@@ -36,10 +36,11 @@ export function freeName(dir: string, name: string, tag: string): string {
 export function moveFile(from: string, to: string): void {
   try {
     renameSync(from, to);
-    chmodSync(to, PRIVATE_FILE_MODE);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
     copyPrivateFile(from, to);
     unlinkSync(from);
+    return;
   }
+  chmodSync(to, PRIVATE_FILE_MODE);
 }
