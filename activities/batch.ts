@@ -12,7 +12,8 @@ import type {
   BatchRowOutcome,
   PayoutLookup,
 } from '../workflows/definitions';
-import { payoutWorkflowId } from '../workflows/definitions';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/definitions';
+import { PAID_STATES } from '../workflows/payout-ending';
 import { callBank } from './failures';
 
 export interface BatchActivityDeps {
@@ -52,21 +53,15 @@ export function createBatchActivities({ client, bank, dataDir }: BatchActivityDe
       });
     },
 
-    /** Waits (heartbeating) until the payout workflow of a reference has ended, then says how. */
-    async awaitPayoutOutcome({
-      workflowId,
-      pollMs = 1_000,
-    }: {
-      workflowId: string;
-      pollMs?: number;
-    }): Promise<PayoutLookup> {
-      const ctx = Context.current();
-      for (;;) {
-        const lookup = await lookupPayout(client, workflowId);
-        if (lookup.kind !== 'running') return lookup;
-        ctx.heartbeat();
-        await ctx.sleep(pollMs);
-      }
+    /**
+     * What the payout workflow of a reference says now, as the server records it. A running payout whose
+     * money is settled (it waits only for an optional credit confirmation) counts as paid.
+     */
+    async checkPayout({ workflowId }: { workflowId: string }): Promise<PayoutLookup> {
+      const lookup = await lookupPayout(client, workflowId);
+      if (lookup.kind !== 'running') return lookup;
+      const status = await client.workflow.getHandle(workflowId).query(payoutStatusQuery);
+      return PAID_STATES.includes(status.state) ? { kind: 'paid', status } : lookup;
     },
 
     async recordBatchResults({ batchId, outcomes }: { batchId: string; outcomes: BatchRowOutcome[] }) {

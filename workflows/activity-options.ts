@@ -68,12 +68,6 @@ export const BATCH_STORE: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 
-/** Waiting for a payout this batch run did not start (heartbeats while it polls). */
-export const AWAIT_FOREIGN_PAYOUT: ActivityOptions = {
-  startToCloseTimeout: '30 days',
-  heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
 
 /** The refund's session/refund and reads (regular activities: refunds are rare). */
 export const REFUND_WRITE_ONCE: ActivityOptions = { ...BANK_WRITE_ONCE, startToCloseTimeout: '1 minute' };

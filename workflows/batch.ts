@@ -6,6 +6,7 @@ import {
   ParentClosePolicy,
   proxyActivities,
   setHandler,
+  sleep,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
@@ -34,7 +35,9 @@ import {
   cancelBatchUpdate,
   cancelSignal,
   pauseBatchUpdate,
+  payoutSettledSignal,
   payoutWorkflowId,
+  reportToSignal,
   resumeBatchUpdate,
   type CancelCommand,
   type BatchCarry,
@@ -48,7 +51,7 @@ import {
   type BatchWorkflowInput,
 } from './definitions';
 import type { payoutWorkflow } from './payout';
-import { AWAIT_FOREIGN_PAYOUT, BATCH_STORE } from './activity-options';
+import { BATCH_STORE } from './activity-options';
 import { BATCH_ID, STATE } from './search-attributes';
 import { iso } from './time';
 import {
@@ -63,8 +66,14 @@ import {
 type Acts = ReturnType<typeof createBatchActivities>;
 const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } =
   proxyActivities<Acts>(BATCH_STORE);
-/** Waits for a payout this run did not start itself (started by the previous run, or by someone else). */
-const { awaitPayoutOutcome } = proxyActivities<Acts>(AWAIT_FOREIGN_PAYOUT);
+/** Reads the server's record of a payout this run waits for without being its parent. */
+const { checkPayout } = proxyActivities<Acts>(BATCH_STORE);
+
+/**
+ * How often a batch looks up payouts it waits for without being their parent, in case one never
+ * reports (terminated by hand). Reports normally come at once; this is the safety net.
+ */
+const UNREPORTED_RECHECK_MS = 5 * 60_000;
 
 const DEFAULTS = {
   requireApproval: false,
@@ -79,6 +88,8 @@ const FLUSH_AT = 100;
 interface InFlight extends BatchInFlightRow {
   /** startChild not answered yet: it cannot be signalled, and continue-as-new waits for it. */
   starting: boolean;
+  /** This run is not the payout's parent: it waits for the payout's report. */
+  foreign?: boolean;
 }
 
 /**
@@ -236,12 +247,49 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
       },
     );
   };
-  const awaitExisting = async (f: InFlight): Promise<BatchRowOutcome> => {
-    const lookup = await awaitPayoutOutcome({ workflowId: payoutWorkflowId(f.reference) });
-    return (
-      outcomeFromLookup(f, lookup, batchId) ?? needsAttention(f, 'missing', 'the payout workflow vanished')
-    );
+  /**
+   * A payout this run is not the parent of (started by the previous run, or by someone else): it is
+   * asked to report when settled; a report, or the periodic safety-net tick, makes the batch read the
+   * server's record of it. No activity per row polls while it waits.
+   */
+  const reported = new Set<string>();
+  let recheckTick = 0;
+  let rechecking = false;
+  const startRecheckTicks = () => {
+    if (rechecking) return;
+    rechecking = true;
+    void (async () => {
+      while ([...inFlight.values()].some((f) => f.foreign)) {
+        await sleep(UNREPORTED_RECHECK_MS);
+        recheckTick++;
+      }
+      rechecking = false;
+    })();
   };
+  const awaitExisting = async (f: InFlight): Promise<BatchRowOutcome> => {
+    f.foreign = true;
+    const workflowId = payoutWorkflowId(f.reference);
+    // Fails only if the payout has already closed, which the look-up below then reads.
+    await getExternalWorkflowHandle(workflowId)
+      .signal(reportToSignal, { batchId })
+      .catch(() => undefined);
+    startRecheckTicks();
+    for (;;) {
+      const lookup = await checkPayout({ workflowId });
+      if (lookup.kind !== 'running')
+        return (
+          outcomeFromLookup(f, lookup, batchId) ??
+          needsAttention(f, 'missing', 'the payout workflow vanished')
+        );
+      const tick = recheckTick;
+      await condition(() => reported.has(f.reference) || recheckTick !== tick);
+      reported.delete(f.reference);
+    }
+  };
+  setHandler(payoutSettledSignal, (report) => {
+    if (typeof report?.reference === 'string' && inFlight.has(report.reference))
+      reported.add(report.reference);
+  });
   const pay = async (f: InFlight, request: BatchChunkRow['request']): Promise<BatchRowOutcome> => {
     let child;
     try {
@@ -260,8 +308,23 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     }
     f.starting = false;
     if (cancelReq) sendCancel(f.reference);
+    const result = child.result();
+    if (payoutOptions.awaitCreditConfirmation) {
+      // The payout reports when its money is settled; its slot frees then, not when the optional credit
+      // confirmation arrives days later (the row's state is then what the payout was at settlement).
+      let closed = false;
+      void result.then(
+        () => (closed = true),
+        () => (closed = true),
+      );
+      await condition(() => closed || reported.has(f.reference));
+      if (!closed) {
+        const lookup = await checkPayout({ workflowId: payoutWorkflowId(f.reference) });
+        if (lookup.kind === 'paid') return outcomeFromLookup(f, lookup, batchId)!;
+      }
+    }
     try {
-      return outcomeFromStatus(f, await child.result(), batchId);
+      return outcomeFromStatus(f, await result, batchId);
     } catch (err) {
       return childFailureOutcome(f, err, batchId);
     }
@@ -326,7 +389,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     if (bigHistory && c.nextChunk < c.meta.chunkCount) {
       await condition(() => [...inFlight.values()].every((f) => !f.starting));
       await flush();
-      const carried = [...inFlight.values()].map(({ starting: _, ...row }) => row);
+      const carried = [...inFlight.values()].map(({ starting: _, foreign: __, ...row }) => row);
       return continueAsNew<typeof batchWorkflow>({
         ...input,
         carry: { ...c, inFlight: carried, unflushed: buffer.splice(0), runs: c.runs + 1 },

@@ -162,6 +162,12 @@ export const approvePayoutUpdate = defineUpdate<string, [ApprovalCommand]>('appr
 export const cancelPayoutUpdate = defineUpdate<string, [CancelCommand]>('cancelPayout');
 export const approveSignal = defineSignal<[ApprovalCommand]>('approve');
 export const cancelSignal = defineSignal<[CancelCommand]>('cancel');
+/**
+ * A batch that continues as new, or waits for a payout it did not start, asks the payout to say when it
+ * has settled: the payout then sends `payoutSettled` to the batch's workflow id, which reaches the
+ * batch's current run.
+ */
+export const reportToSignal = defineSignal<[{ batchId: string }]>('reportTo');
 
 // ---------------------------------------------------------------- refund
 
@@ -493,5 +499,10 @@ export const batchApproveSignal = defineSignal<[ApprovalCommand]>('approve');
 export const batchPauseSignal = defineSignal<[ApprovalCommand]>('pause');
 export const batchResumeSignal = defineSignal<[ApprovalCommand]>('resume');
 export const batchCancelSignal = defineSignal<[CancelCommand]>('cancel');
+/**
+ * A payout the batch waits for says it has settled (its money state is final). Only a nudge: the batch
+ * reads the payout's record from the server before it counts the row, so a forged one changes nothing.
+ */
+export const payoutSettledSignal = defineSignal<[{ reference: string }]>('payoutSettled');
 /** The deposit may have grown (a nominal_topup arrived): a batch waiting for funds re-checks at once. */
 export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('fundsChanged');

@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
+  getExternalWorkflowHandle,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -20,7 +21,9 @@ import {
   cancelPayoutUpdate,
   cancelSignal,
   payoutStatusQuery,
+  payoutSettledSignal,
   payoutWorkflowId,
+  reportToSignal,
   taxpayerVerdictSignal,
   type CancelCommand,
   type EarlierPayoutRun,
@@ -42,6 +45,7 @@ import { PayoutTracker } from './payout-tracker';
 import { referenceDifferences } from './reference';
 import { addBusinessDays, iso, workflowNow } from './time';
 import {
+  BATCH_ID_PATTERN,
   invalidInput,
   parseApproval,
   parseBankEvent,
@@ -76,8 +80,12 @@ const DEFAULTS = {
 };
 
 const errorText = (err: unknown) => maskNumbers(err instanceof Error ? err.message : String(err));
-const causeType = (err: unknown) =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause.type : undefined;
+/** The bank's code of a failed activity call (local activities may surface the ApplicationFailure itself). */
+const bankFailure = (err: unknown): ApplicationFailure | undefined => {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure ? cause : undefined;
+};
+const causeType = (err: unknown) => bankFailure(err)?.type ?? undefined;
 /** Validators throw: the update is refused to its caller and leaves no trace in history. */
 const valid = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(r.message);
@@ -241,48 +249,75 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     }
   };
 
-  // 0. At most once whoever starts it: every earlier run of this reference is settled with the bank.
-  const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
   const taxpayerAsk = {
     taxReference: request.recipient.taxReference,
     replyTo: workflowId,
     maxAgeMs: opts.taxpayerCheckMaxAgeMs,
   };
-  const before = await beforeCreating({
-    workflowId,
-    currentRunId: runId,
-    ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}),
+
+  // A batch waiting for this payout without being its parent asks to be told when it settles.
+  let reportTo: string | undefined;
+  let told = false;
+  setHandler(reportToSignal, (r) => {
+    if (typeof r?.batchId === 'string' && BATCH_ID_PATTERN.test(r.batchId)) reportTo ??= r.batchId;
+    else t.note('ignored a malformed reportTo signal');
   });
-  verdict ??= before.verdict;
-  const earlier = before.earlier;
-  const paidBefore = await settleEarlierRuns(earlier);
-  if (paidBefore) {
-    const differences = referenceDifferences(paidBefore, t.status);
-    const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
-    throw ApplicationFailure.create({
-      type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
-      message: differences.length
-        ? `reference ${request.reference} was already paid by ${by} to another payee or amount (differs: ${differences.join(', ')}); nothing paid`
-        : `reference ${request.reference} was already paid by ${by}; not paid again`,
-      details: [paidBefore],
-      nonRetryable: true,
-    });
-  }
-  if (opts.reconcileOnly)
-    return finish(
-      'failed',
-      'reconciled_not_paid',
-      earlier.length
-        ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
-        : 'nothing to reconcile: no earlier run of this reference',
-    );
+  /** A nudge only: the batch reads this payout's record from the server before it counts the row. */
+  const tellBatch = async (to: string | undefined) => {
+    if (!to || told) return;
+    told = true;
+    await getExternalWorkflowHandle(to)
+      .signal(payoutSettledSignal, { reference: request.reference })
+      .catch(() => undefined); // the batch has finished: nobody waits
+  };
 
   try {
-    return await pay();
-  } catch (err) {
-    if (err instanceof ActivityFailure)
-      return needsAttention(`the payout could not be settled: ${errorText(err)}`);
-    throw err;
+    return await run();
+  } finally {
+    await tellBatch(reportTo);
+  }
+
+  /** 0. At most once whoever starts it: every earlier run of this reference is settled with the bank. */
+  async function run(): Promise<PayoutStatus> {
+    const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
+    const before = await beforeCreating({
+      workflowId,
+      currentRunId: runId,
+      ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}),
+    });
+    verdict ??= before.verdict;
+    const earlier = before.earlier;
+    const paidBefore = await settleEarlierRuns(earlier);
+    if (paidBefore) {
+      const differences = referenceDifferences(paidBefore, t.status);
+      const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
+      throw ApplicationFailure.create({
+        type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
+        message: differences.length
+          ? `reference ${request.reference} was already paid by ${by} to another payee or amount (differs: ${differences.join(', ')}); nothing paid`
+          : `reference ${request.reference} was already paid by ${by}; not paid again`,
+        details: [paidBefore],
+        nonRetryable: true,
+      });
+    }
+    if (opts.reconcileOnly)
+      return finish(
+        'failed',
+        'reconciled_not_paid',
+        earlier.length
+          ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
+          : 'nothing to reconcile: no earlier run of this reference',
+      );
+
+    try {
+      return await pay();
+    } catch (err) {
+      // Our own endings pass through; a bank call that kept failing after the session existed does not.
+      const ending = err instanceof ApplicationFailure && err.type?.startsWith('payout_');
+      if (!ending && (err instanceof ActivityFailure || bankFailure(err)))
+        return needsAttention(`the payout could not be settled: ${errorText(err)}`);
+      throw err;
+    }
   }
 
   /** The earlier run that paid this reference, if any; earlier runs in doubt are asked about at the bank. */
@@ -369,9 +404,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       startPolling();
     } catch (err) {
       // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
-      const cause = err instanceof ActivityFailure ? err.cause : undefined;
       const code = causeType(err) ?? 'create_failed';
-      const words = cause instanceof ApplicationFailure ? cause.message : errorText(err);
+      const words = bankFailure(err)?.message ?? errorText(err);
       return finish('failed', code, `the bank refused the payout: ${words}`);
     }
 
@@ -446,6 +480,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     // The money is settled; a credit confirmation or a return is announced by the bank, not polled for.
     polling = 'off';
     pollDue = false;
+    // The batch frees this row's slot now, not days later when the optional credit confirmation comes.
+    if (opts.awaitCreditConfirmation) await tellBatch(reportTo ?? input.batchId);
 
     // 7. Optionally, the recipient bank's confirmation and a possible return (seen in session/status).
     if (opts.awaitCreditConfirmation) {

@@ -14,13 +14,13 @@ describe('payout workflow end to end against the bank sandbox', () => {
   });
   afterAll(async () => stack?.stop());
 
-  it('pays a self-employed recipient once and keeps the receipt, in at most 20 history events', async () => {
-    // A first payout to the same person leaves a fresh verdict; the one measured and recorded uses it.
+  it('pays a self-employed recipient once and keeps the receipt', async () => {
+    // A first payout to the same person leaves a fresh verdict; the one recorded (and held to its event
+    // budget by replay.test.ts) uses it.
     await outcome(await startPayout(stack, payoutRequest()));
     const request = payoutRequest();
     const handle = await startPayout(stack, request);
     const status = await outcome(handle);
-    expect((await handle.fetchHistory()).events?.length).toBeLessThanOrEqual(20);
 
     expect(status.state).toBe('succeeded');
     expect(status.bank.sessionId).toMatch(/^ps_/);
