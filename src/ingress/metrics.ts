@@ -3,6 +3,7 @@
 export const OUTCOMES = [
   'delivered',
   'inbox',
+  'late',
   'duplicate',
   'unauthorized',
   'forbidden',

@@ -147,7 +147,9 @@ export async function deliverToInbox(
 }
 
 export interface RoutingOutcome extends WorkflowRouting {
-  outcome: 'delivered' | 'inbox';
+  outcome: 'delivered' | 'inbox' | 'late';
+  /** For a late event: the closed workflows it belonged to. */
+  lateFor?: string[];
   /** Batches waiting for funds that a nominal_topup woke. */
   nudged?: string[];
 }
@@ -161,6 +163,11 @@ export async function routeBankEvent(
   const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
   const lateFor = isRoutable(evt) ? await closedOwners(client, evt, routed.skipped, inbox.taskQueue) : [];
+  // A confirmation_payout after its payout closed changes nothing (the money settled by the bank's own
+  // word): it is answered 200, logged and counted, and never costs the one inbox workflow a signal per
+  // paid row. A late return (payment_refunded) still goes to the inbox: accounting must act on it.
+  if (evt.type === 'confirmation_payout' && lateFor.length > 0)
+    return { outcome: 'late', ...routed, lateFor };
   await deliverToInbox(client, inbox, lateFor.length > 0 ? { ...evt, lateFor } : evt);
   // The top-up is recorded first (above); batches short of funds may now go on.
   const nudged = evt.type === 'nominal_topup' ? await nudgeBatchesAwaitingFunds(client, inbox.taskQueue) : [];

@@ -87,6 +87,7 @@ const WEBHOOK_PATHS = new Set(['/webhooks/bank', '/']);
 const STATUS: Record<Outcome, number> = {
   delivered: 200,
   inbox: 200,
+  late: 200,
   duplicate: 200,
   unauthorized: 401,
   forbidden: 403,
@@ -188,7 +189,11 @@ export function createIngress(opts: IngressOptions): Ingress {
       metrics.signalsSent('workflow', routed.delivered.length);
       if (routed.outcome === 'inbox') metrics.signalsSent('inbox');
       recent.add(evt.id);
-      Object.assign(fields, { targets: routed.delivered, skipped: routed.skipped });
+      Object.assign(fields, {
+        targets: routed.delivered,
+        skipped: routed.skipped,
+        ...(routed.lateFor ? { lateFor: routed.lateFor } : {}),
+      });
       return finish(routed.outcome);
     } catch (err) {
       fields.err = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
