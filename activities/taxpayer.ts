@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
@@ -7,11 +7,17 @@ import {
 } from '../workflows/definitions';
 
 /**
- * Tax numbers stay out of workflow ids (they show in the UI and in logs); a hash names the workflow.
- * The task queue is part of it so two payrun deployments on one namespace never share verdicts.
+ * Tax numbers stay out of workflow ids (they show in the UI, in visibility and in logs, never
+ * encrypted). A plain hash of an INN can be reversed by trying every INN, so the id is an HMAC keyed by
+ * PAYRUN_WORKFLOW_ID_SECRET (src/temporal/ids.ts). The task queue is part of it so two payrun
+ * deployments on one namespace never share verdicts.
  */
-export function taxpayerWorkflowId(taxReference: string, taskQueue: string): string {
-  return `taxpayer-${createHash('sha256').update(`${taskQueue}\u0000${taxReference}`).digest('hex').slice(0, 24)}`;
+export function taxpayerWorkflowId(
+  taxReference: string,
+  taskQueue: string,
+  secret: Buffer = loadWorkflowIdSecret(),
+): string {
+  return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
 }
 
 export interface TaxpayerAsk {
