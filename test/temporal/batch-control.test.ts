@@ -89,8 +89,10 @@ describe('operating a batch: approval, pause, resume, cancel, dry run', () => {
     expect(succeeded).toBeLessThan(12);
     expect(paid.filter((n) => n === 1)).toHaveLength(succeeded);
     expect(paid.every((n) => n <= 1)).toBe(true);
-    expect(succeeded + (result.counts.cancelled ?? 0)).toBe(12);
     const report = readReport(result.reportPath, false);
+    // Any other state is named here when it appears (seen once: 11 of 12 accounted for).
+    expect(report.filter((x) => x.state !== 'succeeded' && x.state !== 'cancelled')).toEqual([]);
+    expect(succeeded + (result.counts.cancelled ?? 0)).toBe(12);
     expect(report.filter((x) => x.state === 'cancelled').length).toBe(result.counts.cancelled);
     expect(report[11]).toMatchObject({ state: 'cancelled', error_code: 'batch_cancelled' });
   });
