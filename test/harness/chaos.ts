@@ -27,11 +27,15 @@ export class RestartableDevServer {
     return this.server.address;
   }
 
-  /** SIGKILL (no shutdown of any kind), then the same binary on the same db and port, once it answers. */
-  async crashAndRestart(): Promise<void> {
+  /**
+   * SIGKILL (no shutdown of any kind); `whileDown` runs once the process has exited; then the same
+   * binary on the same db and port, once it answers.
+   */
+  async crashAndRestart(whileDown: () => Promise<void> = async () => {}): Promise<void> {
     const { port } = this.server;
     process.kill(this.server.pid, 'SIGKILL');
     await this.server.stop(); // resolves on the process's exit
+    await whileDown();
     this.server = await startDevServer({ dbFile: this.dbFile, logFile: this.logFile, port });
     this.restarts++;
   }

@@ -5,6 +5,7 @@ import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BatchPaths } from '../../src/batch/config';
 import { readAllRows, readOutcomes } from '../../src/batch/store';
+import type { WebhookAttempt } from '../../src/sandbox';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { batchProgressQuery, payoutWorkflowId, type BatchProgress } from '../../workflows/definitions';
 import type { batchWorkflow } from '../../workflows/batch';
@@ -26,7 +27,9 @@ import {
   WorkerSupervisor,
   type FaultTally,
 } from '../harness/chaos';
+import { outcome } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
 
 /**
  * The chaos run (docs/reliability.md): one batch paid through the whole real stack while worker
@@ -64,7 +67,12 @@ const describeChaos = CHAOS ? describe : describe.skip;
 /** Row i's kind: most are paid; every 10th is declined by the issuer, every 25th is no taxpayer. */
 const kindOf = (i: number): 'paid' | 'declined' | 'not_self_employed' =>
   i % 25 === 7 ? 'not_self_employed' : i % 10 === 3 ? 'declined' : 'paid';
-const EXPECTED_STATE = { paid: 'succeeded', declined: 'failed', not_self_employed: 'rejected' } as const;
+/** The report's state and error code each kind of row must end with, chaos or not. */
+const EXPECTED = {
+  paid: { state: 'succeeded', error_code: '' },
+  declined: { state: 'failed', error_code: 'declined_by_issuer_bank' },
+  not_self_employed: { state: 'rejected', error_code: 'not_self_employed' },
+} as const;
 
 async function failureType(handle: WorkflowHandle): Promise<string | undefined> {
   try {
@@ -150,7 +158,7 @@ describeChaos(
           lastFinished = progress.finished;
           const t0 = Date.now();
           if (what === 'kill') await workers.kill();
-          else await server!.crashAndRestart();
+          else await server!.crashAndRestart(() => webhookUnacknowledged(s));
           log.push(
             `${what} at ${progress.finished}/${ROWS} finished, ${((t0 - started) / 1000).toFixed(0)} s in (${Date.now() - t0} ms)`,
           );
@@ -162,6 +170,18 @@ describeChaos(
         const report = readReport(result.reportPath, false);
         const payouts = s.sandbox.ledger().filter((e) => e.kind === 'payout');
         const webhookLog = s.sandbox.webhookAttempts();
+        // What the payouts themselves went through, from their notes.
+        const notes = (
+          await Promise.all(
+            rows.map((r) =>
+              outcome(s.client.workflow.getHandle(payoutWorkflowId(r.reference))).then(
+                (st) => st.notes,
+                () => [] as string[],
+              ),
+            ),
+          )
+        ).flat();
+        const noted = (re: RegExp) => notes.filter((n) => re.test(n)).length;
         // Written before any assertion, so a failed run still leaves its figures.
         const figures = {
           rows: ROWS,
@@ -175,6 +195,13 @@ describeChaos(
           lost: ROWS - report.filter((r) => r.state).length,
           faults: injected,
           webhookAttempts: webhookLog.length,
+          payoutNotes: {
+            recoveredByPolling: noted(/recovered by polling/),
+            statusReadFailed: noted(/session\/status \(.*\) failed/),
+            confirmRetried: noted(/confirm failed/),
+            eventsForAnotherSession: noted(/for another session/),
+          },
+          webhooksUnacknowledged: webhookLog.filter(unacknowledged).length,
           webhookAnswers: countBy(webhookLog.map((a) => String(a.http_status ?? a.error ?? 'none'))),
           seed: SEED,
           rates: RATES,
@@ -187,8 +214,8 @@ describeChaos(
         expect(report).toHaveLength(ROWS);
         const byRef = new Map(report.map((r) => [r.reference, r]));
         const wrong = rows
-          .map((r) => ({ reference: r.reference, want: EXPECTED_STATE[r.kind], got: byRef.get(r.reference) }))
-          .filter((x) => x.got?.state !== x.want)
+          .map((r) => ({ reference: r.reference, want: EXPECTED[r.kind], got: byRef.get(r.reference) }))
+          .filter((x) => x.got?.state !== x.want.state || x.got.error_code !== x.want.error_code)
           .map((x) => ({
             ...x,
             got: x.got && { state: x.got.state, error_code: x.got.error_code, reason: x.got.reason },
@@ -238,10 +265,11 @@ describeChaos(
           kills: KILLS,
           restarts: RESTARTS,
         });
-        const dropped = webhookLog.filter((a) => a.error === 'dropped by fault injection').length;
+        const dropped = webhookLog.filter((a) => a.error === DROPPED).length;
         expect(dropped).toBe(injected.webhookDroppedDeliveries);
         if (RATES.bank > 0) expect(injected.errorBefore + injected.errorAfter).toBeGreaterThan(0);
         if (RATES.webhookDrop > 0) expect(dropped).toBeGreaterThan(0);
+        if (RESTARTS > 0) expect(figures.webhooksUnacknowledged).toBeGreaterThan(0);
       },
       TIMEOUT_MS,
     );
@@ -272,6 +300,20 @@ describeChaos(
   },
 );
 
+/**
+ * Keeps the server down until the outage is felt: a webhook is not acknowledged (the ingress answers
+ * 503, or not within the bank's 5 s, because it cannot put the event into Temporal) and the bank is
+ * left to resend it. With payouts in flight that takes seconds.
+ */
+async function webhookUnacknowledged(stack: Stack): Promise<void> {
+  const from = stack.sandbox.webhookAttempts().length;
+  await waitFor(
+    async () => stack.sandbox.webhookAttempts().slice(from).some(unacknowledged),
+    120_000,
+    'a webhook left unacknowledged by the ingress while the Temporal server is down',
+  );
+}
+
 /** The batch's progress once `done` holds; a query that fails (server down) is asked again. */
 async function awaitProgress(
   handle: WorkflowHandle<typeof batchWorkflow>,
@@ -293,6 +335,10 @@ async function awaitProgress(
     await new Promise((r) => setTimeout(r, 500));
   }
 }
+
+const DROPPED = 'dropped by fault injection';
+/** A delivery attempt the ingress did not answer 200 (a fault-injected drop never reached it). */
+const unacknowledged = (a: WebhookAttempt) => a.http_status !== 200 && a.error !== DROPPED;
 
 function countBy(values: string[]): Record<string, number> {
   const out: Record<string, number> = {};
