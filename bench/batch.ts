@@ -3,17 +3,26 @@
  * webhooks through the ingress, an in-process worker. Prints rows/s, peak RSS of this process
  * (worker + sandbox + ingress), time to first payout, and checks one ledger payout per row.
  *
- *   node -r ./test/harness/ts-register.js bench/batch.ts [rows=1000] [maxInFlight=50] [--no-codec]
+ *   node -r ./test/harness/ts-register.js bench/batch.ts [rows=1000] [maxInFlight=50] [--no-codec] [--workers=N]
  *
- * Also prints CPU seconds per row: this process (worker, sandbox, ingress) and the dev server.
- * `--no-codec` runs Temporal payloads unencrypted (the baseline that prices the codec); the batch
- * store stays encrypted either way.
+ * Also prints CPU seconds per row: this process (worker, sandbox, ingress) and the dev server, and the
+ * average event count of a sample of payout histories. `--no-codec` runs Temporal payloads
+ * unencrypted (the baseline that prices the codec); the batch store stays encrypted either way.
+ * PAYRUN_TEMPORAL_ADDRESS: use that Temporal server instead of starting a dev server.
+ * `--workers=N`: N `payrun worker` processes instead of the in-process worker (their CPU is counted
+ * with this process's), the way production scales out (docs/performance.md, scale-out).
+ * SANDBOX_PROFILE=realistic: the sandbox's slow bank (docs/sandbox.md). bench/compare.ts calls
+ * runBatchBench() for its payrun line.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { temporal as proto } from '@temporalio/proto';
 import { startDevServer } from '../src/devserver';
+import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
+import { payoutWorkflowId } from '../workflows/definitions';
 import {
   batchCsv,
   batchHandle,
@@ -22,9 +31,12 @@ import {
   ledgerPayouts,
   uniquePrefix,
 } from '../test/harness/batches';
+import type { Stack } from '../test/harness/stack';
+import { killHard, spawnWorkerProcess } from '../test/harness/worker-process';
 
 /** utime + stime of another process in seconds (Linux /proc; 0 where there is none). */
-function processCpuSeconds(pid: number): number {
+export function processCpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return 0;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 Hz on Linux
@@ -33,23 +45,143 @@ function processCpuSeconds(pid: number): number {
   }
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const codec = !args.includes('--no-codec');
-  const [rowsArg, inFlightArg] = args.filter((a) => !a.startsWith('--'));
-  const rows = Number(rowsArg ?? 1000);
-  const maxInFlight = Number(inFlightArg ?? 50);
-  const dir = mkdtempSync(join(tmpdir(), 'payrun-bench-'));
-  // A throwaway key: encryption costs the same whatever the key.
+/** The process listening on a local TCP port (Linux /proc; our own processes only), if any. */
+function pidListeningOn(port: number): number | undefined {
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f[1]?.endsWith(hexPort) && f[3] === '0A') inodes.add(f[9]!); // 0A: LISTEN
+    }
+  }
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && inodes.has(m[1]!)) return Number(pid);
+      }
+    } catch {
+      // another user's process, or one that ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+export interface BenchTemporal {
+  address: string;
+  /** The server's pid where it is known (its CPU is read from /proc). */
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Temporal server a benchmark runs on: PAYRUN_TEMPORAL_ADDRESS if set, else one dev server of
+ * its own (SQLite in a temporary folder, the settings the tests use). Sets what the test harness
+ * reads: PAYRUN_TEST_TEMPORAL_ADDRESS and a throwaway PAYRUN_PAYLOAD_KEYS (encryption costs the same
+ * whatever the key).
+ */
+export async function startBenchTemporal(): Promise<BenchTemporal> {
   process.env.PAYRUN_PAYLOAD_KEYS = `bench:${randomBytes(32).toString('base64')}`;
-  const server = await startDevServer({
-    dbFile: join(dir, 'temporal.db'),
-    logFile: join(dir, 'temporal.log'),
-  });
-  process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
+  const given = process.env.PAYRUN_TEMPORAL_ADDRESS;
+  let temporal: BenchTemporal;
+  if (given) {
+    const port = Number(/:(\d+)$/.exec(given)?.[1]);
+    temporal = { address: given, pid: port ? pidListeningOn(port) : undefined, stop: async () => {} };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-bench-'));
+    const server = await startDevServer({
+      dbFile: join(dir, 'temporal.db'),
+      logFile: join(dir, 'temporal.log'),
+    });
+    temporal = { address: server.address, pid: server.pid, stop: () => server.stop() };
+  }
+  process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = temporal.address;
+  return temporal;
+}
+
+export interface BatchBenchOptions {
+  rows: number;
+  maxInFlight: number;
+  /** false: Temporal payloads unencrypted (default true, as payrun runs). */
+  codec?: boolean;
+  /** Sandbox settings, e.g. `{ profile: 'realistic' }`. */
+  sandbox?: Partial<SandboxOptions>;
+  /** The Temporal server's pid, for its CPU (startBenchTemporal().pid). */
+  serverPid?: number;
+  /** How many payout histories to count events in (spread over the file); default 20. */
+  historySample?: number;
+  /** 0 or absent: the in-process worker; N: N `payrun worker` processes (always encrypting). */
+  workerProcesses?: number;
+}
+
+export interface BatchBenchResult {
+  rows: number;
+  maxInFlight: number;
+  codec: boolean;
+  profile: SandboxProfile;
+  submitMs: number;
+  firstPayoutMs: number | undefined;
+  totalMs: number;
+  rowsPerSecond: number;
+  peakRssMb: number;
+  /** CPU of this process (worker, sandbox, ingress, client) per row. */
+  cpuMsPerRow: number;
+  /** CPU of the Temporal server per row; 0 where its pid is unknown. */
+  devServerCpuMsPerRow: number;
+  counts: unknown;
+  ledgerExactlyOncePerRow: boolean;
+  lastRunHistoryLength: number;
+  /** Average history events of the sampled payouts: all, self-employed rows, plain rows. */
+  eventsPerPayout: { all: number; selfEmployed: number; plain: number };
+}
+
+const average = (xs: number[]) =>
+  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0;
+
+/** Event counts of `sample` payout histories, in pairs spread over the file (a self-employed row, then a plain one). */
+async function payoutEvents(stack: Stack, references: string[], sample: number) {
+  const pairs = Math.max(1, Math.floor(sample / 2));
+  const picked = new Set<number>();
+  for (let k = 0; k < pairs; k++) {
+    const i = Math.floor((k * references.length) / pairs / 2) * 2;
+    picked.add(i);
+    if (i + 1 < references.length) picked.add(i + 1);
+  }
+  const lengths = await Promise.all(
+    [...picked].map(async (i) => ({
+      selfEmployed: i % 2 === 0,
+      n: (await stack.client.workflow.getHandle(payoutWorkflowId(references[i]!)).describe()).historyLength,
+    })),
+  );
+  return {
+    all: average(lengths.map((l) => l.n)),
+    selfEmployed: average(lengths.filter((l) => l.selfEmployed).map((l) => l.n)),
+    plain: average(lengths.filter((l) => !l.selfEmployed).map((l) => l.n)),
+  };
+}
+
+/** One batch through the whole of payrun; needs startBenchTemporal() (or the test harness) first. */
+export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBenchResult> {
+  const { rows, maxInFlight } = opts;
+  const codec = opts.codec ?? true;
   const { startStack } = await import('../test/harness/stack');
-  const stack = await startStack(codec ? {} : { dataConverterOverride: {} });
+  const processes = opts.workerProcesses ?? 0;
+  if (processes > 0 && !codec) throw new Error('--workers: `payrun worker` always encrypts; drop --no-codec');
+  const stack = await startStack({
+    ...(codec ? {} : { dataConverterOverride: {} }),
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    ...(processes > 0 ? { inProcessWorker: false } : {}),
+  });
   const paths = batchTestPaths();
+  // After batchTestPaths(): the processes inherit its PAYRUN_DATA_DIR (the batch store).
+  const workers = await startWorkerProcesses(stack, processes);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
   try {
@@ -59,7 +191,8 @@ async function main(): Promise<void> {
     const bytes = batchCsv(references.map((reference, i) => ({ reference, selfEmployed: i % 2 === 0 })));
     const started = Date.now();
     const cpuStart = process.cpuUsage();
-    const serverCpuStart = processCpuSeconds(server.pid);
+    const workersCpuStart = workersCpuSeconds(workers);
+    const serverCpuStart = processCpuSeconds(opts.serverPid);
     const r = await dropAndSubmit(stack, paths, `bench-${rows}.csv`, bytes, {
       batchOptions: { maxInFlight, payout: { pollAfterMs: 10_000 } },
     });
@@ -72,37 +205,90 @@ async function main(): Promise<void> {
     const result = await batchHandle(stack, r.batchId).result();
     const totalMs = Date.now() - started;
     const cpu = process.cpuUsage(cpuStart);
-    const processCpuS = (cpu.user + cpu.system) / 1e6;
-    const serverCpuS = processCpuSeconds(server.pid) - serverCpuStart;
+    const processCpuS = (cpu.user + cpu.system) / 1e6 + workersCpuSeconds(workers) - workersCpuStart;
+    const serverCpuS = processCpuSeconds(opts.serverPid) - serverCpuStart;
     clearInterval(watch);
     const paid = [...ledgerPayouts(stack, references).values()];
-    const exactlyOnce = paid.every((n) => n === 1);
     const history = await batchHandle(stack, r.batchId).describe();
-    console.log(
-      JSON.stringify({
-        rows,
-        maxInFlight,
-        codec,
-        submitMs: submittedMs,
-        firstPayoutMs,
-        totalMs,
-        rowsPerSecond: Math.round((rows / totalMs) * 10_000) / 10,
-        peakRssMb: Math.round(peakRss / 1_048_576),
-        cpuMsPerRow: Math.round((processCpuS * 1000) / rows),
-        devServerCpuMsPerRow: Math.round((serverCpuS * 1000) / rows),
-        counts: result.counts,
-        ledgerExactlyOncePerRow: exactlyOnce,
-        lastRunHistoryLength: history.historyLength,
-      }),
-    );
+    return {
+      rows,
+      maxInFlight,
+      codec,
+      profile: opts.sandbox?.profile ?? 'instant',
+      submitMs: submittedMs,
+      firstPayoutMs,
+      totalMs,
+      rowsPerSecond: Math.round((rows / totalMs) * 10_000) / 10,
+      peakRssMb: Math.round(peakRss / 1_048_576),
+      cpuMsPerRow: Math.round((processCpuS * 1000) / rows),
+      devServerCpuMsPerRow: Math.round((serverCpuS * 1000) / rows),
+      counts: result.counts,
+      ledgerExactlyOncePerRow: paid.length === rows && paid.every((n) => n === 1),
+      lastRunHistoryLength: history.historyLength,
+      eventsPerPayout: await payoutEvents(stack, references, opts.historySample ?? 20),
+    };
   } finally {
     clearInterval(sampler);
+    await Promise.all(workers.map((w) => killHard(w)));
     await stack.stop();
-    await server.stop();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+const workersCpuSeconds = (workers: ChildProcess[]) =>
+  workers.reduce((sum, w) => sum + processCpuSeconds(w.pid), 0);
+
+/** N `payrun worker` processes on the stack's task queue, returned once all N poll it. */
+async function startWorkerProcesses(stack: Stack, n: number): Promise<ChildProcess[]> {
+  const workers = Array.from({ length: n }, () => spawnWorkerProcess(stack.workerEnv));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const exited = workers.find((w) => w.exitCode !== null || w.signalCode !== null);
+    if (exited) throw new Error(`a worker process exited before polling (pid ${exited.pid})`);
+    const { pollers } = await stack.client.workflowService.describeTaskQueue({
+      namespace: stack.client.options.namespace,
+      taskQueue: { name: stack.taskQueue },
+      taskQueueType: proto.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+    });
+    if (new Set(pollers?.map((p) => p.identity)).size >= n) return workers;
+    if (Date.now() > deadline) throw new Error(`${n} worker processes not all polling after 120 s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const codec = !args.includes('--no-codec');
+  const workersArg = args.find((a) => a.startsWith('--workers='));
+  const workerProcesses = workersArg ? Number(workersArg.slice('--workers='.length)) : 0;
+  if (!Number.isInteger(workerProcesses) || workerProcesses < 0 || workerProcesses > 16)
+    throw new Error(`--workers=N: N must be a whole number from 0 to 16, not ${workersArg}`);
+  const [rowsArg, inFlightArg] = args.filter((a) => !a.startsWith('--'));
+  const profile = process.env.SANDBOX_PROFILE || 'instant';
+  if (!Object.hasOwn(SANDBOX_PROFILES, profile)) {
+    console.error(
+      `SANDBOX_PROFILE: must be one of ${Object.keys(SANDBOX_PROFILES).join(', ')}, not ${profile}`,
+    );
+    process.exit(2);
+  }
+  const temporal = await startBenchTemporal();
+  try {
+    const result = await runBatchBench({
+      rows: Number(rowsArg ?? 1000),
+      maxInFlight: Number(inFlightArg ?? 50),
+      codec,
+      sandbox: { profile: profile as SandboxProfile },
+      serverPid: temporal.pid,
+      workerProcesses,
+    });
+    console.log(JSON.stringify(result));
+  } finally {
+    await temporal.stop();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
