@@ -30,6 +30,8 @@ typecheck: $(NODE_STAMP)
 
 lint: $(NODE_STAMP)
 	npm run --silent lint
+	@# No two of the project's files may import each other in a circle (type-only imports included).
+	node scripts/check-import-cycles.js
 
 test: setup typecheck lint
 	npx jest --ci

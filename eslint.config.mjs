@@ -46,7 +46,8 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts', 'scripts/**/*.js', 'src/cli/**/*.ts'],
+    languageOptions: { globals: { console: 'readonly' } },
     rules: { 'no-console': 'off' },
   },
 );

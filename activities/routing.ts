@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import { routeToWorkflows } from '../src/ingress/routing';
+import { routeToWorkflows } from '../src/routing/workflows';
 import type { BankEventSignal } from '../workflows/definitions';
 
 export interface RoutingActivities {

@@ -68,7 +68,6 @@ export const BATCH_STORE: ActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
 
-
 /** The refund's session/refund and reads (regular activities: refunds are rare). */
 export const REFUND_WRITE_ONCE: ActivityOptions = { ...BANK_WRITE_ONCE, startToCloseTimeout: '1 minute' };
 export const REFUND_READ: ActivityOptions = { ...BANK_READ };

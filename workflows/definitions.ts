@@ -14,6 +14,8 @@ export const payoutWorkflowId = (reference: string) => `payout-${reference}`;
 export const refundWorkflowId = (reference: string) => `refund-${reference}`;
 /** Bank events that match no running payrun workflow are kept here for operators. */
 export const WEBHOOK_INBOX_WORKFLOW_ID = 'payrun-webhook-inbox';
+/** The inbox's workflow type, for processes that reach it by name without loading workflow code. */
+export const WEBHOOK_INBOX_WORKFLOW_TYPE = 'webhookInboxWorkflow';
 /** Key under which payrun puts its routing data into every bank request's `metadata`. */
 export const METADATA_KEY = 'payrun';
 export interface PayrunMetadata {

@@ -1,9 +1,11 @@
 export { createIngress } from './server';
 export type { Ingress, IngressOptions, ListeningIngress } from './server';
 export { runIngressFromEnv, loadIngressEnv, connectClientWithRetry } from './main';
-export { routeBankEvent, routeToWorkflows, deliverToInbox, workflowsForSession } from './routing';
-export type { InboxTarget, RoutingOutcome, WorkflowRouting } from './routing';
+export { routeBankEvent, deliverToInbox } from './routing';
+export type { InboxTarget, RoutingOutcome } from './routing';
+export { routeToWorkflows, workflowsForSession } from '../routing/workflows';
+export type { WorkflowRouting } from '../routing/workflows';
 export { buildBankEventSignal, eventIdOf, isRoutable } from './signal';
-export { metadataTargets, payrunMetadataOf, sessionVisibilityQuery } from './targets';
+export { metadataTargets, payrunMetadataOf, sessionVisibilityQuery } from '../routing/targets';
 export { isAllowedSource, normalizeIp } from './address';
 export { IngressMetrics } from './metrics';

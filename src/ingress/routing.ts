@@ -2,79 +2,13 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   bankEventSignal,
   batchFundsChangedSignal,
+  WEBHOOK_INBOX_WORKFLOW_TYPE,
   WEBHOOK_INBOX_WORKFLOW_ID,
   type BankEventSignal,
   type WebhookInboxInput,
 } from '../../workflows/definitions';
-import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
-import { isRoutable } from './signal';
-import {
-  batchesAwaitingFundsQuery,
-  metadataTargets,
-  sessionOwnersQuery,
-  sessionVisibilityQuery,
-} from './targets';
-
-/** More running workflows than this for one bank session means something else is wrong. */
-const MAX_VISIBILITY_TARGETS = 20;
-
-export interface WorkflowRouting {
-  /** Workflows that took the signal (it is in their history). */
-  delivered: string[];
-  /** Named by metadata or visibility but gone (never started, or already closed). */
-  skipped: string[];
-}
-
-/** Running workflows that upserted PayrunSessionId = sessionId (eventually consistent). */
-export async function workflowsForSession(
-  client: Client,
-  sessionId: string,
-  taskQueue?: string,
-): Promise<string[]> {
-  const ids: string[] = [];
-  for await (const wf of client.workflow.list({ query: sessionVisibilityQuery(sessionId, taskQueue) })) {
-    ids.push(wf.workflowId);
-    if (ids.length >= MAX_VISIBILITY_TARGETS) break;
-  }
-  return ids;
-}
-
-/**
- * Signals every payrun workflow an event belongs to: those named in the echoed metadata (known at
- * once), and when needed those the visibility store finds by session id (may lag a fresh session).
- * A workflow that does not exist or has closed is skipped; any other Temporal error is thrown,
- * so the caller can answer 503 and the bank resends. Used by the ingress and the inbox's reroute.
- */
-export async function routeToWorkflows(
-  client: Client,
-  evt: BankEventSignal,
-  opts: { exclude?: string; taskQueue?: string } = {},
-): Promise<WorkflowRouting> {
-  if (!isRoutable(evt)) return { delivered: [], skipped: [] };
-  const delivered: string[] = [];
-  const skipped: string[] = [];
-  const deliver = async (ids: Iterable<string>) => {
-    for (const workflowId of ids) {
-      if (workflowId === opts.exclude || delivered.includes(workflowId) || skipped.includes(workflowId))
-        continue;
-      try {
-        await client.workflow.getHandle(workflowId).signal(bankEventSignal, evt);
-        delivered.push(workflowId);
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-        skipped.push(workflowId);
-      }
-    }
-  };
-  await deliver(metadataTargets(evt.session));
-  // The echoed metadata names the payout a session event belongs to. A visibility look-up (costly on
-  // a large store, and eventually consistent) is needed only when it names no running workflow, or
-  // for events other workflows may also wait for: a refund's payment_refunded, confirmation_payout.
-  if (delivered.length === 0 || evt.type === 'payment_refunded' || evt.type === 'confirmation_payout') {
-    await deliver(await workflowsForSession(client, evt.sessionId!, opts.taskQueue));
-  }
-  return { delivered, skipped };
-}
+import { batchesAwaitingFundsQuery, sessionOwnersQuery } from '../routing/targets';
+import { isRoutable, routeToWorkflows, type WorkflowRouting } from '../routing/workflows';
 
 const MAX_OWNERS = 10;
 
@@ -136,7 +70,8 @@ export async function deliverToInbox(
   evt: BankEventSignal,
 ): Promise<string> {
   const workflowId = inbox.workflowId ?? WEBHOOK_INBOX_WORKFLOW_ID;
-  await client.workflow.signalWithStart(webhookInboxWorkflow, {
+  // By type name: the ingress never loads workflow code.
+  await client.workflow.signalWithStart(WEBHOOK_INBOX_WORKFLOW_TYPE, {
     workflowId,
     taskQueue: inbox.taskQueue,
     signal: bankEventSignal,

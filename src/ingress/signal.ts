@@ -52,7 +52,4 @@ export function malformedEventSignal(rawBody: Buffer, receivedAt: Date): BankEve
   return buildBankEventSignal(rawBody, { type: 'unknown', raw: body }, receivedAt);
 }
 
-/** Events that can belong to a payout or refund workflow; the rest go straight to the inbox. */
-export function isRoutable(evt: BankEventSignal): boolean {
-  return evt.type !== 'nominal_topup' && evt.type !== 'unknown' && evt.sessionId !== undefined;
-}
+export { isRoutable } from '../routing/workflows';

@@ -12,7 +12,8 @@ import { seededRandom } from './util';
  * Webhook rules: drop (never sent), duplicate (sent twice), delay (delayMs sandbox time later),
  * reorder (held back reorderMs so later events overtake it).
  */
-export type HttpFaultKind = 'error_before' | 'error_after' | 'reset_before' | 'reset_after' | 'latency' | 'refuse';
+export type HttpFaultKind =
+  'error_before' | 'error_after' | 'reset_before' | 'reset_after' | 'latency' | 'refuse';
 export type WebhookFaultKind = 'drop' | 'duplicate' | 'delay' | 'reorder';
 
 export interface HttpFaultRule {

@@ -2,16 +2,24 @@ import { addBusinessDays } from './clock';
 import type { Sandbox } from './core';
 import { ApiError } from './http/errors';
 import { addLedger, book, depositAccount, settlementAccount } from './ledger';
-import type { Engine } from './operations';
+import type { WebhookDispatcher } from './webhooks/dispatcher';
 import type { Operation, Session } from './state/types';
 import { npdProfile } from './test-values';
 import { getPath } from './util';
+
+/** What settlement needs of the session engine (operations.ts), which owns it: no import back. */
+export interface SettlementEngine {
+  find(opId: string): { s: Session; op: Operation } | undefined;
+  touch(s: Session): void;
+  emit(type: string, s: Session, extra?: Record<string, unknown>): void;
+  readonly webhooks: WebhookDispatcher;
+}
 
 /** Money side of the engine: funds checks, bookings and ledger entries, refunds, returns, confirmation_payout. */
 export class Settlement {
   constructor(
     private sb: Sandbox,
-    private engine: Engine,
+    private engine: SettlementEngine,
   ) {
     const on = (
       kind: string,

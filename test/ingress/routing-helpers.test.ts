@@ -1,7 +1,7 @@
 import type { PaymentSession } from '../../src/bank/types/session';
 import { isAllowedSource, normalizeIp } from '../../src/ingress/address';
 import { RecentIds } from '../../src/ingress/recent';
-import { metadataTargets, payrunMetadataOf, sessionVisibilityQuery } from '../../src/ingress/targets';
+import { metadataTargets, payrunMetadataOf, sessionVisibilityQuery } from '../../src/routing/targets';
 
 const ours = (workflowId: string) => ({
   payrun: { workflow_id: workflowId, reference: workflowId.slice(7) },

@@ -6,7 +6,7 @@ import { createRoutingActivities } from '../../activities/routing';
 import { signBody } from '../../src/bank/signing';
 import { createLogger } from '../../src/logger';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
-import { sessionVisibilityQuery } from '../../src/ingress/targets';
+import { sessionVisibilityQuery } from '../../src/routing/targets';
 import {
   dismissOrphanSignal,
   inboxQuery,

@@ -5,7 +5,7 @@ import type { Json, Operation, Session } from '../state/types';
 import { outcomeFor, type Outcome, TEST_CARDS } from '../test-values';
 import { canonicalJson, clone, getPath, isObject, sha256 } from '../util';
 import type { Checker } from '../validate';
-import { FPS_BANKS } from './fps';
+import { FPS_BANKS } from '../fps-banks';
 
 export const paymentMethodField = (version: 1 | 2): string =>
   version === 2 ? 'payout_details' : 'payment_method';
