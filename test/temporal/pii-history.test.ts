@@ -5,7 +5,10 @@ import { isLuhnValid, isValidBankAccount } from '../../src/csv/checks';
 import { EncryptionCodec } from '../../src/temporal';
 import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import { taxpayerWorkflowId } from '../../activities/bank';
-import { payoutWorkflowId } from '../../workflows/definitions';
+import { lookupPayout } from '../../src/batch/lookup';
+import { deliverToInbox } from '../../src/ingress/routing';
+import { inboxQuery, payoutWorkflowId } from '../../workflows/definitions';
+import { waitFor } from '../harness/wait';
 import { batchHandle, batchTestPaths, dropAndSubmit, freshInn, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
 import { connectRawClient, testSetup } from '../harness/temporal';
@@ -170,6 +173,33 @@ it('keeps every row’s personal data out of every history, and the codec server
   if (submitted.status !== 'started') return;
   expect(submitted.valid).toBe(rows.length);
   await batchHandle(stack, submitted.batchId).result();
+
+  // A late return of a row's payout goes to the webhook inbox with the bank's session (recipient names
+  // in it): the inbox's history must keep that encrypted too. (Late confirmation_payouts no longer go
+  // there, so the test puts one event there itself, the way the ingress does.)
+  const paid = await lookupPayout(stack.client, payoutWorkflowId(rows[0]!.reference));
+  if (paid.kind !== 'paid') throw new Error(`row ${rows[0]!.reference} was not paid: ${paid.kind}`);
+  const paidSession = paid.status.bank.sessionId!;
+  const { session } = await stack.bank.sessions.status({ session_id: paidSession });
+  await deliverToInbox(
+    stack.client,
+    { taskQueue: stack.taskQueue, workflowId: `inbox-${stack.taskQueue}` },
+    {
+      id: `pii-late-${paidSession}`,
+      type: 'payment_refunded',
+      sessionId: paidSession,
+      receivedAt: new Date().toISOString(),
+      session: session!,
+      lateFor: [payoutWorkflowId(rows[0]!.reference)],
+    },
+  );
+  await waitFor(async () => {
+    const view = await stack.client.workflow
+      .getHandle(`inbox-${stack.taskQueue}`)
+      .query(inboxQuery)
+      .catch(() => undefined);
+    return !!view?.late.last.some((l) => l.sessionId === paidSession);
+  });
 
   // Every execution the batch produced, every run of each (the batch may continue as new).
   const raw = await connectRawClient();
