@@ -38,27 +38,32 @@ import { waitFor } from '../harness/wait';
  * test`: `make test-chaos` runs it (PAYRUN_CHAOS=1). Every knob is an environment variable.
  */
 const CHAOS = process.env.PAYRUN_CHAOS === '1';
-const num = (name: string, fallback: number) => {
+const num = (name: string, fallback: number, rule: 'count' | 'positive' | 'rate' = 'count') => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name}: must be a non-negative number, got "${raw}"`);
+  const ok =
+    rule === 'rate' ? n >= 0 && n <= 1 : Number.isSafeInteger(n) && (rule === 'positive' ? n > 0 : n >= 0);
+  if (!ok) {
+    const want = { count: 'a whole number ≥ 0', positive: 'a whole number ≥ 1', rate: 'a share from 0 to 1' };
+    throw new Error(`${name}: must be ${want[rule]}, got "${raw}"`);
+  }
   return n;
 };
-const ROWS = num('PAYRUN_CHAOS_ROWS', 250);
+const ROWS = num('PAYRUN_CHAOS_ROWS', 250, 'positive');
 const KILLS = num('PAYRUN_CHAOS_KILLS', 5);
 const RESTARTS = num('PAYRUN_CHAOS_SERVER_RESTARTS', 1);
 const RATES = {
-  bank: num('PAYRUN_CHAOS_BANK_FAULT_RATE', 0.22),
+  bank: num('PAYRUN_CHAOS_BANK_FAULT_RATE', 0.22, 'rate'),
   stallMs: num('PAYRUN_CHAOS_STALL_MS', 35_000),
-  webhookDrop: num('PAYRUN_CHAOS_WEBHOOK_DROP', 0.2),
-  webhookDuplicate: num('PAYRUN_CHAOS_WEBHOOK_DUPLICATE', 0.2),
-  webhookReorder: num('PAYRUN_CHAOS_WEBHOOK_REORDER', 0.1),
+  webhookDrop: num('PAYRUN_CHAOS_WEBHOOK_DROP', 0.2, 'rate'),
+  webhookDuplicate: num('PAYRUN_CHAOS_WEBHOOK_DUPLICATE', 0.2, 'rate'),
+  webhookReorder: num('PAYRUN_CHAOS_WEBHOOK_REORDER', 0.1, 'rate'),
 };
 const SEED = num('PAYRUN_CHAOS_SEED', 7);
-const MAX_IN_FLIGHT = num('PAYRUN_CHAOS_MAX_IN_FLIGHT', 20);
+const MAX_IN_FLIGHT = num('PAYRUN_CHAOS_MAX_IN_FLIGHT', 20, 'positive');
 /** Generous: a stuck run fails here rather than hanging; 250 rows take minutes, not this. */
-const TIMEOUT_MS = num('PAYRUN_CHAOS_TIMEOUT_MIN', Math.max(40, ROWS / 5)) * 60_000;
+const TIMEOUT_MS = num('PAYRUN_CHAOS_TIMEOUT_MIN', Math.max(40, Math.ceil(ROWS / 5)), 'positive') * 60_000;
 
 const SKIP_REASON = 'skipped: set PAYRUN_CHAOS=1 (make test-chaos) to run it';
 if (!CHAOS) process.stderr.write(`[chaos] test/temporal/chaos.test.ts ${SKIP_REASON}\n`);
@@ -94,7 +99,7 @@ describeChaos(
     let paths: BatchPaths;
     let tally: FaultTally;
     const sharedAddress = process.env.PAYRUN_TEST_TEMPORAL_ADDRESS;
-    const dir = mkdtempSync(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), 'chaos-'));
+    let dir = '';
     const p = uniquePrefix();
     const rows: (CsvRow & { kopecks: number; kind: ReturnType<typeof kindOf> })[] = Array.from(
       { length: ROWS },
@@ -116,6 +121,7 @@ describeChaos(
     let batchId = '';
 
     beforeAll(async () => {
+      dir = mkdtempSync(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), 'chaos-'));
       server = await RestartableDevServer.start(dir);
       // Everything of this file (stack client, ingress, worker processes) talks to the server it can kill.
       process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
