@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 unset PAYRUN_PAYLOAD_KEYS PAYRUN_PAYLOAD_KEYS_FILE
-PAYRUN_RECORD_HISTORIES=1 npx jest --ci --selectProjects temporal "$@"
+# Paths (if any) go before --selectProjects: after it jest would take them for project names.
+PAYRUN_RECORD_HISTORIES=1 npx jest --ci "$@" --selectProjects temporal
 npx jest --ci --selectProjects temporal --testPathPatterns replay

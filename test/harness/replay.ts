@@ -34,8 +34,13 @@ export async function replayRecordedHistories(dir = HISTORIES_DIR): Promise<Repl
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
   const outcomes: ReplayOutcome[] = [];
   const histories = files.map((file) => {
-    const history = History.fromObject(JSON.parse(readFileSync(join(dir, file), 'utf8')));
-    return { file, workflowId: file.replace(/\.json$/, ''), history };
+    const json = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { workflowId?: string };
+    // The workflow id the run had: workflows check it (a payout's must be payout-<reference>).
+    return {
+      file,
+      workflowId: json.workflowId ?? file.replace(/\.json$/, ''),
+      history: History.fromObject(json),
+    };
   });
   const results = Worker.runReplayHistories(
     { workflowBundle: await workflowBundle(), dataConverter: replayDataConverter() },
@@ -67,5 +72,6 @@ export async function recordHistoryIfAsked(name: string, handle: WorkflowHandle)
 export async function saveHistory(dir: string, name: string, handle: WorkflowHandle): Promise<void> {
   const history = await handle.fetchHistory();
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.json`), JSON.stringify(History.fromObject(history).toJSON()));
+  const json = { workflowId: handle.workflowId, ...History.fromObject(history).toJSON() };
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(json));
 }

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { createRoutingActivities } from '../../activities/routing';
 import { bankEventSignal, inboxQuery, type BankEventSignal } from '../../workflows/definitions';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
+import { recordHistoryIfAsked } from '../harness/replay';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
 
 /** The inbox workflow on its own, signalled directly: dedupe and continue-as-new with its state. */
@@ -84,4 +85,5 @@ it('keeps its events, once each, across continue-as-new; orphans come along', as
   // A resend after continue-as-new is still recognised (the seen ids were carried over).
   await handle.signal(bankEventSignal, topup(1));
   expect((await handle.query(inboxQuery)).topups).toHaveLength(12);
+  await recordHistoryIfAsked('webhook-inbox', client.workflow.getHandle(workflowId));
 });

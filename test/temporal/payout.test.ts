@@ -37,7 +37,8 @@ describe('payout workflow end to end against the bank sandbox', () => {
     const lateBefore = await lateCount(stack);
     const warmUp = await outcome(await startPayout(stack, payoutRequest()));
     const request = payoutRequest();
-    const handle = await startPayout(stack, request);
+    // Production's poll interval: with the tests' 1 s a poll may fire in the middle of the last task.
+    const handle = await startPayout(stack, request, { pollAfterMs: 60_000 });
     const status = await outcome(handle);
 
     expect(status.state).toBe('succeeded');
@@ -164,7 +165,5 @@ describe('payout workflow end to end against the bank sandbox', () => {
     const status = await outcome(handle);
     expect(status.state).toBe('returned');
     expect(status.timestamps.returned).toBeDefined();
-    // Webhooks for payouts that had already finished went to this stack's inbox: its history so far.
-    await recordHistoryIfAsked('webhook-inbox', stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`));
   });
 });
