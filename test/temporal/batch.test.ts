@@ -13,6 +13,7 @@ import {
   submitOptions,
   uniquePrefix,
 } from '../harness/batches';
+import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
 
 // Batch files end to end: submit → batch workflow → child payouts against the sandbox → report.
@@ -45,6 +46,7 @@ describe('batch workflow end to end', () => {
     expect(submitted.batchId).toMatch(/^batch-[0-9a-f]{16}$/);
 
     const result = await batchHandle(stack, submitted.batchId).result();
+    await recordHistoryIfAsked('batch-paid', batchHandle(stack, submitted.batchId));
     expect(result.counts).toEqual({ succeeded: 3, failed: 1, rejected: 1 });
     expect(result.amounts).toEqual({ succeeded: 1_423_446, failed: 10_000, rejected: 20_000 });
     expect(result.reportPath).toBe(join(paths.batchesDir, 'done', 'июнь.report.csv'));
