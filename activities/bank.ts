@@ -4,7 +4,7 @@ import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/csv/types';
-import type { TaxpayerVerdict } from '../workflows/definitions';
+import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
 import { payoutCall } from './payout-request';

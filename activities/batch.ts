@@ -11,8 +11,8 @@ import type {
   BatchMetaView,
   BatchRowOutcome,
   PayoutLookup,
-} from '../workflows/definitions';
-import { payoutStatusQuery, payoutWorkflowId } from '../workflows/definitions';
+} from '../workflows/contracts/batch';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
 import { PAID_STATES } from '../workflows/payout-ending';
 import { callBank } from './failures';
 

@@ -7,7 +7,7 @@ import type {
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/csv/types';
 import { FPS_DESCRIPTION_MAX } from '../src/csv/validate';
-import { METADATA_KEY, type PayrunMetadata } from '../workflows/definitions';
+import { METADATA_KEY, type PayrunMetadata } from '../src/routing/metadata';
 
 /**
  * The recipient's name as the bank's `full_name` wants it: family name, given name, patronymic

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { earlierPayoutRuns } from '../src/batch/lookup';
-import type { EarlierPayoutRun, TaxpayerVerdict } from '../workflows/definitions';
+import type { EarlierPayoutRun } from '../workflows/contracts/payout';
+import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 
 /** What the payout workflow asks the Temporal server before it creates a bank session. */

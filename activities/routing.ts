@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { routeToWorkflows } from '../src/routing/workflows';
-import type { BankEventSignal } from '../workflows/definitions';
+import type { BankEventSignal } from '../workflows/contracts/bank-event';
 
 export interface RoutingActivities {
   /** Delivers an inbox event to its workflows; throws (retryably) while none takes it. */

@@ -4,7 +4,7 @@ import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
-} from '../workflows/definitions';
+} from '../workflows/contracts/taxpayer';
 
 /**
  * Tax numbers stay out of workflow ids (they show in the UI, in visibility and in logs, never

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 import { startDevServer } from '../src/devserver';
 import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
-import { payoutWorkflowId } from '../workflows/definitions';
+import { payoutWorkflowId } from '../workflows/contracts/payout';
 import {
   batchCsv,
   batchHandle,

@@ -4,6 +4,8 @@
 #   scripts/temporal-postgres.sh start [--fresh]   build what is missing, start PostgreSQL and the server
 #   scripts/temporal-postgres.sh stop              stop both; no process is left
 #   scripts/temporal-postgres.sh status            running or not, and the address
+#   scripts/temporal-postgres.sh render-config     deploy/temporal/config.yaml.tmpl rendered with this
+#                                                  environment, on stdout (what compose's image renders)
 #
 # start prints TEMPORAL_ADDRESS=127.0.0.1:PORT on stdout (everything else goes to stderr) and writes it
 # to $TEMPORAL_PG_DIR/address.env. TEMPORAL_SHARDS (default 4) sets the history shard count of a new
@@ -30,7 +32,7 @@ die() {
 }
 
 usage() {
-  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status" >&2
+  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status | render-config" >&2
   exit 2
 }
 
@@ -174,7 +176,8 @@ render_config() {
       console.error(`temporal-postgres: ${src} line ${left + 1}: only {{ default .Env.NAME "value" }} and {{ .Env.NAME }} are supported`);
       process.exit(1);
     }
-    fs.writeFileSync(dst, out, { mode: 0o600 });' "$ROOT/deploy/temporal/config.yaml.tmpl" "$1"
+    if (dst === "-") process.stdout.write(out);
+    else fs.writeFileSync(dst, out, { mode: 0o600 });' "$ROOT/deploy/temporal/config.yaml.tmpl" "$1"
 }
 
 create_cluster() {
@@ -391,5 +394,6 @@ case "${1:-}" in
     cmd_stop
     ;;
   status) cmd_status ;;
+  render-config) render_config - ;;
   *) usage ;;
 esac

@@ -12,9 +12,8 @@ import type {
   BatchRowState,
   BatchTally,
   PayoutLookup,
-  PayoutState,
-  PayoutStatus,
-} from './definitions';
+} from './contracts/batch';
+import type { PayoutState, PayoutStatus } from './contracts/payout';
 import { PAID_STATES, readPayoutEnding } from './payout-ending';
 import { referenceDifferences } from './reference';
 

@@ -24,6 +24,7 @@ import {
   outcomeFromLookup,
   outcomeFromStatus,
 } from './batch-tally';
+import type { BatchCarry } from './batch-state';
 import {
   approveBatchUpdate,
   batchApproveSignal,
@@ -33,14 +34,9 @@ import {
   batchProgressQuery,
   batchResumeSignal,
   cancelBatchUpdate,
-  cancelSignal,
   pauseBatchUpdate,
   payoutSettledSignal,
-  payoutWorkflowId,
-  reportToSignal,
   resumeBatchUpdate,
-  type CancelCommand,
-  type BatchCarry,
   type BatchChunkRow,
   type BatchFinal,
   type BatchInFlightRow,
@@ -49,7 +45,9 @@ import {
   type BatchResult,
   type BatchRowOutcome,
   type BatchWorkflowInput,
-} from './definitions';
+} from './contracts/batch';
+import type { CancelCommand } from './contracts/operator';
+import { cancelSignal, payoutWorkflowId, reportToSignal } from './contracts/payout';
 import type { payoutWorkflow } from './payout';
 import { BATCH_STORE } from './activity-options';
 import { BATCH_ID, STATE } from './search-attributes';
@@ -100,7 +98,8 @@ interface InFlight extends BatchInFlightRow {
 export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResult> {
   const parsed = parseBatchWorkflowInput(raw, { continued: !!workflowInfo().continuedFromExecutionRunId });
   if (!parsed.ok) throw invalidInput(parsed.message);
-  const input = parsed.value;
+  // Validation checked carry's shape; only the batch itself sets it, on continue-as-new.
+  const input = parsed.value as BatchWorkflowInput<BatchCarry>;
   const { batchId } = input;
   if (workflowInfo().workflowId !== batchId)
     throw invalidInput(`workflow id must be the batch id ${batchId}, not ${workflowInfo().workflowId}`);

@@ -1,7 +1,7 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type * as activities from '../activities/diagnostics';
 import { DIAGNOSTIC } from './activity-options';
-import { acknowledgeSignal, connectivityStatusQuery } from './definitions';
+import { acknowledgeSignal, connectivityStatusQuery } from './contracts/connectivity';
 
 const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
 

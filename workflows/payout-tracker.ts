@@ -1,7 +1,8 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { PaymentSession } from '../src/bank/types/session';
 import { laterPhase, readPayoutSession, receiptOf, refundsOf, type SessionPhase } from './bank-session';
-import type { BankEventSignal, PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './definitions';
+import type { BankEventSignal } from './contracts/bank-event';
+import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
 import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 
 /** Where the tracker writes search attributes and reads the time: the workflow's, or a test's. */

@@ -14,24 +14,23 @@ import type { createBankActivities } from '../activities/bank';
 import type { createPayoutRunActivities } from '../activities/payout-runs';
 import { BANK_READ, BANK_SETTLE, BANK_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
 import { firstPayout, readPayoutSession } from './bank-session';
+import { bankEventSignal } from './contracts/bank-event';
+import { payoutSettledSignal } from './contracts/batch';
+import type { CancelCommand } from './contracts/operator';
 import {
   approvePayoutUpdate,
   approveSignal,
-  bankEventSignal,
   cancelPayoutUpdate,
   cancelSignal,
   payoutStatusQuery,
-  payoutSettledSignal,
   payoutWorkflowId,
   reportToSignal,
-  taxpayerVerdictSignal,
-  type CancelCommand,
   type EarlierPayoutRun,
   type PayoutInput,
   type PayoutState,
   type PayoutStatus,
-  type TaxpayerVerdict,
-} from './definitions';
+} from './contracts/payout';
+import { taxpayerVerdictSignal, type TaxpayerVerdict } from './contracts/taxpayer';
 import {
   ALREADY_PAID_TYPE,
   maskNumbers,

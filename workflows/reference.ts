@@ -1,5 +1,5 @@
 import type { PayoutMethod } from '../src/csv/types';
-import type { PayoutStatus } from './definitions';
+import type { PayoutStatus } from './contracts/payout';
 
 /**
  * A reference belongs to one payout: the same payee (tax number and payment details) and amount.

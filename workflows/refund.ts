@@ -9,7 +9,8 @@ import {
 import type { createBankActivities } from '../activities/bank';
 import type { PaymentSession, Refund } from '../src/bank/types/session';
 import { refundsOf } from './bank-session';
-import { bankEventSignal, refundStatusQuery, type RefundInput, type RefundStatus } from './definitions';
+import { bankEventSignal } from './contracts/bank-event';
+import { refundStatusQuery, type RefundInput, type RefundStatus } from './contracts/refund';
 import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 import { iso } from './time';
 

@@ -13,7 +13,7 @@ import {
   taxpayerVerdictQuery,
   taxpayerVerdictSignal,
   type TaxpayerVerdict,
-} from './definitions';
+} from './contracts/taxpayer';
 import { NPD_CHECK, NPD_STATUS } from './activity-options';
 import { iso, workflowNow } from './time';
 

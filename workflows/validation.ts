@@ -11,18 +11,12 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
-import type {
-  BankEventSignal,
-  BankEventType,
-  BatchOptions,
-  BatchWorkflowInput,
-  PayoutInput,
-  PayoutOptions,
-  RefundInput,
-  WebhookInboxInput,
-  WebhookInboxOptions,
-  WebhookInboxState,
-} from './definitions';
+import type { BankEventSignal, BankEventType } from './contracts/bank-event';
+import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
+import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
+import type { PayoutInput, PayoutOptions } from './contracts/payout';
+import type { RefundInput } from './contracts/refund';
+import type { WebhookInboxState } from './webhook-inbox-state';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -9,17 +9,17 @@ import {
 } from '@temporalio/workflow';
 import type { RoutingActivities } from '../activities/routing';
 import type { NominalTopupEvent } from '../src/bank/types/webhooks';
+import { bankEventSignal, type BankEventSignal } from './contracts/bank-event';
 import {
-  bankEventSignal,
   dismissOrphanSignal,
   inboxQuery,
-  type BankEventSignal,
   type InboxTopup,
   type InboxView,
   type WebhookInboxInput,
   type WebhookInboxOptions,
-  type WebhookInboxState,
-} from './definitions';
+} from './contracts/inbox';
+import { invalidInput, parseWebhookInboxInput } from './validation';
+import type { WebhookInboxState } from './webhook-inbox-state';
 
 const DEFAULTS: Required<WebhookInboxOptions> = {
   rerouteWindowMs: 15 * 60_000,
@@ -55,7 +55,11 @@ export function emptyInboxState(): WebhookInboxState {
  * as orphans for an operator; nominal top-ups and unknown events are kept for reading.
  * Runs forever under WEBHOOK_INBOX_WORKFLOW_ID, continuing as new to keep its history short.
  */
-export async function webhookInboxWorkflow(input: WebhookInboxInput = {}): Promise<never> {
+export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise<never> {
+  const parsed = parseWebhookInboxInput(raw);
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  // Validation checked state's shape; only the inbox itself sets it, on continue-as-new.
+  const input = parsed.value as WebhookInboxInput<WebhookInboxState>;
   const options = { ...DEFAULTS, ...input.options };
   const state = input.state ?? emptyInboxState();
   const seen = new Set(state.seenIds);

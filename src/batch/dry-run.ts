@@ -4,7 +4,7 @@ import { BankApiError, type BankClient } from '../bank';
 import { loadBatch, type RowError } from '../csv';
 import { formatRubles } from '../money';
 import type { PayoutRequest } from '../csv/types';
-import type { PayoutLookup } from '../../workflows/definitions';
+import type { PayoutLookup } from '../../workflows/contracts/batch';
 import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from './lookup';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';

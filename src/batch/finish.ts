@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBatch, summarizeReport, writeReport, type ReportResult } from '../csv';
-import type { BatchFinal, BatchRowOutcome } from '../../workflows/definitions';
+import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
 import { writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
 import { appendOutcomes, readAllRows, readMergedOutcomes, readMeta, readOutcomes, writeFinal } from './store';

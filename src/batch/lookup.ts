@@ -1,6 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { EarlierPayoutRun, PayoutLookup, PayoutStatus } from '../../workflows/definitions';
-import { payoutStatusQuery } from '../../workflows/definitions';
+import type { PayoutLookup } from '../../workflows/contracts/batch';
+import type { EarlierPayoutRun, PayoutStatus } from '../../workflows/contracts/payout';
+import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { readPayoutEnding } from '../../workflows/payout-ending';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/definitions';
+import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/contracts/batch';
 import type { BatchPaths } from './config';
 import { startBatchWorkflow } from './submit';
 import { readAllRows, readFinal, readMergedOutcomes, readMeta, retryCount, writeBatch } from './store';

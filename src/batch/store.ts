@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
 import type { LoadOptions, PayoutRequest } from '../csv/types';
-import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/definitions';
+import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
 
 export const CHUNK_ROWS = 500;
 

@@ -8,7 +8,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
-import { batchWorkflowId, type BatchOptions, type BatchWorkflowInput } from '../../workflows/definitions';
+import { batchWorkflowId, type BatchOptions, type BatchWorkflowInput } from '../../workflows/contracts/batch';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
 import { batchExists, readMeta, writeBatch, type StoredBatchMeta } from './store';

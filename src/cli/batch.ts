@@ -15,9 +15,9 @@ import {
   batchProgressQuery,
   cancelBatchUpdate,
   pauseBatchUpdate,
-  payoutWorkflowId,
   resumeBatchUpdate,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/batch';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { CliFailure, withClient } from './connect';
 import { operator, parseMaxInFlight, sendCommand } from './operator';
 import { describeCounts, describeProgress, followBatch } from './follow';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { withClient } from './connect';
-import { acknowledgeSignal } from '../../workflows/definitions';
+import { acknowledgeSignal } from '../../workflows/contracts/connectivity';
 import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
 
 /** Runs the connectivity-check workflow through a live worker and reports who answered. */

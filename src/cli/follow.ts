@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import { formatRubles } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
-import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/definitions';
+import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/contracts/batch';
 
 /** One line per state: count and rubles. */
 export function describeCounts(counts: Record<string, number>, amounts: Record<string, number>): string {

@@ -10,7 +10,7 @@ import {
   payoutWorkflowId,
   type PayoutInput,
   type PayoutStatus,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/payout';
 import { readPayoutEnding } from '../../workflows/payout-ending';
 import { CliFailure, withClient } from './connect';
 import { operator, sendCommand } from './operator';

@@ -1,12 +1,11 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
+import { batchFundsChangedSignal } from '../../workflows/contracts/batch';
 import {
-  bankEventSignal,
-  batchFundsChangedSignal,
   WEBHOOK_INBOX_WORKFLOW_TYPE,
   WEBHOOK_INBOX_WORKFLOW_ID,
-  type BankEventSignal,
   type WebhookInboxInput,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/inbox';
 import { batchesAwaitingFundsQuery, sessionOwnersQuery } from '../routing/targets';
 import { isRoutable, routeToWorkflows, type WorkflowRouting } from '../routing/workflows';
 

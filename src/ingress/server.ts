@@ -5,7 +5,7 @@ import type { Client } from '@temporalio/client';
 import type { KeyInput } from '../bank/signing';
 import { verifyWebhook } from '../bank/webhooks';
 import { createLogger, type Logger } from '../logger';
-import type { WebhookInboxInput } from '../../workflows/definitions';
+import type { WebhookInboxInput } from '../../workflows/contracts/inbox';
 import { isAllowedSource, normalizeIp } from './address';
 import { readBodyLimited } from './body';
 import { IngressMetrics, type Outcome } from './metrics';

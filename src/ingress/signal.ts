@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sessionIdOf } from '../bank/webhooks';
 import type { BankWebhookEvent } from '../bank/types/webhooks';
-import type { BankEventSignal } from '../../workflows/definitions';
+import type { BankEventSignal } from '../../workflows/contracts/bank-event';
 
 /** The event id: the SHA-256 of the exact bytes, so a resent webhook has the same id everywhere. */
 export function eventIdOf(rawBody: Buffer): string {

@@ -1,5 +1,5 @@
 import type { PaymentSession } from '../bank/types/session';
-import { METADATA_KEY, type PayrunMetadata } from '../../workflows/definitions';
+import { METADATA_KEY, type PayrunMetadata } from './metadata';
 
 /**
  * Where a bank event should go, read from what payrun itself sent: every bank request carries

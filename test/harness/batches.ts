@@ -10,7 +10,8 @@ import { batchFolders } from '../../src/batch/folders';
 import { submitBatch, type SubmitOptions } from '../../src/batch/submit';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import type { batchWorkflow } from '../../workflows/batch';
-import { batchProgressQuery, type BatchProgress, type PayoutOptions } from '../../workflows/definitions';
+import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
+import type { PayoutOptions } from '../../workflows/contracts/payout';
 import type { Stack } from './stack';
 
 export interface CsvRow {

@@ -8,7 +8,7 @@ import {
   type PayoutInput,
   type PayoutOptions,
   type PayoutStatus,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/payout';
 import { payoutWorkflow } from '../../workflows/payout';
 import type { Stack } from './stack';
 

@@ -8,7 +8,7 @@ import {
   batchCancelSignal,
   batchPauseSignal,
   batchResumeSignal,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/batch';
 import {
   batchCsv,
   batchHandle,

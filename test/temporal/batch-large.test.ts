@@ -9,7 +9,7 @@ import {
   uniquePrefix,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
-import { batchProgressQuery } from '../../workflows/definitions';
+import { batchProgressQuery } from '../../workflows/contracts/batch';
 
 // 1 000 rows in `make test` (about 2 minutes on two cores); `make test-large` runs the same test with
 // 10 000 rows (about 18 minutes). A low continue-as-new threshold makes it continue as new at every

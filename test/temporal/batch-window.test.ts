@@ -1,5 +1,5 @@
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/definitions';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
 import {
   batchCsv,
   batchHandle,

@@ -7,7 +7,8 @@ import type { BatchPaths } from '../../src/batch/config';
 import { readAllRows, readOutcomes } from '../../src/batch/store';
 import type { WebhookAttempt } from '../../src/sandbox';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { batchProgressQuery, payoutWorkflowId, type BatchProgress } from '../../workflows/definitions';
+import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import type { batchWorkflow } from '../../workflows/batch';
 import {
   batchCsv,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { EncryptionCodec, KeyRing, payrunDataConverter } from '../../src/temporal';
-import { acknowledgeSignal } from '../../workflows/definitions';
+import { acknowledgeSignal } from '../../workflows/contracts/connectivity';
 import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
 import {
   connectClient,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { acknowledgeSignal, connectivityStatusQuery } from '../../workflows/definitions';
+import { acknowledgeSignal, connectivityStatusQuery } from '../../workflows/contracts/connectivity';
 import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
 import { recordHistoryIfAsked } from '../harness/replay';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createRoutingActivities } from '../../activities/routing';
-import { bankEventSignal, inboxQuery, type BankEventSignal } from '../../workflows/definitions';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
+import { inboxQuery } from '../../workflows/contracts/inbox';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';

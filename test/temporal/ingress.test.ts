@@ -12,7 +12,7 @@ import {
   inboxQuery,
   type InboxView,
   type WebhookInboxOptions,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/inbox';
 import { SESSION_ID } from '../../workflows/search-attributes';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
 import { connectClient, decodePayloadJson, startTestWorker, type TestWorker } from '../harness/temporal';

@@ -5,7 +5,7 @@ import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
 import { retryFailed } from '../../src/batch/retry';
 import type { PayoutMethod } from '../../src/csv/types';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
-import { payoutWorkflowId } from '../../workflows/definitions';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { lookupPayout } from '../../src/batch/lookup';
 import {
   batchHandle,

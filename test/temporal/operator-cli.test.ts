@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { temporalBinary } from '../../src/devserver';
-import { payoutStatusQuery } from '../../workflows/definitions';
+import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { paidEntries } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { temporalAddress, testSetup } from '../harness/temporal';

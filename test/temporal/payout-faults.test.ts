@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BankClient } from '../../src/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { refundWorkflowId } from '../../workflows/definitions';
+import { refundWorkflowId } from '../../workflows/contracts/refund';
 import { refundWorkflow } from '../../workflows/refund';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';

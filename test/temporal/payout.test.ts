@@ -1,6 +1,7 @@
 import { taxpayerWorkflowId } from '../../activities/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { approveSignal, inboxQuery, payoutStatusQuery } from '../../workflows/definitions';
+import { inboxQuery } from '../../workflows/contracts/inbox';
+import { approveSignal, payoutStatusQuery } from '../../workflows/contracts/payout';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';

@@ -7,7 +7,8 @@ import { createCodecServer, type ListeningCodecServer } from '../../src/temporal
 import { taxpayerWorkflowId } from '../../activities/bank';
 import { lookupPayout } from '../../src/batch/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
-import { inboxQuery, payoutWorkflowId } from '../../workflows/definitions';
+import { inboxQuery } from '../../workflows/contracts/inbox';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { waitFor } from '../harness/wait';
 import { batchHandle, batchTestPaths, dropAndSubmit, freshInn, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';

@@ -2,17 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
+import type { BankEventSignal } from '../../workflows/contracts/bank-event';
+import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
 import {
   approvePayoutUpdate,
-  approveBatchUpdate,
-  batchProgressQuery,
   cancelPayoutUpdate,
   payoutStatusQuery,
   payoutWorkflowId,
-  type BankEventSignal,
   type PayoutInput,
   type PayoutStatus,
-} from '../../workflows/definitions';
+} from '../../workflows/contracts/payout';
 import type { payoutWorkflow } from '../../workflows/payout';
 import {
   batchCsv,
