@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
- * The one place environment variables are read. Each part of payrun loads the sections it needs,
- * so a worker does not demand the ingress port and the sandbox does not demand the partner key.
- * Every missing or invalid variable is reported at once, by name.
+ * The one place environment variables are read. Each part of payrun loads the sections it needs:
+ * the worker loads the bank (caller) section and not the ingress's webhook key or port, the ingress
+ * loads the webhook key and not the partner private key, the sandbox neither. Every missing or invalid
+ * variable is reported at once, by name.
  */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -50,7 +51,6 @@ export const temporalSchema = z.object({
   address: z.string().default('localhost:7233'),
   namespace: z.string().default('default'),
   taskQueue: z.string().default('payrun'),
-  npdTaskQueue: z.string().default('payrun-npd'),
   /** 'true' forces TLS with the system's roots, 'false' forces plain; absent: TLS when any TLS file or API key is set. */
   tls: z.enum(['true', 'false'], 'must be true or false').optional(),
   tlsCaFile: z.string().optional(),
@@ -67,7 +67,6 @@ export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
     address: 'TEMPORAL_ADDRESS',
     namespace: 'TEMPORAL_NAMESPACE',
     taskQueue: 'PAYRUN_TASK_QUEUE',
-    npdTaskQueue: 'PAYRUN_NPD_TASK_QUEUE',
     tls: 'TEMPORAL_TLS',
     tlsCaFile: 'TEMPORAL_TLS_CA_FILE',
     tlsCertFile: 'TEMPORAL_TLS_CERT_FILE',
@@ -211,10 +210,6 @@ const bankEnvSchema = z.object({
   environment: z.enum(['test', 'live']).default('test'),
   baseUrlTest: z.url().optional(),
   baseUrlLive: z.url().optional(),
-  bankPublicKeyTest: z.string().optional(),
-  bankPublicKeyTestFile: z.string().optional(),
-  bankPublicKeyLive: z.string().optional(),
-  bankPublicKeyLiveFile: z.string().optional(),
   project: z.string().min(1, 'required: the project id issued by the bank manager'),
   submerchant: z.string().optional(),
   privateKey: z.string().optional(),
@@ -227,7 +222,6 @@ const bankEnvSchema = z.object({
 export interface BankConfig {
   environment: 'test' | 'live';
   baseUrl: string;
-  bankPublicKeyPem: string;
   project: string;
   submerchant?: string;
   privateKeyPem: string;
@@ -236,16 +230,15 @@ export interface BankConfig {
   requestTimeoutMs: number;
 }
 
-/** Test and live are two base URLs and two bank keys; BANK_ENV picks one pair. */
+/**
+ * What calling the bank needs (the worker, the CLI's dry run): test and live are two base URLs; BANK_ENV
+ * picks one. The bank's webhook key is the ingress's business (loadIngressConfig), not the caller's.
+ */
 export function loadBankConfig(env: Env = process.env): BankConfig {
   const s = parseSection(bankEnvSchema, env, {
     environment: 'BANK_ENV',
     baseUrlTest: 'BANK_BASE_URL_TEST',
     baseUrlLive: 'BANK_BASE_URL_LIVE',
-    bankPublicKeyTest: 'BANK_PUBLIC_KEY_TEST',
-    bankPublicKeyTestFile: 'BANK_PUBLIC_KEY_TEST_FILE',
-    bankPublicKeyLive: 'BANK_PUBLIC_KEY_LIVE',
-    bankPublicKeyLiveFile: 'BANK_PUBLIC_KEY_LIVE_FILE',
     project: 'PARTNER_PROJECT',
     submerchant: 'PARTNER_SUBMERCHANT',
     privateKey: 'PARTNER_PRIVATE_KEY',
@@ -261,15 +254,6 @@ export function loadBankConfig(env: Env = process.env): BankConfig {
     problems.push(
       `${live ? 'BANK_BASE_URL_LIVE' : 'BANK_BASE_URL_TEST'}: required when BANK_ENV=${s.environment}`,
     );
-  const bankPublicKeyPem = live
-    ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
-    : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
-  if (!bankPublicKeyPem) {
-    const suffix = live ? 'LIVE' : 'TEST';
-    problems.push(
-      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`,
-    );
-  }
   const privateKeyPem = readPem(s.privateKey, s.privateKeyFile);
   if (!privateKeyPem)
     problems.push('PARTNER_PRIVATE_KEY or PARTNER_PRIVATE_KEY_FILE: required (signs requests)');
@@ -277,7 +261,6 @@ export function loadBankConfig(env: Env = process.env): BankConfig {
   return {
     environment: s.environment,
     baseUrl: baseUrl!,
-    bankPublicKeyPem: bankPublicKeyPem!,
     project: s.project,
     submerchant: s.submerchant,
     privateKeyPem: privateKeyPem!,
@@ -369,10 +352,10 @@ export function loadPayerConfig(env: Env = process.env): PayerConfig {
 
 const webhookVerificationSchema = z.object({
   environment: bankEnvSchema.shape.environment,
-  bankPublicKeyTest: bankEnvSchema.shape.bankPublicKeyTest,
-  bankPublicKeyTestFile: bankEnvSchema.shape.bankPublicKeyTestFile,
-  bankPublicKeyLive: bankEnvSchema.shape.bankPublicKeyLive,
-  bankPublicKeyLiveFile: bankEnvSchema.shape.bankPublicKeyLiveFile,
+  bankPublicKeyTest: z.string().optional(),
+  bankPublicKeyTestFile: z.string().optional(),
+  bankPublicKeyLive: z.string().optional(),
+  bankPublicKeyLiveFile: z.string().optional(),
 });
 
 export interface WebhookVerificationConfig {

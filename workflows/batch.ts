@@ -105,7 +105,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     throw invalidInput(`workflow id must be the batch id ${batchId}, not ${workflowInfo().workflowId}`);
   const opts = { ...DEFAULTS, ...input.options };
   const payoutOptions = { ...opts.payout, requireApproval: false };
-  const c: BatchCarry = input.carry ?? {
+  const carry: BatchCarry = input.carry ?? {
     meta: { fileName: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },
     nextChunk: 0,
     dispatched: 0,
@@ -129,7 +129,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     if (cancelReq) return 'cancelling';
     if (stage === 'approval') return 'awaiting_approval';
     if (stage === 'funds') return 'awaiting_funds';
-    return c.paused ? 'paused' : 'paying';
+    return carry.paused ? 'paused' : 'paying';
   };
   const sendCancel = (reference: string) => {
     const reason = `batch ${batchId} cancelled${cancelReq?.reason ? `: ${cancelReq.reason}` : ''}`;
@@ -141,39 +141,39 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   setHandler(batchProgressQuery, () => ({
     batchId,
     phase: phase(),
-    fileName: c.meta.fileName,
-    rows: c.meta.rowCount,
-    invalidRows: c.meta.invalidRows,
-    totalKopecks: c.meta.totalKopecks,
-    dispatched: c.dispatched,
+    fileName: carry.meta.fileName,
+    rows: carry.meta.rowCount,
+    invalidRows: carry.meta.invalidRows,
+    totalKopecks: carry.meta.totalKopecks,
+    dispatched: carry.dispatched,
     inFlight: inFlight.size,
-    finished: finishedCount(c.tally),
-    counts: c.tally.counts,
-    amounts: c.tally.amounts,
-    failures: c.tally.failures,
-    failureCount: c.tally.failureCount,
-    approval: { required: opts.requireApproval, by: c.approval?.by, at: c.approval?.at },
+    finished: finishedCount(carry.tally),
+    counts: carry.tally.counts,
+    amounts: carry.tally.amounts,
+    failures: carry.tally.failures,
+    failureCount: carry.tally.failureCount,
+    approval: { required: opts.requireApproval, by: carry.approval?.by, at: carry.approval?.at },
     funds,
-    runs: c.runs,
+    runs: carry.runs,
     final: done.final,
     ...(ignoredSignals.length ? { notes: [...ignoredSignals] } : {}),
   }));
   const approve = (by: string): string => {
     if (!opts.requireApproval) return 'approval is not required for this batch';
-    if (c.approval) return `already approved by ${c.approval.by}`;
+    if (carry.approval) return `already approved by ${carry.approval.by}`;
     if (cancelReq) return `nothing is awaiting approval: cancelled by ${cancelReq.by}`;
-    c.approval = { by, at: iso() };
+    carry.approval = { by, at: iso() };
     return 'approved';
   };
   const pause = (): string => {
     if (done.final || cancelReq) return `nothing to pause: the batch is ${phase()}`;
-    if (c.paused) return 'already paused';
-    c.paused = true;
+    if (carry.paused) return 'already paused';
+    carry.paused = true;
     return 'paused: no new payouts start; those in flight finish';
   };
   const resume = (): string => {
-    if (!c.paused) return `not paused (the batch is ${phase()})`;
-    c.paused = false;
+    if (!carry.paused) return `not paused (the batch is ${phase()})`;
+    carry.paused = false;
     return 'resumed';
   };
   const cancel = (req: CancelCommand): string => {
@@ -223,7 +223,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   });
 
   const settle = (o: BatchRowOutcome) => {
-    addToTally(c.tally, o);
+    addToTally(carry.tally, o);
     buffer.push(o);
   };
   const flush = async () => {
@@ -332,8 +332,8 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     const { request } = r;
     const payee = { taxReference: request.recipient.taxReference, method: request.method };
     const row = { row: r.row, reference: request.reference, amount: request.amount, payee };
-    c.dispatched++;
-    c.dispatchedKopecks += row.amount;
+    carry.dispatched++;
+    carry.dispatchedKopecks += row.amount;
     const kind = r.existing?.kind ?? 'none';
     if (kind === 'paid') settle(outcomeFromLookup(row, r.existing!, batchId)!);
     else if (kind === 'running') launch(row, false, awaitExisting);
@@ -343,22 +343,22 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
 
   if (!input.carry) {
     upsertSearchAttributes([{ key: BATCH_ID, value: batchId }]);
-    c.meta = await openBatch({ batchId });
+    carry.meta = await openBatch({ batchId });
   }
-  for (const row of c.inFlight) launch(row, false, awaitExisting);
-  c.inFlight = [];
-  buffer.push(...(c.unflushed ?? []));
-  delete c.unflushed;
+  for (const row of carry.inFlight) launch(row, false, awaitExisting);
+  carry.inFlight = [];
+  buffer.push(...(carry.unflushed ?? []));
+  delete carry.unflushed;
 
-  if (opts.requireApproval && !c.approval) {
+  if (opts.requireApproval && !carry.approval) {
     stage = 'approval';
-    await condition(() => c.approval !== undefined || cancelReq !== undefined);
+    await condition(() => carry.approval !== undefined || cancelReq !== undefined);
   }
-  while (!c.fundsOk && !cancelReq) {
-    const neededKopecks = c.meta.totalKopecks - c.dispatchedKopecks;
+  while (!carry.fundsOk && !cancelReq) {
+    const neededKopecks = carry.meta.totalKopecks - carry.dispatchedKopecks;
     const { balanceKopecks } = await checkDeposit();
     funds = { neededKopecks, balanceKopecks, checkedAt: iso() };
-    if (balanceKopecks >= neededKopecks) c.fundsOk = true;
+    if (balanceKopecks >= neededKopecks) carry.fundsOk = true;
     else {
       if (stage !== 'funds') upsertSearchAttributes([{ key: STATE, value: 'awaiting_funds' }]);
       stage = 'funds';
@@ -370,11 +370,11 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   if (stage === 'funds') upsertSearchAttributes([{ key: STATE, value: 'paying' }]);
   stage = 'paying';
 
-  while (!cancelReq && c.nextChunk < c.meta.chunkCount) {
-    const rows = await loadBatchChunk({ batchId, index: c.nextChunk });
+  while (!cancelReq && carry.nextChunk < carry.meta.chunkCount) {
+    const rows = await loadBatchChunk({ batchId, index: carry.nextChunk });
     for (const r of rows) {
       await condition(
-        () => !!cancelReq || rowError !== undefined || (!c.paused && inFlight.size < opts.maxInFlight),
+        () => !!cancelReq || rowError !== undefined || (!carry.paused && inFlight.size < opts.maxInFlight),
       );
       if (rowError !== undefined) throw rowError;
       if (cancelReq) break;
@@ -382,16 +382,16 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
       if (buffer.length >= FLUSH_AT) await flush();
     }
     if (cancelReq) break;
-    c.nextChunk++;
+    carry.nextChunk++;
     const info = workflowInfo();
     const bigHistory = info.historyLength >= opts.continueAsNewAfterEvents || info.continueAsNewSuggested;
-    if (bigHistory && c.nextChunk < c.meta.chunkCount) {
+    if (bigHistory && carry.nextChunk < carry.meta.chunkCount) {
       await condition(() => [...inFlight.values()].every((f) => !f.starting));
       await flush();
       const carried = [...inFlight.values()].map(({ starting: _, foreign: __, ...row }) => row);
       return continueAsNew<typeof batchWorkflow>({
         ...input,
-        carry: { ...c, inFlight: carried, unflushed: buffer.splice(0), runs: c.runs + 1 },
+        carry: { ...carry, inFlight: carried, unflushed: buffer.splice(0), runs: carry.runs + 1 },
       });
     }
   }
@@ -400,15 +400,15 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   if (rowError !== undefined) throw rowError;
   if (cancelReq) {
     // Rows never started are cancelled as a whole; finishBatch writes them to the store row by row.
-    const left = c.meta.rowCount - c.dispatched;
+    const left = carry.meta.rowCount - carry.dispatched;
     if (left > 0) {
-      c.tally.counts.cancelled = (c.tally.counts.cancelled ?? 0) + left;
-      c.tally.amounts.cancelled =
-        (c.tally.amounts.cancelled ?? 0) + c.meta.totalKopecks - c.dispatchedKopecks;
-      c.tally.failureCount += left;
+      carry.tally.counts.cancelled = (carry.tally.counts.cancelled ?? 0) + left;
+      carry.tally.amounts.cancelled =
+        (carry.tally.amounts.cancelled ?? 0) + carry.meta.totalKopecks - carry.dispatchedKopecks;
+      carry.tally.failureCount += left;
     }
   }
   await flush();
   done.final = await finishBatch({ batchId, cancelled: cancelReq !== undefined });
-  return { batchId, counts: c.tally.counts, amounts: c.tally.amounts, ...done.final };
+  return { batchId, counts: carry.tally.counts, amounts: carry.tally.amounts, ...done.final };
 }

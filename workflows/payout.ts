@@ -112,53 +112,54 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
 
   const opts = { ...DEFAULTS, ...input.options };
   const { request } = input;
-  const t = new PayoutTracker(input, { upsert: upsertSearchAttributes, now: iso });
+  const tracker = new PayoutTracker(input, { upsert: upsertSearchAttributes, now: iso });
   const sessionKey = `${workflowId}:${firstExecutionRunId}`;
   let verdict: TaxpayerVerdict | undefined;
   let cancelRequest: CancelCommand | undefined;
   let confirmSent = false;
 
-  // TypeScript narrows `t.phase` after a comparison and keeps the narrowing across awaits, during which
+  // TypeScript narrows `tracker.phase` after a comparison and keeps the narrowing across awaits, during which
   // session readings change it; reading through a function keeps each check honest.
-  const phase = () => t.phase;
-  const isFinal = () => t.status.timestamps.finished !== undefined;
+  const phase = () => tracker.phase;
+  const isFinal = () => tracker.status.timestamps.finished !== undefined;
   const approve = (by: string): string => {
-    const approval = t.status.approval!;
+    const approval = tracker.status.approval!;
     if (!approval.required) return 'approval is not required for this payout';
     if (approval.approvedBy) return `already approved by ${approval.approvedBy}`;
-    if (isFinal()) return `nothing is awaiting approval: the payout ended ${t.status.state}`;
+    if (isFinal()) return `nothing is awaiting approval: the payout ended ${tracker.status.state}`;
     if (cancelRequest) return `nothing is awaiting approval: cancelled by ${cancelRequest.by}`;
-    t.status.approval = { ...approval, approvedBy: by, approvedAt: iso() };
-    return t.status.state === 'awaiting_approval'
+    tracker.status.approval = { ...approval, approvedBy: by, approvedAt: iso() };
+    return tracker.status.state === 'awaiting_approval'
       ? 'approved'
       : 'approved; it is confirmed when the bank is ready';
   };
   const cancel = (req: CancelCommand): string => {
     if (cancelRequest) return `already cancelled by ${cancelRequest.by}`;
-    if (isFinal()) return `nothing to cancel: the payout ended ${t.status.state}`;
-    if (confirmSent) return `too late to cancel: the payout was confirmed (${t.status.state})`;
+    if (isFinal()) return `nothing to cancel: the payout ended ${tracker.status.state}`;
+    if (confirmSent) return `too late to cancel: the payout was confirmed (${tracker.status.state})`;
     cancelRequest = req;
-    t.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
+    tracker.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
     return 'cancel requested: the payout is cancelled before any money moves';
   };
   const ignored = (what: string, r: Result<unknown>) => {
-    if (!r.ok) t.note(`ignored a malformed ${what} signal: ${r.message}`);
+    if (!r.ok) tracker.note(`ignored a malformed ${what} signal: ${r.message}`);
     return !r.ok;
   };
 
-  setHandler(payoutStatusQuery, () => t.status);
+  setHandler(payoutStatusQuery, () => tracker.status);
   setHandler(bankEventSignal, (evt) => {
     const r = parseBankEvent(evt);
-    if (!ignored('bankEvent', r) && r.ok) t.applyEvent(r.value);
+    if (!ignored('bankEvent', r) && r.ok) tracker.applyEvent(r.value);
   });
   setHandler(taxpayerVerdictSignal, (v) => {
     const ok = v && typeof v.isProfessionalIncomeTaxpayer === 'boolean' && typeof v.isLinked === 'boolean';
     if (ok) verdict ??= v;
-    else t.note('ignored a malformed taxpayerVerdict signal');
+    else tracker.note('ignored a malformed taxpayerVerdict signal');
   });
   setHandler(approveSignal, (a) => {
     const r = parseApproval(a);
-    if (!ignored('approve', r) && r.ok) t.note(`approve signal from ${r.value.by}: ${approve(r.value.by)}`);
+    if (!ignored('approve', r) && r.ok)
+      tracker.note(`approve signal from ${r.value.by}: ${approve(r.value.by)}`);
   });
   setHandler(cancelSignal, (c) => {
     const r = parseCancellation(c);
@@ -173,8 +174,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
 
   /** Ends the run as Failed with a clean not-paid outcome, so the reference may be paid by a later run. */
   const finish = (state: NotPaidState, code: string, reason: string): never => {
-    const status = t.fail(state, { code, reason: maskNumbers(reason) });
-    t.publish();
+    const status = tracker.fail(state, { code, reason: maskNumbers(reason) });
+    tracker.publish();
     throw ApplicationFailure.create({
       message: `payout ${state}: ${status.failure!.reason}`,
       type: notPaidType(state),
@@ -184,8 +185,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   };
   const needsAttention = (reason: string): never => {
     const full = `${maskNumbers(reason)}; run \`payrun payout reconcile ${request.reference}\` to ask the bank`;
-    const status = t.fail('needs_attention', { code: 'needs_attention', reason: full });
-    t.publish(true); // operators search for these
+    const status = tracker.fail('needs_attention', { code: 'needs_attention', reason: full });
+    tracker.publish(true); // operators search for these
     throw ApplicationFailure.create({
       message: full,
       type: NEEDS_ATTENTION_TYPE,
@@ -199,10 +200,10 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   /** Reads our own session from the bank: the one source of money state. */
   const readSession = async (why: string): Promise<boolean> => {
     try {
-      t.applySession(await getSession({ sessionId: t.sessionId! }), why);
+      tracker.applySession(await getSession({ sessionId: tracker.sessionId! }), why);
       return true;
     } catch (err) {
-      t.note(`session/status (${why}) failed: ${errorText(err)}`);
+      tracker.note(`session/status (${why}) failed: ${errorText(err)}`);
       return false;
     }
   };
@@ -228,18 +229,18 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   /** Waits until `done`: a bank event only prompts a read of session/status; a due poll reads it too. */
   const awaitBank = async (done: () => boolean, until = Infinity): Promise<boolean> => {
     for (;;) {
-      if (t.nudged || pollDue) {
-        const polled = !t.nudged;
-        t.nudged = pollDue = false;
+      if (tracker.nudged || pollDue) {
+        const polled = !tracker.nudged;
+        tracker.nudged = pollDue = false;
         if (
           (await readSession(polled ? 'poll: no webhook in time' : 'after a bank event')) &&
           polled &&
           done()
         )
-          t.note('recovered by polling session/status (webhook late or lost)');
+          tracker.note('recovered by polling session/status (webhook late or lost)');
       }
       if (done()) return true;
-      const wake = () => t.nudged || pollDue;
+      const wake = () => tracker.nudged || pollDue;
       if (until === Infinity) await condition(wake);
       else {
         const left = until - workflowNow();
@@ -259,7 +260,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   let told = false;
   setHandler(reportToSignal, (r) => {
     if (typeof r?.batchId === 'string' && BATCH_ID_PATTERN.test(r.batchId)) reportTo ??= r.batchId;
-    else t.note('ignored a malformed reportTo signal');
+    else tracker.note('ignored a malformed reportTo signal');
   });
   /** A nudge only: the batch reads this payout's record from the server before it counts the row. */
   const tellBatch = async (to: string | undefined) => {
@@ -288,7 +289,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     const earlier = before.earlier;
     const paidBefore = await settleEarlierRuns(earlier);
     if (paidBefore) {
-      const differences = referenceDifferences(paidBefore, t.status);
+      const differences = referenceDifferences(paidBefore, tracker.status);
       const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
       throw ApplicationFailure.create({
         type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
@@ -329,21 +330,25 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       const sessionId = run.status.bank.sessionId;
       // Money moves only on session/confirm with the session's id: a run that never learned one never confirmed.
       if (!sessionId) {
-        t.note(`earlier run ${run.runId} (${run.closeStatus}) created no known session: it moved no money`);
+        tracker.note(
+          `earlier run ${run.runId} (${run.closeStatus}) created no known session: it moved no money`,
+        );
         continue;
       }
-      t.setState('reconciling');
+      tracker.setState('reconciling');
       for (let interval = opts.pollAfterMs; ; interval = Math.min(interval * 2, HOUR)) {
         const reading = readPayoutSession(await getSession({ sessionId }));
         if (reading.phase === 'succeeded') {
-          t.note(`earlier run ${run.runId}: the bank paid session ${sessionId}`);
+          tracker.note(`earlier run ${run.runId}: the bank paid session ${sessionId}`);
           return {
             ...run.status,
             state: PAID_STATES.includes(run.status.state) ? run.status.state : 'succeeded',
           };
         }
         if (reading.phase === 'failed') {
-          t.note(`earlier run ${run.runId}: session ${sessionId} ended ${reading.errorCode}; no money moved`);
+          tracker.note(
+            `earlier run ${run.runId}: session ${sessionId} ended ${reading.errorCode}; no money moved`,
+          );
           break;
         }
         if (reading.phase === 'ready_to_confirm') {
@@ -351,7 +356,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
           try {
             await cancelSession({ sessionId, key: `${workflowId}:reconcile:${run.runId}` });
           } catch (err) {
-            t.note(
+            tracker.note(
               `cancelling earlier session ${sessionId} failed (${causeType(err) ?? errorText(err)}); reading it again`,
             );
           }
@@ -365,7 +370,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
 
   async function pay(): Promise<PayoutStatus> {
     // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
-    t.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
+    tracker.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
     if (request.selfEmployed) {
       // Asked in beforeCreating; the answer comes as a signal. Ask again if none comes (a lost request).
       while (!verdict && !cancelRequest) {
@@ -374,7 +379,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       }
       if (cancelRequest) return cancelledBeforeMoney();
       const v = verdict!;
-      t.status.taxpayer = {
+      tracker.status.taxpayer = {
         isProfessionalIncomeTaxpayer: v.isProfessionalIncomeTaxpayer,
         isLinked: v.isLinked,
         checkedAt: v.checkedAt,
@@ -384,7 +389,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         finish('rejected', 'not_self_employed', 'the recipient is not a professional income taxpayer');
       if (!v.isLinked)
         finish('rejected', 'not_linked', 'the recipient has not linked payrun’s partner in the tax service');
-      t.setState('creating_session');
+      tracker.setState('creating_session');
     }
     if (cancelRequest) return cancelledBeforeMoney();
 
@@ -397,9 +402,9 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         request,
         batchId: input.batchId,
       });
-      t.status.timestamps.sessionCreated = iso();
-      t.applySession(created, 'session created');
-      t.publish();
+      tracker.status.timestamps.sessionCreated = iso();
+      tracker.applySession(created, 'session created');
+      tracker.publish();
       startPolling();
     } catch (err) {
       // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
@@ -409,21 +414,22 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     }
 
     // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
-    t.setState('awaiting_ready_to_confirm');
+    tracker.setState('awaiting_ready_to_confirm');
     await awaitBank(() => phase() !== 'processing');
-    if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
-    if (phase() === 'ready_to_confirm') t.status.timestamps.readyToConfirm ??= iso();
+    if (phase() === 'failed')
+      return finish('failed', tracker.status.failure!.code, tracker.status.failure!.reason);
+    if (phase() === 'ready_to_confirm') tracker.status.timestamps.readyToConfirm ??= iso();
 
     // 4. Approval (when asked) and cancellation, both only before the confirm window closes.
-    if (t.status.approval!.required && t.phase === 'ready_to_confirm') {
-      t.setState('awaiting_approval');
-      t.publish(true); // what waits for a person is what operators search for
+    if (tracker.status.approval!.required && tracker.phase === 'ready_to_confirm') {
+      tracker.setState('awaiting_approval');
+      tracker.publish(true); // what waits for a person is what operators search for
       const left = confirmDeadline - workflowNow();
       const decided =
         left > 0 &&
-        (await condition(() => !!t.status.approval!.approvedBy || cancelRequest !== undefined, left));
+        (await condition(() => !!tracker.status.approval!.approvedBy || cancelRequest !== undefined, left));
       if (!decided) {
-        await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+        await cancelSession({ sessionId: tracker.sessionId!, key: sessionKey });
         return finish(
           'expired',
           'approval_timeout',
@@ -431,35 +437,35 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         );
       }
     }
-    if (cancelRequest && t.phase === 'ready_to_confirm') {
-      await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+    if (cancelRequest && tracker.phase === 'ready_to_confirm') {
+      await cancelSession({ sessionId: tracker.sessionId!, key: sessionKey });
       return cancelledBeforeMoney();
     }
 
     // 5. Confirm: the one step that moves money; the bank sees one key however often it is retried.
     // A failed confirm is not a failed payout: its answer may be lost after the bank applied it, so
     // the session decides — still pending means try again, anything else means it went through.
-    if (t.phase === 'ready_to_confirm') {
-      t.setState('confirming');
+    if (tracker.phase === 'ready_to_confirm') {
+      tracker.setState('confirming');
       confirmSent = true;
       for (;;) {
         try {
-          await confirmSession({ sessionId: t.sessionId!, key: sessionKey });
-          t.status.timestamps.confirmed = iso();
+          await confirmSession({ sessionId: tracker.sessionId!, key: sessionKey });
+          tracker.status.timestamps.confirmed = iso();
           break;
         } catch (err) {
           const type = causeType(err);
           if (type === 'confirm_timeout')
             return finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
-          t.note(`confirm failed (${type ?? errorText(err)}); reading session/status`);
-          const session = await getSession({ sessionId: t.sessionId! });
-          t.applySession(session, 'session/status after a failed confirm');
+          tracker.note(`confirm failed (${type ?? errorText(err)}); reading session/status`);
+          const session = await getSession({ sessionId: tracker.sessionId! });
+          tracker.applySession(session, 'session/status after a failed confirm');
           if (firstPayout(session)?.status !== 'pending') {
-            t.status.timestamps.confirmed ??= iso();
+            tracker.status.timestamps.confirmed ??= iso();
             break;
           }
           if (workflowNow() > confirmDeadline + opts.confirmSafetyMarginMs) {
-            await cancelSession({ sessionId: t.sessionId!, key: sessionKey });
+            await cancelSession({ sessionId: tracker.sessionId!, key: sessionKey });
             return finish(
               'expired',
               type ?? 'confirm_failed',
@@ -472,10 +478,11 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     }
 
     // 6. The result, as session/status tells it.
-    t.setState('awaiting_result');
+    tracker.setState('awaiting_result');
     await awaitBank(() => phase() === 'succeeded' || phase() === 'failed');
-    if (phase() === 'failed') return finish('failed', t.status.failure!.code, t.status.failure!.reason);
-    t.setState('succeeded', 'finished');
+    if (phase() === 'failed')
+      return finish('failed', tracker.status.failure!.code, tracker.status.failure!.reason);
+    tracker.setState('succeeded', 'finished');
     // The money is settled; a credit confirmation or a return is announced by the bank, not polled for.
     polling = 'off';
     pollDue = false;
@@ -488,21 +495,21 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         opts.creditConfirmationWindowMs !== undefined
           ? workflowNow() + opts.creditConfirmationWindowMs
           : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
-      const credit = await awaitBank(() => !!t.credited || !!t.returnedAt, until);
-      if (credit && t.credited) {
-        t.status.timestamps.credited = iso();
-        t.setState('credited' satisfies PayoutState);
-        t.note(`confirmation_payout: ${t.credited.event} (${t.credited.eventDate})`);
-        await awaitBank(() => !!t.returnedAt, until);
+      const credit = await awaitBank(() => !!tracker.credited || !!tracker.returnedAt, until);
+      if (credit && tracker.credited) {
+        tracker.status.timestamps.credited = iso();
+        tracker.setState('credited' satisfies PayoutState);
+        tracker.note(`confirmation_payout: ${tracker.credited.event} (${tracker.credited.eventDate})`);
+        await awaitBank(() => !!tracker.returnedAt, until);
       } else if (!credit) {
-        t.note(`no confirmation_payout within ${opts.creditConfirmationBusinessDays} business days`);
+        tracker.note(`no confirmation_payout within ${opts.creditConfirmationBusinessDays} business days`);
       }
     }
-    if (t.returnedAt) {
-      t.status.timestamps.returned = t.returnedAt;
-      t.setState('returned');
+    if (tracker.returnedAt) {
+      tracker.status.timestamps.returned = tracker.returnedAt;
+      tracker.setState('returned');
     }
-    t.publish();
-    return t.status;
+    tracker.publish();
+    return tracker.status;
   }
 }
