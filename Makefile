@@ -12,9 +12,11 @@ help:
 # npm ci only when the lockfile changed since the last install.
 $(NODE_STAMP): package.json package-lock.json
 	@# The registry these machines reach serves no other platforms' native packages (@swc/core-darwin-*
-	@# answers 404), so no lockfile can list them and `npm ci` refuses it; `npm install` then installs
-	@# the versions the lockfile pins for this platform.
-	npm ci --no-fund --no-audit || npm install --no-fund --no-audit
+	@# answers 404), so no lockfile can list them and `npm ci` refuses it there; `npm install` then
+	@# installs the versions the lockfile pins for this platform. Quiet when it works, one sentence when not.
+	@npm ci --no-fund --no-audit --loglevel=error >/dev/null 2>&1 || { \
+	  echo "npm ci refused the lockfile (this registry serves no other platforms' optional packages); installing the locked versions with npm install"; \
+	  npm install --no-fund --no-audit --loglevel=error; }
 	@touch $(NODE_STAMP)
 
 temporal-cli:
