@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
@@ -7,6 +6,7 @@ import type { PayoutRequest } from '../src/csv/types';
 import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
+import { idempotencyKey } from './idempotency';
 import { payoutCall } from './payout-request';
 
 export interface BankActivityDeps {
@@ -15,11 +15,6 @@ export interface BankActivityDeps {
   /** For signal-with-start of the per-tax-number workflow. */
   client: Client;
   taskQueue: string;
-}
-
-/** An idempotency key the bank accepts (4–64 characters) derived from what must happen once. */
-export function idempotencyKey(kind: string, ...parts: string[]): string {
-  return `${kind}-${createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 48)}`;
 }
 
 export { taxpayerWorkflowId } from './taxpayer';

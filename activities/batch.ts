@@ -3,7 +3,8 @@ import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
 import { loadBatchPaths } from '../src/batch/config';
 import { finishBatch } from '../src/batch/finish';
-import { lookupPayout, mapLimit } from '../src/batch/lookup';
+import { lookupPayout } from '../src/batch/lookup';
+import { mapLimit } from '../src/map-limit';
 import { appendOutcomes, readChunk, readMeta } from '../src/batch/store';
 import type {
   BatchChunkRow,

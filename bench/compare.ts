@@ -26,7 +26,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { idempotencyKey } from '../activities/bank';
+import { idempotencyKey } from '../activities/idempotency';
 import { payoutCall } from '../activities/payout-request';
 import { BankClient, sessionIdOf, verifyWebhook, type PaymentSession } from '../src/bank';
 import type { PayoutRequest } from '../src/csv/types';

@@ -6,7 +6,7 @@ import { formatRubles } from '../money';
 import type { PayoutRequest } from '../csv/types';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
 import { referenceDifferences } from '../../workflows/reference';
-import { mapLimit } from './lookup';
+import { mapLimit } from '../map-limit';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 
 export interface DryRunRow {

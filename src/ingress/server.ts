@@ -7,7 +7,7 @@ import { verifyWebhook } from '../bank/webhooks';
 import { createLogger, type Logger } from '../logger';
 import type { WebhookInboxInput } from '../../workflows/contracts/inbox';
 import { isAllowedSource, normalizeIp } from './address';
-import { readBodyLimited } from './body';
+import { readBodyLimited } from '../http/body';
 import { IngressMetrics, type Outcome } from './metrics';
 import { RecentIds } from './recent';
 import { routeBankEvent } from './routing';
@@ -258,7 +258,7 @@ export function createIngress(opts: IngressOptions): Ingress {
   const internalServer = limitedServer(async (req, res) => {
     const path = pathOf(req);
     if (path === '/healthz' && req.method === 'GET') return handleHealth(res);
-    if (path === '/metrics' && req.method === 'GET') return answer(res, 200, metrics.render());
+    if (path === '/metrics' && req.method === 'GET') return answer(res, 200, await metrics.render());
     return answer(res, 404, { error: 'not found' });
   });
 

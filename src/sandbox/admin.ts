@@ -3,7 +3,7 @@ import type { Sandbox } from './core';
 import { validateFaultSettings } from './faults';
 import type { Reply } from './http/server';
 import { book, depositAccount } from './ledger';
-import type { Engine } from './operations';
+import type { Engine } from './engine';
 import { sessionView } from './serialize';
 import type { WebhookDispatcher } from './webhooks/dispatcher';
 

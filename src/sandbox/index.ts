@@ -9,7 +9,7 @@ import type { SandboxClock } from './clock';
 import { SANDBOX_PROFILES, Sandbox, type ProjectConfig, type SandboxProfile, type Timings } from './core';
 import type { FaultSettings } from './faults';
 import { ApiPipeline, readBody, type Reply } from './http/server';
-import { Engine } from './operations';
+import { Engine } from './engine';
 import { actionRoutes } from './routes/actions';
 import { fpsRoutes } from './routes/fps';
 import { npdRoutes } from './routes/npd';

@@ -7,7 +7,7 @@ import type { Operation, Session } from './state/types';
 import { npdProfile } from './test-values';
 import { getPath } from './util';
 
-/** What settlement needs of the session engine (operations.ts), which owns it: no import back. */
+/** What settlement needs of the session engine (engine.ts), which owns it: no import back. */
 export interface SettlementEngine {
   find(opId: string): { s: Session; op: Operation } | undefined;
   touch(s: Session): void;

@@ -1,7 +1,8 @@
+import { readBodyLimited } from '../../http/body';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { verifyBody } from '../../bank/signing';
 import { LIMITS, type Sandbox } from '../core';
-import type { Engine } from '../operations';
+import type { Engine } from '../engine';
 import { canonicalJson, isObject, sha256 } from '../util';
 import type { WebhookDispatcher } from '../webhooks/dispatcher';
 import { ApiError } from './errors';
@@ -29,23 +30,16 @@ export function compile(routes: Route[]): CompiledRoute[] {
   });
 }
 
-export function readBody(req: IncomingMessage, limit = 1_048_576): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        reject(new ApiError(413, 'invalid_request', 'request body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The request's raw bytes (the signature covers them exactly), through the one bounded reader. */
+export async function readBody(req: IncomingMessage, limit = 1_048_576): Promise<Buffer> {
+  const read = await readBodyLimited(req, { maxBytes: limit, idleTimeoutMs: BODY_IDLE_TIMEOUT_MS });
+  if (read.ok) return read.body;
+  if (read.reason === 'too_large') throw new ApiError(413, 'invalid_request', 'request body too large');
+  throw new ApiError(408, 'invalid_request', `request body ${read.reason}`);
 }
+
+/** A partner that stops sending mid-body is answered instead of holding the connection. */
+const BODY_IDLE_TIMEOUT_MS = 30_000;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,5 +1,5 @@
 import type { Sandbox } from '../core';
-import type { Engine } from '../operations';
+import type { Engine } from '../engine';
 import type { WebhookDispatcher } from '../webhooks/dispatcher';
 
 export interface Ctx {
