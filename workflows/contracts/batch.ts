@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { type ApprovalCommand, type CancelCommand } from './operator';
-import { type PayoutOptions, type PayoutState, type PayoutStatus } from './payout';
+import { type PayoutOptions, type FinalPayoutState, type PayoutState, type PayoutStatus } from './payout';
 import type { PayoutRequest } from '../../src/csv/types';
 
 // The batch workflow's contract: its ids, input, options, row outcomes, progress and result, its Updates and signals.
@@ -30,16 +30,7 @@ export interface BatchOptions {
 
 /** A row's state in the report: a final payout state, or one the batch decides itself. */
 export type BatchRowState =
-  | Exclude<
-      PayoutState,
-      | 'reconciling'
-      | 'checking_taxpayer'
-      | 'creating_session'
-      | 'awaiting_ready_to_confirm'
-      | 'awaiting_approval'
-      | 'confirming'
-      | 'awaiting_result'
-    >
+  | FinalPayoutState
   | 'already_paid' // paid earlier, to the same payee for the same amount, by another batch or by hand
   | 'reference_conflict'; // the reference was paid to someone else or for another amount: nothing paid
 

@@ -24,6 +24,18 @@ export type PayoutState =
   | 'cancelled' // cancelled by an operator
   | 'needs_attention'; // the workflow could not tell whether money moved: `payrun payout reconcile` asks the bank
 
+/** States of a payout still in flight: no report row shows them. */
+export type InFlightPayoutState =
+  | 'reconciling'
+  | 'checking_taxpayer'
+  | 'creating_session'
+  | 'awaiting_ready_to_confirm'
+  | 'awaiting_approval'
+  | 'confirming'
+  | 'awaiting_result';
+/** The state a payout ends in (succeeded may still turn credited or returned while it waits for them). */
+export type FinalPayoutState = Exclude<PayoutState, InFlightPayoutState>;
+
 export interface PayoutOptions {
   /** Confirm only after an `approve` signal (per payout, or inherited from its batch). */
   requireApproval?: boolean;
