@@ -42,8 +42,9 @@ const PHASE_ORDER: Record<SessionPhase, number> = {
   failed: 2,
 };
 
-/** Out-of-order webhooks never move a payout backwards. */
+/** Readings never move a payout backwards, and a final phase (succeeded or failed) is final. */
 export function laterPhase(current: SessionPhase, next: SessionPhase): SessionPhase {
+  if (current === 'succeeded' || current === 'failed') return current;
   return PHASE_ORDER[next] >= PHASE_ORDER[current] ? next : current;
 }
 

@@ -40,7 +40,18 @@ export function readPayoutEnding(failure: unknown): PayoutEnding | undefined {
   return undefined;
 }
 
-/** Long digit runs in a bank's words (card, account, phone, tax numbers) keep only their last four. */
+/**
+ * Long numbers in a bank's words (card, account, phone, tax numbers) keep only their last four digits,
+ * written together or with spaces, dashes, dots or brackets between digits (`+7 (912) 345-67-89`).
+ */
 export function maskNumbers(text: string): string {
-  return text.replace(/\d{10,}/g, (d) => `${'*'.repeat(d.length - 4)}${d.slice(-4)}`);
+  return text.replace(/\+?\d(?:[\s().-]{0,2}\d){9,}/g, (run) => {
+    if (/\d{4}-\d{2}-\d{2}/.test(run)) return run; // a date and what follows it, not a number
+    let keep = 4;
+    return [...run]
+      .reverse()
+      .map((ch) => (/\d/.test(ch) ? (keep-- > 0 ? ch : '*') : ch))
+      .reverse()
+      .join('');
+  });
 }

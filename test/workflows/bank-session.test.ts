@@ -215,3 +215,14 @@ describe('refundsOf', () => {
     expect(refundsOf(s).map((r) => r.id)).toEqual(['rf-1', 'rf-2', 'rf-3']);
   });
 });
+
+describe('laterPhase keeps a final phase final', () => {
+  it.each([
+    ['succeeded', 'failed'],
+    ['failed', 'succeeded'],
+    ['succeeded', 'processing'],
+    ['failed', 'ready_to_confirm'],
+  ] as const)('%s stays %s after a reading of %s', (current, next) => {
+    expect(laterPhase(current, next)).toBe(current);
+  });
+});

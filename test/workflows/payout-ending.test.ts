@@ -84,3 +84,13 @@ describe('maskNumbers', () => {
     expect(maskNumbers('')).toBe('');
   });
 });
+
+describe('maskNumbers with separators', () => {
+  it('masks a phone written with spaces, brackets and dashes, keeping its last four digits', () => {
+    expect(maskNumbers('phone +7 (912) 345-67-89 unknown')).toBe('phone +* (***) ***-67-89 unknown');
+  });
+  it('leaves dates, times and amounts alone', () => {
+    const text = 'on 2026-11-22 10:15, amount 1 500 000,00 RUB';
+    expect(maskNumbers(text)).toBe(text);
+  });
+});

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import { type ApprovalCommand, type CancelCommand } from './operator';
-import { type PayoutOptions, type FinalPayoutState, type PayoutState, type PayoutStatus } from './payout';
+import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from './payout';
 import type { PayoutRequest } from '../../src/csv/types';
 
 // The batch workflow's contract: its ids, input, options, row outcomes, progress and result, its Updates and signals.
