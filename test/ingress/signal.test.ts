@@ -91,12 +91,12 @@ describe('buildBankEventSignal', () => {
 });
 
 describe('IngressMetrics', () => {
-  it('renders counters and a cumulative histogram in Prometheus text', () => {
+  it('renders counters and a cumulative histogram in Prometheus text', async () => {
     const m = new IngressMetrics();
     m.request('delivered', 0.02);
     m.request('unauthorized', 3);
     m.signalsSent('workflow', 2);
-    const text = m.render();
+    const text = await m.render();
     expect(text).toContain('payrun_ingress_requests_total{outcome="delivered"} 1\n');
     expect(text).toContain('payrun_ingress_requests_total{outcome="unauthorized"} 1\n');
     expect(text).toContain('payrun_ingress_requests_total{outcome="inbox"} 0\n');
@@ -106,5 +106,16 @@ describe('IngressMetrics', () => {
     expect(text).toContain('payrun_ingress_request_duration_seconds_bucket{le="5"} 2\n');
     expect(text).toContain('payrun_ingress_request_duration_seconds_bucket{le="+Inf"} 2\n');
     expect(text).toContain('payrun_ingress_request_duration_seconds_count 2\n');
+  });
+
+  it('each ingress counts only its own: two instances in one process share no series', async () => {
+    const a = new IngressMetrics();
+    const b = new IngressMetrics();
+    a.request('late', 0.001);
+    a.connectionOpened();
+    expect(await a.render()).toContain('payrun_ingress_requests_total{outcome="late"} 1\n');
+    expect(await a.render()).toContain('payrun_ingress_connections_open 1\n');
+    expect(await b.render()).toContain('payrun_ingress_requests_total{outcome="late"} 0\n');
+    expect(await b.render()).toContain('payrun_ingress_connections_open 0\n');
   });
 });

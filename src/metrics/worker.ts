@@ -1,0 +1,81 @@
+import { Counter, Histogram, Registry } from 'prom-client';
+import type { BatchRowState } from '../../workflows/contracts/batch';
+
+/**
+ * How a payout run or a batch row can end. A Record, not an array: the compiler insists every state is
+ * listed, so a new state gets its zero series. A payout run refused because an earlier run of its
+ * reference paid ends `already_paid` or `reference_conflict`, the same names its batch row gets.
+ */
+const ENDINGS: Record<BatchRowState, true> = {
+  succeeded: true,
+  credited: true,
+  returned: true,
+  failed: true,
+  rejected: true,
+  expired: true,
+  cancelled: true,
+  needs_attention: true,
+  already_paid: true,
+  reference_conflict: true,
+};
+
+/** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
+const BANK_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/**
+ * payrun's own worker metrics (the Temporal SDK's are exported by its Runtime, src/worker/runtime.ts).
+ * A registry per instance so a test process can run several workers, each counting its own.
+ */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  private readonly payouts = new Counter({
+    name: 'payrun_payouts_finished_total',
+    help: 'Payout workflow runs that ended on this worker, by final state (paid or the ending they failed with).',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly rows = new Counter({
+    name: 'payrun_batch_rows_total',
+    help: 'Batch rows whose outcome a batch recorded in its store, by row state.',
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+  });
+  private readonly bankDuration = new Histogram({
+    name: 'payrun_bank_call_duration_seconds',
+    help: 'Bank API calls made by activities, from call to answer or error, by client method.',
+    labelNames: ['method'] as const,
+    buckets: BANK_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+  private readonly bankErrors = new Counter({
+    name: 'payrun_bank_call_errors_total',
+    help: "Bank API calls that failed, by client method and the bank's (or the client's) error code.",
+    labelNames: ['method', 'code'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    for (const state of Object.keys(ENDINGS)) {
+      this.payouts.inc({ state }, 0);
+      this.rows.inc({ state }, 0);
+    }
+  }
+
+  payoutFinished(state: string): void {
+    this.payouts.inc({ state });
+  }
+
+  batchRows(states: readonly string[]): void {
+    for (const state of states) this.rows.inc({ state });
+  }
+
+  /** One finished bank call; `errorCode` when it failed. */
+  bankCall(method: string, seconds: number, errorCode?: string): void {
+    this.bankDuration.observe({ method }, seconds);
+    if (errorCode !== undefined) this.bankErrors.inc({ method, code: errorCode });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
