@@ -183,7 +183,8 @@ render_config() {
 create_cluster() {
   say "creating a PostgreSQL cluster in $PGDATA ($SHARDS history shards)..."
   local ports password pwfile
-  ports=($(free_ports 11))
+  read -r -a ports <<<"$(free_ports 11)"
+  [ "${#ports[@]}" = 11 ] || die "could not find free loopback ports."
   password="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   mkdir -p "$(dirname "$PGDATA")"
   if [ "$(id -u)" = 0 ]; then
@@ -321,8 +322,8 @@ cmd_stop() {
   pid="$(server_pid)"
   if pid_alive "$pid"; then
     kill -TERM "$pid"
-    local i
-    for i in $(seq 1 100); do
+    local _
+    for _ in $(seq 1 100); do
       pid_alive "$pid" || break
       sleep 0.2
     done
@@ -332,11 +333,21 @@ cmd_stop() {
     fi
   fi
   rm -f "$DIR/server.pid" "$DIR/address.env"
+  local postmaster=""
   if pg_running; then
+    postmaster="$(head -1 "$PGDATA/postmaster.pid")"
     PG_BIN="$(pg_bindir)"
     as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >&2 ||
       die "PostgreSQL did not stop; see $PGDATA/postgresql.log."
   fi
+  # pg_ctl returns once the postmaster is gone; its backends exit with it. Checked, not assumed.
+  local left=""
+  for _ in $(seq 1 50); do
+    left="$( (pgrep -f "^$SERVER_BIN --root $DIR " || true; [ -z "$postmaster" ] || pgrep -P "$postmaster" || true) | tr '\n' ' ')"
+    [ -z "${left// /}" ] && break
+    sleep 0.2
+  done
+  [ -z "${left// /}" ] || die "processes still running after stop: $left"
   say "stopped"
 }
 
