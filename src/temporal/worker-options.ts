@@ -30,5 +30,11 @@ export function workerConnectionOptions(
   };
 }
 
-/** bundleWorkflowCode options a pre-built bundle needs so workflow failures are encrypted too. */
-export const BUNDLE_OPTIONS = { failureConverterPath: FAILURE_CONVERTER_PATH } as const;
+/** Bundled beside the workflows: payout final states leave the sandbox through a sink, for the worker's metrics. */
+export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../worker/workflow-metrics')];
+
+/** bundleWorkflowCode options a pre-built bundle needs: workflow failures encrypted too, the metrics interceptor. */
+export const BUNDLE_OPTIONS = {
+  failureConverterPath: FAILURE_CONVERTER_PATH,
+  workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+} as const;

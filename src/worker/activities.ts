@@ -5,20 +5,34 @@ import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRoutingActivities } from '../../activities/routing';
 import type { BankClient } from '../bank';
 import type { PayerConfig } from '../config';
+import type { WorkerMetrics } from '../metrics';
+import { instrumentBankClient } from './bank-metrics';
 
 export interface ActivityDeps {
   bank: BankClient;
   payer: PayerConfig;
   client: Client;
   taskQueue: string;
+  /** Counts bank calls and batch rows (src/metrics); absent, nothing is counted. */
+  metrics?: WorkerMetrics;
 }
 
 /** Every activity a payrun worker serves, built from the clients it shares. */
-export function buildActivities(deps: ActivityDeps) {
+export function buildActivities({ metrics, ...deps }: ActivityDeps) {
+  const counted = metrics ? { ...deps, bank: instrumentBankClient(deps.bank, metrics) } : deps;
+  const batch = createBatchActivities(counted);
   return {
-    ...createBankActivities(deps),
-    ...createRoutingActivities(deps.client),
-    ...createBatchActivities(deps),
-    ...createPayoutRunActivities(deps),
+    ...createBankActivities(counted),
+    ...createRoutingActivities(counted.client),
+    ...batch,
+    ...createPayoutRunActivities(counted),
+    /**
+     * Every row outcome of a batch passes through here once it is final; counted after the store has
+     * it. A retry after a lost completion counts its rows again: the counter is at least once.
+     */
+    async recordBatchResults(input: Parameters<typeof batch.recordBatchResults>[0]): Promise<void> {
+      await batch.recordBatchResults(input);
+      metrics?.batchRows(input.outcomes.map((o) => o.state));
+    },
   };
 }

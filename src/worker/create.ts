@@ -1,8 +1,10 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import * as diagnostics from '../../activities/diagnostics';
+import type { WorkerMetrics } from '../metrics';
 import type { TemporalSetup } from '../temporal';
-import { workerConnectionOptions } from '../temporal/worker-options';
+import { WORKFLOW_INTERCEPTOR_MODULES, workerConnectionOptions } from '../temporal/worker-options';
+import type { PayrunMetricsSinks } from './workflow-metrics';
 
 /** The one place a payrun worker is assembled: workflows bundle, activities, task queue, converter. */
 export interface PayrunWorkerOptions {
@@ -15,17 +17,28 @@ export interface PayrunWorkerOptions {
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** The benchmark's no-codec baseline only (see src/temporal/connection.ts). */
   dataConverterOverride?: DataConverter;
+  /** Where payout workflows' final states are counted (src/worker/workflow-metrics.ts). */
+  metrics?: WorkerMetrics;
   overrides?: Partial<WorkerOptions>;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<Worker> {
+  // Always registered, counted or not: a sink the bundle calls but the worker lacks is logged as an error.
+  const sinks: InjectedSinks<PayrunMetricsSinks> = {
+    payrunMetrics: {
+      payoutFinished: { fn: (_info, state) => opts.metrics?.payoutFinished(state), callDuringReplay: false },
+    },
+  };
   return Worker.create({
     ...workerConnectionOptions(opts.setup, opts.connection, opts.dataConverterOverride),
     taskQueue: opts.taskQueue,
-    ...(opts.workflowBundle ? { workflowBundle: opts.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    ...(opts.workflowBundle
+      ? { workflowBundle: opts.workflowBundle }
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
     activities: { ...diagnostics, ...opts.activities },
+    sinks,
     ...opts.overrides,
   });
 }

@@ -2,9 +2,11 @@ import { createBankClient } from '../bank';
 import { loadBankConfig, loadPayerConfig } from '../config';
 import { buildActivities } from './activities';
 import { createLogger } from '../logger';
+import { serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
 import { connectNative } from '../temporal/worker-options';
 import { createPayrunWorker } from './create';
+import { loadWorkerMetricsConfig, WORKER_METRICS_VARS, type WorkerMetricsConfig } from './metrics-config';
 import { installTemporalRuntime } from './runtime';
 
 const log = createLogger('worker');
@@ -17,7 +19,13 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   const { config } = setup;
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
   const payer = loadPayerConfig();
-  installTemporalRuntime();
+  const metricsConfig = loadWorkerMetricsConfig();
+  installTemporalRuntime(undefined, {
+    sdkMetricsAddress: metricsConfig.sdk,
+    sdkMetricsVariable: WORKER_METRICS_VARS.sdk,
+  });
+  const metrics = new WorkerMetrics();
+  const metricsServer = await startMetricsServer(metrics, metricsConfig);
   const connection = await connectNative(setup, CONNECT_PATIENCE_MS);
   const { client, close: closeClient } = await connectClient(setup, { retryForMs: CONNECT_PATIENCE_MS });
   try {
@@ -25,7 +33,8 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       connection,
       setup,
       taskQueue: config.taskQueue,
-      activities: buildActivities({ bank, payer, client, taskQueue: config.taskQueue }),
+      activities: buildActivities({ bank, payer, client, taskQueue: config.taskQueue, metrics }),
+      metrics,
     });
     log.info(
       {
@@ -33,14 +42,38 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
         namespace: config.namespace,
         taskQueue: config.taskQueue,
         payloadKey: setup.ring.current.id,
+        metrics: metricsServer?.url ?? 'off',
+        sdkMetrics: metricsConfig.sdk ?? 'off',
       },
       'worker started',
     );
     await worker.run();
     log.info('worker stopped');
   } finally {
+    await metricsServer?.close();
     await bank.close();
     await closeClient();
     await connection.close();
+  }
+}
+
+/** Metrics never stop payouts: an address in use is a warning, and the worker runs without them. */
+async function startMetricsServer(
+  metrics: WorkerMetrics,
+  config: WorkerMetricsConfig,
+): Promise<MetricsServer | undefined> {
+  if (!config.payrun) return undefined;
+  try {
+    return await serveMetrics(metrics.registry, config.payrun.host, config.payrun.port);
+  } catch (err) {
+    log.warn(
+      {
+        variable: WORKER_METRICS_VARS.payrun,
+        address: `${config.payrun.host}:${config.payrun.port}`,
+        reason: err instanceof Error ? err.message : String(err),
+      },
+      'payrun worker metrics not served: address unusable; set another address or off',
+    );
+    return undefined;
   }
 }

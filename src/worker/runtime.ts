@@ -1,25 +1,56 @@
-import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type LogLevel, type RuntimeOptions } from '@temporalio/worker';
 import { createLogger } from '../logger';
 
 let installed = false;
 
+export interface TemporalRuntimeOptions {
+  /**
+   * `host:port` where the SDK's own Prometheus exporter serves `/metrics` (task slots, poll and
+   * schedule-to-start latencies, workflow and activity outcomes); absent, the SDK exports nothing.
+   */
+  sdkMetricsAddress?: string;
+  /** The variable that chose the address, named when it cannot be bound. */
+  sdkMetricsVariable?: string;
+}
+
 /**
- * Routes the Temporal SDK's own logs through payrun's redacting pino logger.
- * Runtime.install may run once per process; later calls are no-ops.
+ * Routes the Temporal SDK's own logs through payrun's redacting pino logger and, when asked, exports
+ * its metrics. Runtime.install may run once per process; later calls are no-ops.
  */
 export function installTemporalRuntime(
   level: LogLevel = (process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? 'WARN',
+  opts: TemporalRuntimeOptions = {},
 ): void {
   if (installed) return;
   installed = true;
   const log = createLogger('temporal-sdk');
-  Runtime.install({
-    logger: new DefaultLogger(level, (entry) => {
-      const meta = { ...entry.meta };
-      const method = (
-        { TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const
-      )[entry.level];
-      log[method](meta, entry.message);
-    }),
+  const logger = new DefaultLogger(level, (entry) => {
+    const meta = { ...entry.meta };
+    const method = ({ TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } as const)[
+      entry.level
+    ];
+    log[method](meta, entry.message);
   });
+  const base: RuntimeOptions = { logger };
+  if (!opts.sdkMetricsAddress) {
+    Runtime.install(base);
+    return;
+  }
+  try {
+    Runtime.install({
+      ...base,
+      telemetryOptions: { metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress } } },
+    });
+  } catch (err) {
+    // Metrics never stop payouts: a worker whose port is taken (a second worker on one host) still works.
+    log.warn(
+      {
+        variable: opts.sdkMetricsVariable,
+        address: opts.sdkMetricsAddress,
+        reason: err instanceof Error ? err.message : String(err),
+      },
+      'Temporal SDK metrics not exported: address unusable; set another address or off',
+    );
+    Runtime.install(base);
+  }
 }
