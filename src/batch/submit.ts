@@ -8,7 +8,12 @@ import {
   type Client,
 } from '@temporalio/client';
 import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
-import { batchWorkflowId, type BatchOptions, type BatchWorkflowInput } from '../../workflows/contracts/batch';
+import {
+  batchWorkflowId,
+  DEFAULT_MAX_IN_FLIGHT,
+  type BatchOptions,
+  type BatchWorkflowInput,
+} from '../../workflows/contracts/batch';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
 import { batchExists, readMeta, writeBatch, type StoredBatchMeta } from './store';
@@ -139,7 +144,10 @@ export async function startBatchWorkflow(
   taskQueue: string,
   options?: BatchOptions,
 ): Promise<boolean> {
-  const input: BatchWorkflowInput = { batchId, ...(options ? { options } : {}) };
+  const input: BatchWorkflowInput = {
+    batchId,
+    options: { ...options, maxInFlight: options?.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT },
+  };
   try {
     await client.workflow.start('batchWorkflow', {
       workflowId: batchId,

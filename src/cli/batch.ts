@@ -14,6 +14,7 @@ import {
   approveBatchUpdate,
   batchProgressQuery,
   cancelBatchUpdate,
+  DEFAULT_MAX_IN_FLIGHT,
   pauseBatchUpdate,
   resumeBatchUpdate,
 } from '../../workflows/contracts/batch';
@@ -43,7 +44,11 @@ export function registerBatch(program: Command): void {
       'control total in rubles (e.g. "14 234,46"); a mismatch rejects the file',
     )
     .option('--approve-required', 'pay nothing until `payrun batch approve ID`')
-    .option('--max-in-flight <n>', 'payouts in flight at once, 1–500 (default 20)', parseMaxInFlight)
+    .option(
+      '--max-in-flight <n>',
+      `payouts in flight at once, 1–500 (default ${DEFAULT_MAX_IN_FLIGHT}, measured: docs/performance.md)`,
+      parseMaxInFlight,
+    )
     .option('--dry-run', 'validate, check tax numbers and the deposit; pay nothing, create no bank session')
     .option('--follow', 'show a progress bar until the batch is done, then the summary')
     .description('validate a batch file and start paying it; prints the batch id')
