@@ -265,3 +265,102 @@ describe('docker-compose.yml and scripts/temporal-postgres.sh (Temporal on Postg
     });
   });
 });
+
+// Metrics: Prometheus scrapes what the services listen on, evaluates alerts the docs explain, and the
+// dashboard shows every metric payrun defines (docs/operations.md, "Metrics and alerts").
+describe('docker-compose.yml and deploy/ (metrics)', () => {
+  const root = join(__dirname, '..');
+  const prometheus = parse(readFileSync(join(root, 'deploy', 'prometheus', 'prometheus.yml'), 'utf8')) as {
+    rule_files: string[];
+    scrape_configs: {
+      job_name: string;
+      dns_sd_configs?: { names: string[]; type: string; port: number }[];
+      static_configs?: { targets: string[] }[];
+    }[];
+  };
+  /** job → every service:port it scrapes. */
+  const targets = (job: string): string[] => {
+    const c = prometheus.scrape_configs.find((j) => j.job_name === job);
+    if (!c) throw new Error(`deploy/prometheus/prometheus.yml has no job ${job}`);
+    return [
+      ...(c.dns_sd_configs ?? []).flatMap((d) => d.names.map((n) => `${n}:${d.port}`)),
+      ...(c.static_configs ?? []).flatMap((t) => t.targets),
+    ];
+  };
+  const portOf = (address: string | number | undefined) => String(address).split(':').pop();
+  const promVolumes = (s.prometheus as Service & { volumes?: string[] }).volumes ?? [];
+
+  it('scrapes the worker on the two addresses it is told to serve metrics on, exposed on the compose network only', () => {
+    const env = s.worker!.environment!;
+    const payrun = portOf(env.PAYRUN_WORKER_METRICS_ADDRESS);
+    const sdk = portOf(env.PAYRUN_WORKER_SDK_METRICS_ADDRESS);
+    // 0.0.0.0 inside the container: loopback (the default) would be unreachable from Prometheus.
+    expect(String(env.PAYRUN_WORKER_METRICS_ADDRESS)).toMatch(/^0\.0\.0\.0:\d+$/);
+    expect(String(env.PAYRUN_WORKER_SDK_METRICS_ADDRESS)).toMatch(/^0\.0\.0\.0:\d+$/);
+    expect(payrun).not.toBe(sdk);
+    expect(targets('payrun-worker')).toEqual([`worker:${payrun}`]);
+    expect(targets('payrun-worker-sdk')).toEqual([`worker:${sdk}`]);
+    expect([...(s.worker!.expose ?? [])].sort()).toEqual([payrun, sdk].sort());
+    expect(s.worker!.ports).toBeUndefined();
+  });
+
+  it("scrapes the ingress's internal port, never the bank-facing one", () => {
+    const env = s.ingress!.environment!;
+    expect(targets('payrun-ingress')).toEqual([`ingress:${String(env.INGRESS_INTERNAL_PORT)}`]);
+    expect(targets('payrun-ingress')).not.toContain(`ingress:${String(env.INGRESS_PORT)}`);
+  });
+
+  it('runs Prometheus with that config and the alert rules, published on 127.0.0.1 only', () => {
+    const p = s.prometheus!;
+    expect(p.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    const config = promVolumes.find((v) => v.startsWith('./deploy/prometheus/prometheus.yml:'))?.split(':');
+    expect(config).toEqual(['./deploy/prometheus/prometheus.yml', expect.stringMatching(/^\//), 'ro']);
+    expect(p.command).toContain(`--config.file=${config![1]}`);
+    for (const rules of prometheus.rule_files)
+      expect(promVolumes).toContain(`./deploy/prometheus/${rules.split('/').pop()}:${rules}:ro`);
+    for (const port of p.ports ?? []) expect(port).toMatch(/^127\.0\.0\.1:/);
+  });
+
+  const alerts = parse(readFileSync(join(root, 'deploy', 'prometheus', 'alerts.yml'), 'utf8')) as {
+    groups: { rules: { alert: string; expr: string }[] }[];
+  };
+  const rules = alerts.groups.flatMap((g) => g.rules);
+  const operations = readFileSync(join(root, 'docs', 'operations.md'), 'utf8');
+
+  it('writes every alert in docs/operations.md with the expression Prometheus evaluates', () => {
+    expect(rules.length).toBeGreaterThanOrEqual(5);
+    for (const r of rules) {
+      expect({ alert: r.alert, documented: operations.includes(r.alert) }).toEqual({
+        alert: r.alert,
+        documented: true,
+      });
+      expect({ alert: r.alert, expr: operations.includes(r.expr) }).toEqual({ alert: r.alert, expr: true });
+    }
+  });
+
+  it('alerts and the dashboard use only metrics payrun and the SDK export', async () => {
+    const { IngressMetrics, WorkerMetrics } = await import('../src/metrics');
+    const defined = new Set(
+      [new IngressMetrics().registry, new WorkerMetrics().registry].flatMap((r) =>
+        r.getMetricsAsArray().map((m) => m.name),
+      ),
+    );
+    const dashboard = JSON.parse(readFileSync(join(root, 'deploy', 'grafana', 'payrun.json'), 'utf8')) as {
+      panels: { type: string; targets?: { expr: string }[] }[];
+    };
+    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    const used = (text: string) =>
+      [...text.matchAll(/\b(payrun_[a-z_]+?)(?:_bucket|_count|_sum)?\b/g)].map((m) => m[1]!);
+    // Every metric payrun defines has a panel…
+    for (const name of defined)
+      expect({ name, panel: exprs.some((e) => used(e).includes(name)) }).toEqual({ name, panel: true });
+    // …and nothing on the dashboard or in the alerts names a payrun metric that does not exist.
+    for (const text of [...exprs, ...rules.map((r) => r.expr)])
+      for (const name of used(text))
+        expect({ name, defined: defined.has(name) }).toEqual({ name, defined: true });
+    // The SDK's schedule-to-start latency, which the scale-out and alerting depend on, has its panel.
+    expect(exprs.some((e) => e.includes('temporal_workflow_task_schedule_to_start_latency_bucket'))).toBe(
+      true,
+    );
+  });
+});
