@@ -20,6 +20,15 @@ export function taxpayerWorkflowId(
   return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
 }
 
+/** Verdicts this worker process has read, by taxpayer workflow id (no tax number as a key). */
+const recentVerdicts = new Map<string, TaxpayerVerdict>();
+const RECENT_VERDICTS_KEPT = 10_000;
+function remember(workflowId: string, verdict: TaxpayerVerdict): void {
+  recentVerdicts.delete(workflowId);
+  recentVerdicts.set(workflowId, verdict);
+  if (recentVerdicts.size > RECENT_VERDICTS_KEPT) recentVerdicts.delete(recentVerdicts.keys().next().value!);
+}
+
 export interface TaxpayerAsk {
   taxReference: string;
   /** The payout that waits: the taxpayer workflow answers it with a signal. */
@@ -37,9 +46,18 @@ export async function askTaxpayerVerdict(
   ask: TaxpayerAsk,
 ): Promise<TaxpayerVerdict | undefined> {
   const workflowId = taxpayerWorkflowId(ask.taxReference, taskQueue);
+  const fresh = (v: TaxpayerVerdict | undefined) =>
+    v !== undefined && Date.now() - Date.parse(v.checkedAt) <= ask.maxAgeMs ? v : undefined;
+  // A batch pays the same people again and again: a verdict this worker already read is not asked for
+  // again (one query per tax number per worker, not one per row to the one taxpayer workflow).
+  const known = fresh(recentVerdicts.get(workflowId));
+  if (known) return known;
   try {
-    const cached = await client.workflow.getHandle(workflowId).query(taxpayerVerdictQuery);
-    if (cached && Date.now() - Date.parse(cached.checkedAt) <= ask.maxAgeMs) return cached;
+    const cached = fresh(await client.workflow.getHandle(workflowId).query(taxpayerVerdictQuery));
+    if (cached) {
+      remember(workflowId, cached);
+      return cached;
+    }
   } catch {
     // Not running (it closes when idle, or never started): the request below starts it.
   }
