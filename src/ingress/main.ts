@@ -9,6 +9,7 @@ import {
   type WebhookVerificationConfig,
 } from '../config';
 import { createLogger } from '../logger';
+import { addProcessMetrics } from '../metrics';
 import { createIngress } from './server';
 import { connectClient, loadKeyRing, type TemporalSetup } from '../temporal';
 
@@ -72,6 +73,7 @@ export async function runIngressFromEnv(env: IngressEnv = loadIngressEnv()): Pro
     limits,
     logger: log,
   });
+  addProcessMetrics(ingress.metrics.registry);
   const listening = await ingress.listen(env.ingress.port, env.ingress.host, {
     port: env.ingress.internalPort,
     host: env.ingress.internalHost,

@@ -2,7 +2,7 @@ import { createBankClient } from '../bank';
 import { loadBankConfig, loadPayerConfig } from '../config';
 import { buildActivities } from './activities';
 import { createLogger } from '../logger';
-import { serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
+import { addProcessMetrics, serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
 import { connectNative } from '../temporal/worker-options';
 import { createPayrunWorker } from './create';
@@ -25,6 +25,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
     sdkMetricsVariable: WORKER_METRICS_VARS.sdk,
   });
   const metrics = new WorkerMetrics();
+  addProcessMetrics(metrics.registry);
   const metricsServer = await startMetricsServer(metrics, metricsConfig);
   const connection = await connectNative(setup, CONNECT_PATIENCE_MS);
   const { client, close: closeClient } = await connectClient(setup, { retryForMs: CONNECT_PATIENCE_MS });

@@ -127,6 +127,10 @@ describe('metrics after a small batch', () => {
       'payrun_bank_call_duration_seconds_bucket{le="+Inf",method="sessions.initPayoutFiscalization"}',
     );
 
+    // `payrun worker` adds prom-client's process metrics (the dashboard's CPU, memory, event-loop panels).
+    expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(text).toContain('nodejs_eventloop_lag_p99_seconds ');
+
     const ingress = await scrape(stack.ingress.internalUrl);
     expect(sample(ingress, 'payrun_ingress_requests_total{outcome="delivered"}')!).toBeGreaterThan(
       delivered0,
