@@ -17,7 +17,9 @@ const bankKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const bankPublicPem = bankKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const strangerKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 // Port 1 (tcpmux) is closed on any machine that runs these tests: every Temporal call fails fast.
-const connection = Connection.lazy({ address: '127.0.0.1:1' });
+// No gRPC retry interceptor: a retry timer left pending after afterAll closes the connection would fire
+// into whichever suite runs next in this jest worker ("Channel has been shut down").
+const connection = Connection.lazy({ address: '127.0.0.1:1', interceptors: [] });
 const client = new Client({ connection });
 const MAX_BODY = 16 * 1024;
 /**
