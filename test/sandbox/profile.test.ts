@@ -1,6 +1,15 @@
 import { SANDBOX_PROFILES, TEST_CARDS, type RunningSandbox } from '../../src/sandbox';
 import { loadSandboxEnv } from '../../src/sandbox/main';
-import { card, partnerKeys, PROJECT, rub, startTestSandbox, waitFor, WebhookReceiver } from './signed-client';
+import {
+  card,
+  partnerKeys,
+  PROJECT,
+  rub,
+  startTestSandbox,
+  TEST_WEBHOOK_TIMEOUT_MS,
+  waitFor,
+  WebhookReceiver,
+} from './signed-client';
 
 const REALISTIC = SANDBOX_PROFILES.realistic;
 let sb: RunningSandbox | undefined;
@@ -25,7 +34,7 @@ test('realistic: every partner call is held the latency; webhooks come the delay
   const started = await startTestSandbox({ profile: 'realistic', webhookUrl: hooks.url });
   sb = started.sb;
   const { client } = started;
-  expect(sb.sandbox.timings).toEqual(REALISTIC);
+  expect(sb.sandbox.timings).toEqual({ ...REALISTIC, webhookTimeoutMs: TEST_WEBHOOK_TIMEOUT_MS });
 
   // A read, a refused call and a write: each one waits, whatever it answers.
   let t = performance.now();
@@ -64,10 +73,17 @@ test('realistic: every partner call is held the latency; webhooks come the delay
 
 test('the default stays instant, and explicit timings override a profile', async () => {
   ({ sb } = await startTestSandbox());
-  expect(sb.sandbox.timings).toEqual(SANDBOX_PROFILES.instant);
+  expect(sb.sandbox.timings).toEqual({
+    ...SANDBOX_PROFILES.instant,
+    webhookTimeoutMs: TEST_WEBHOOK_TIMEOUT_MS,
+  });
   await sb.close();
   ({ sb } = await startTestSandbox({ profile: 'realistic', timings: { apiLatencyMs: 5 } }));
-  expect(sb.sandbox.timings).toEqual({ ...REALISTIC, apiLatencyMs: 5 });
+  expect(sb.sandbox.timings).toEqual({
+    ...REALISTIC,
+    apiLatencyMs: 5,
+    webhookTimeoutMs: TEST_WEBHOOK_TIMEOUT_MS,
+  });
 });
 
 test('SANDBOX_PROFILE picks the profile; anything else is a configuration error naming the variable', () => {

@@ -140,6 +140,9 @@ export class WebhookReceiver {
 export const silentLogger = pino({ level: 'silent' });
 
 /** Starts a sandbox with the test project; the clock is driven by tests (long default timings unless given). */
+/** Test sandboxes wait this long for a webhook's answer (the production default is 5 s). */
+export const TEST_WEBHOOK_TIMEOUT_MS = 120_000;
+
 export async function startTestSandbox(
   opts: Partial<SandboxOptions> = {},
 ): Promise<{ sb: RunningSandbox; client: SignedClient }> {
@@ -147,6 +150,9 @@ export async function startTestSandbox(
     projects: [{ id: PROJECT, publicKeyPem: partnerKeys().publicKey }],
     logger: silentLogger,
     ...opts,
+    // The tests' local receivers answer at once; only a loaded machine makes them slow, and a 5 s
+    // delivery deadline would turn that into a failed delivery no test here is about.
+    timings: { webhookTimeoutMs: TEST_WEBHOOK_TIMEOUT_MS, ...opts.timings },
   });
   return { sb, client: new SignedClient(sb.url) };
 }
