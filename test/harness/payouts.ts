@@ -67,3 +67,15 @@ export async function outcome(handle: WorkflowHandle<typeof payoutWorkflow>): Pr
 export function paidEntries(stack: Stack, reference: string) {
   return stack.sandbox.ledger().filter((e) => e.kind === 'payout' && JSON.stringify(e).includes(reference));
 }
+
+/** How a run failed: its ApplicationFailure type, or undefined when it completed. */
+export async function failureType(handle: WorkflowHandle): Promise<string | undefined> {
+  try {
+    await handle.result();
+    return undefined;
+  } catch (err) {
+    if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure)
+      return err.cause.type ?? undefined;
+    throw err;
+  }
+}

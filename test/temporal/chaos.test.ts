@@ -1,8 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { WorkflowHandle } from '@temporalio/client';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
 import type { BatchPaths } from '../../src/batch/config';
 import { readAllRows, readOutcomes } from '../../src/batch/store';
 import type { WebhookAttempt } from '../../src/sandbox';
@@ -28,7 +27,7 @@ import {
   WorkerSupervisor,
   type FaultTally,
 } from '../harness/chaos';
-import { outcome } from '../harness/payouts';
+import { failureType, outcome } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -79,17 +78,6 @@ const EXPECTED = {
   declined: { state: 'failed', error_code: 'declined_by_issuer_bank' },
   not_self_employed: { state: 'rejected', error_code: 'not_self_employed' },
 } as const;
-
-async function failureType(handle: WorkflowHandle): Promise<string | undefined> {
-  try {
-    await handle.result();
-    return undefined;
-  } catch (err) {
-    if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure)
-      return err.cause.type ?? undefined;
-    throw err;
-  }
-}
 
 describeChaos(
   `chaos: ${ROWS} rows, ${KILLS} worker SIGKILLs, ${RESTARTS} server restart(s), bank and webhook faults${CHAOS ? '' : ` (${SKIP_REASON})`}`,

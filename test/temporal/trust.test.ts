@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WorkflowFailedError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import type { BankEventSignal } from '../../workflows/contracts/bank-event';
 import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
@@ -22,7 +21,7 @@ import {
   uniquePrefix,
   waitForProgress,
 } from '../harness/batches';
-import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { failureType, FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -44,18 +43,6 @@ const forged = (type: BankEventSignal['type'], sessionId: string | undefined, pa
     ],
   },
 });
-
-/** How a run failed: its ApplicationFailure type, or undefined when it completed. */
-async function failureType(handle: WorkflowHandle): Promise<string | undefined> {
-  try {
-    await handle.result();
-    return undefined;
-  } catch (err) {
-    if (err instanceof WorkflowFailedError && err.cause instanceof ApplicationFailure)
-      return err.cause.type ?? undefined;
-    throw err;
-  }
-}
 
 const status = (h: WorkflowHandle<typeof payoutWorkflow>) => h.query(payoutStatusQuery);
 const waitForState = (h: WorkflowHandle<typeof payoutWorkflow>, state: PayoutStatus['state']) =>
