@@ -280,7 +280,12 @@ start_server() {
 register_namespace() {
   local deadline=$(($(date +%s) + ${TEMPORAL_READY_TIMEOUT:-120}))
   local sa_args=()
-  # payrun's search attributes, read from workflows/search-attributes.ts as the dev server's are.
+  # payrun's search attributes, read from workflows/search-attributes.ts as the dev server's are: that
+  # needs the project's npm packages, installed the way make installs them (quietly; on stderr, since
+  # stdout carries the address).
+  [ -f "$ROOT/node_modules/.payrun-installed" ] ||
+    make -C "$ROOT" --no-print-directory node_modules/.payrun-installed >&2 ||
+    die "could not install the project's npm packages (make node_modules/.payrun-installed)."
   read -r -a sa_args <<<"$(node -r "$ROOT/test/harness/ts-register.js" -e '
     const { SEARCH_ATTRIBUTES } = require(process.argv[1]);
     console.log(Object.entries(SEARCH_ATTRIBUTES).map(([n, t]) => `--name ${n} --type ${t}`).join(" "));' \
