@@ -5,14 +5,14 @@
  *
  *   node -r ./test/harness/ts-register.js bench/dry-run.ts [taxNumbers=2000] [concurrency=32]
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { BankClient } from '../src/bank';
 import { dryRunBatch, dryRunProgressReporter, NPD_CONCURRENCY } from '../src/batch/dry-run';
-import { startSandbox, TEST_CARDS } from '../src/sandbox';
+import { TEST_CARDS } from '../src/sandbox';
+import { startQuietSandbox } from './quiet-sandbox';
 
 /** A valid 12-digit INN (check digits per the tax service's rule) from a 10-digit body. */
 function inn12(body10: string): string {
@@ -24,15 +24,7 @@ function inn12(body10: string): string {
 async function main(): Promise<void> {
   const n = Math.min(Number(process.argv[2] ?? 2000) || 2000, 20_000);
   const concurrency = Number(process.argv[3] ?? NPD_CONCURRENCY) || NPD_CONCURRENCY;
-  const keys = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  const sb = await startSandbox({
-    projects: [{ id: 'bench', publicKeyPem: keys.publicKey }],
-    logger: pino({ level: 'silent' }),
-  });
+  const { sb, keys } = await startQuietSandbox();
   const bank = new BankClient({
     baseUrl: sb.url,
     project: 'bench',

@@ -3,24 +3,15 @@
  * Bounded: fixed duration and concurrency, stops by itself.
  *   npx tsc -p tsconfig.build.json && node dist/bench/sandbox-status.js [seconds] [concurrency]
  */
-import { generateKeyPairSync } from 'node:crypto';
-import pino from 'pino';
 import { Pool } from 'undici';
 import { signBody } from '../src/bank/signing';
-import { startSandbox, TEST_CARDS } from '../src/sandbox';
+import { TEST_CARDS } from '../src/sandbox';
+import { startQuietSandbox } from './quiet-sandbox';
 
 async function main(): Promise<void> {
   const seconds = Math.min(Number(process.argv[2] ?? 10) || 10, 60);
   const concurrency = Math.min(Number(process.argv[3] ?? 32) || 32, 256);
-  const keys = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  const sb = await startSandbox({
-    projects: [{ id: 'bench', publicKeyPem: keys.publicKey }],
-    logger: pino({ level: 'silent' }),
-  });
+  const { sb, keys } = await startQuietSandbox();
   const pool = new Pool(sb.url, { connections: concurrency, pipelining: 1 });
   const call = async (
     path: string,

@@ -45,6 +45,17 @@ export function readPem(inline: string | undefined, file: string | undefined): s
 }
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** A comma-separated variable as a list of its trimmed, non-empty items. */
+const commaList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    );
 const positiveInt = z.coerce.number().int().positive();
 
 export const temporalSchema = z.object({
@@ -160,15 +171,7 @@ const codecServerSchema = z.object({
     .optional(),
   tokenFile: z.string().optional(),
   /** Comma-separated browser origins of the Temporal UI that may call the codec server. */
-  corsOrigins: z
-    .string()
-    .default('http://localhost:8233')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
+  corsOrigins: commaList('http://localhost:8233'),
 });
 
 export interface CodecServerConfig {
@@ -289,15 +292,7 @@ export const ingressSchema = z.object({
   port: port.default(8080),
   host: z.string().default('0.0.0.0'),
   /** Comma-separated source addresses; empty allows any (the default outside production). */
-  allowedIps: z
-    .string()
-    .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    ),
+  allowedIps: commaList(''),
   maxBodyBytes: positiveInt.default(1_048_576),
   /** /healthz and /metrics: loopback unless the orchestrator or Prometheus must reach it from outside. */
   internalPort: port.default(8081),
