@@ -3,7 +3,11 @@ import type { DataConverter } from '@temporalio/common';
 import * as diagnostics from '../../activities/diagnostics';
 import type { WorkerMetrics } from '../metrics';
 import type { TemporalSetup } from '../temporal';
-import { WORKFLOW_INTERCEPTOR_MODULES, workerConnectionOptions } from '../temporal/worker-options';
+import {
+  PRELOADED_WORKFLOW_MODULES,
+  WORKFLOW_INTERCEPTOR_MODULES,
+  workerConnectionOptions,
+} from '../temporal/worker-options';
 import type { PayrunMetricsSinks } from './workflow-metrics';
 
 /** The one place a payrun worker is assembled: workflows bundle, activities, task queue, converter. */
@@ -36,7 +40,11 @@ export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<Wor
     taskQueue: opts.taskQueue,
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
-      : { workflowsPath: WORKFLOWS_PATH, interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
+      : {
+          workflowsPath: WORKFLOWS_PATH,
+          interceptors: { workflowModules: WORKFLOW_INTERCEPTOR_MODULES },
+          bundlerOptions: { preloadModules: PRELOADED_WORKFLOW_MODULES },
+        }),
     activities: { ...diagnostics, ...opts.activities },
     sinks,
     ...opts.overrides,
