@@ -25,3 +25,27 @@ export class RecentIds {
     return this.ids.size;
   }
 }
+
+/**
+ * The workflows each recent bank session's events were delivered to, learned only from webhooks whose
+ * signature checked out. A confirmation_payout carries nothing but a session id; remembering its
+ * payout spares two visibility queries per paid row. A hint only: a miss (an old session, a restart)
+ * falls back to the visibility look-up, and a remembered workflow that has closed is asked about by id.
+ */
+export class SessionOwners {
+  private readonly owners = new Map<string, readonly string[]>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(sessionId: string): readonly string[] {
+    return this.owners.get(sessionId) ?? [];
+  }
+
+  remember(sessionId: string, workflowIds: readonly string[]): void {
+    if (this.capacity <= 0 || workflowIds.length === 0) return;
+    const known = this.owners.get(sessionId) ?? [];
+    this.owners.delete(sessionId); // most recently seen goes last
+    this.owners.set(sessionId, [...new Set([...known, ...workflowIds])]);
+    while (this.owners.size > this.capacity) this.owners.delete(this.owners.keys().next().value!);
+  }
+}

@@ -21,7 +21,7 @@ export async function closedOwners(
   evt: BankEventSignal,
   named: string[],
   taskQueue: string,
-): Promise<string[]> {
+): Promise<{ owners: string[]; lookups: number }> {
   const owners: string[] = [];
   for (const workflowId of named) {
     try {
@@ -31,12 +31,12 @@ export async function closedOwners(
       if (!(err instanceof WorkflowNotFoundError)) throw err; // never started: not late, maybe early
     }
   }
-  if (owners.length > 0 || !evt.sessionId) return owners;
+  if (owners.length > 0 || !evt.sessionId) return { owners, lookups: 0 };
   for await (const wf of client.workflow.list({ query: sessionOwnersQuery(evt.sessionId, taskQueue) })) {
     if (wf.status.name !== 'RUNNING') owners.push(wf.workflowId);
     if (owners.length >= MAX_OWNERS) break;
   }
-  return owners;
+  return { owners, lookups: 1 };
 }
 
 /** Signals every batch waiting for funds to re-check the deposit now. */
@@ -88,15 +88,23 @@ export interface RoutingOutcome extends WorkflowRouting {
   nudged?: string[];
 }
 
-/** The ingress's whole routing rule: to the owning workflows, or else to the inbox. */
+/**
+ * The ingress's whole routing rule: to the owning workflows, or else to the inbox. `knownOwners`: the
+ * workflows earlier signed events of the same session went to (a hint that spares visibility queries).
+ */
 export async function routeBankEvent(
   client: Client,
   inbox: InboxTarget,
   evt: BankEventSignal,
+  knownOwners: readonly string[] = [],
 ): Promise<RoutingOutcome> {
-  const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue });
+  const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue, knownOwners });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
-  const lateFor = isRoutable(evt) ? await closedOwners(client, evt, routed.skipped, inbox.taskQueue) : [];
+  const closed = isRoutable(evt)
+    ? await closedOwners(client, evt, routed.skipped, inbox.taskQueue)
+    : { owners: [], lookups: 0 };
+  const lateFor = closed.owners;
+  routed.lookups += closed.lookups;
   // A confirmation_payout after its payout closed changes nothing (the money settled by the bank's own
   // word): it is answered 200, logged and counted, and never costs the one inbox workflow a signal per
   // paid row. A late return (payment_refunded) still goes to the inbox: accounting must act on it.

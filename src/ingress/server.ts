@@ -9,7 +9,7 @@ import type { WebhookInboxInput } from '../../workflows/contracts/inbox';
 import { isAllowedSource, normalizeIp } from './address';
 import { readBodyLimited } from '../http/body';
 import { IngressMetrics, type Outcome } from './metrics';
-import { RecentIds } from './recent';
+import { RecentIds, SessionOwners } from './recent';
 import { routeBankEvent } from './routing';
 import { buildBankEventSignal, malformedEventSignal } from './signal';
 
@@ -35,6 +35,8 @@ export interface IngressOptions {
   healthTimeoutMs?: number;
   /** Recently delivered ids remembered to skip resends; 0 turns it off. Default 1 000. */
   recentIdsCapacity?: number;
+  /** Sessions whose owning workflows are remembered (spares visibility queries); 0 turns it off. Default 50 000. */
+  sessionOwnersCapacity?: number;
 }
 
 /** docs/ingress.md explains each default; INGRESS_* variables set them (src/config.ts). */
@@ -101,6 +103,8 @@ export function createIngress(opts: IngressOptions): Ingress {
   const log = opts.logger ?? createLogger('ingress');
   const metrics = new IngressMetrics();
   const recent = new RecentIds(opts.recentIdsCapacity ?? 1_000);
+  // ~200 bytes a session: 50 000 cover the confirmations of a large batch's last hours.
+  const sessionOwners = new SessionOwners(opts.sessionOwnersCapacity ?? 50_000);
   const temporalTimeoutMs = opts.temporalTimeoutMs ?? 10_000;
   const inbox = { taskQueue: opts.taskQueue, workflowId: opts.inboxWorkflowId, input: opts.inboxInput };
   const limits: ConnectionLimits = { ...DEFAULT_CONNECTION_LIMITS, ...opts.limits };
@@ -185,8 +189,11 @@ export function createIngress(opts: IngressOptions): Ingress {
     if (!verified.ok && verified.reason === 'bad_shape') fields.shapeIssues = verified.issues;
     if (recent.has(evt.id)) return finish('duplicate');
     try {
-      const routed = await withinTemporalTimeout(() => routeBankEvent(opts.client, inbox, evt));
+      const known = evt.sessionId ? sessionOwners.get(evt.sessionId) : [];
+      const routed = await withinTemporalTimeout(() => routeBankEvent(opts.client, inbox, evt, known));
+      if (evt.sessionId && verified.ok) sessionOwners.remember(evt.sessionId, routed.delivered);
       metrics.signalsSent('workflow', routed.delivered.length);
+      metrics.visibilityLookups(routed.lookups);
       if (routed.outcome === 'inbox') metrics.signalsSent('inbox');
       recent.add(evt.id);
       Object.assign(fields, {

@@ -38,6 +38,11 @@ export class IngressMetrics {
     labelNames: ['to'] as const,
     registers: [this.registry],
   });
+  private readonly lookups = new Counter({
+    name: 'payrun_ingress_visibility_lookups_total',
+    help: 'Visibility queries made to find the workflows of an event that metadata and remembered sessions did not name.',
+    registers: [this.registry],
+  });
   private readonly duration = new Histogram({
     name: 'payrun_ingress_request_duration_seconds',
     help: 'Webhook handling time, from first byte to answer.',
@@ -76,6 +81,10 @@ export class IngressMetrics {
 
   signalsSent(to: 'workflow' | 'inbox', n = 1): void {
     this.signals.inc({ to }, n);
+  }
+
+  visibilityLookups(n: number): void {
+    this.lookups.inc(n);
   }
 
   connectionOpened(): void {

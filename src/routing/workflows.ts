@@ -19,6 +19,8 @@ export interface WorkflowRouting {
   delivered: string[];
   /** Named by metadata or visibility but gone (never started, or already closed). */
   skipped: string[];
+  /** Visibility queries it took (0 when metadata or a remembered owner named the workflows). */
+  lookups: number;
 }
 
 /** Running workflows that upserted PayrunSessionId = sessionId (eventually consistent). */
@@ -44,9 +46,14 @@ export async function workflowsForSession(
 export async function routeToWorkflows(
   client: Client,
   evt: BankEventSignal,
-  opts: { exclude?: string; taskQueue?: string } = {},
+  opts: {
+    exclude?: string;
+    taskQueue?: string;
+    /** Workflows that earlier signed events of this session were delivered to (the ingress's memory). */
+    knownOwners?: readonly string[];
+  } = {},
 ): Promise<WorkflowRouting> {
-  if (!isRoutable(evt)) return { delivered: [], skipped: [] };
+  if (!isRoutable(evt)) return { delivered: [], skipped: [], lookups: 0 };
   const delivered: string[] = [];
   const skipped: string[] = [];
   const deliver = async (ids: Iterable<string>) => {
@@ -62,12 +69,18 @@ export async function routeToWorkflows(
       }
     }
   };
-  await deliver(metadataTargets(evt.session));
+  const named = [...metadataTargets(evt.session), ...(opts.knownOwners ?? [])];
+  await deliver(named);
   // The echoed metadata names the payout a session event belongs to. A visibility look-up (costly on
-  // a large store, and eventually consistent) is needed only when it names no running workflow, or
-  // for events other workflows may also wait for: a refund's payment_refunded, confirmation_payout.
-  if (delivered.length === 0 || evt.type === 'payment_refunded' || evt.type === 'confirmation_payout') {
+  // a large store, and eventually consistent) is needed only when it names no running workflow, or for
+  // payment_refunded, which a refund workflow may also wait for. A confirmation_payout carries no
+  // metadata; only the payout that created its session waits for it, so once that payout is known
+  // (remembered from the session's earlier events) visibility has nothing to add, running or closed.
+  const ownerKnown = evt.type === 'confirmation_payout' && named.length > 0;
+  let lookups = 0;
+  if ((delivered.length === 0 && !ownerKnown) || evt.type === 'payment_refunded') {
+    lookups++;
     await deliver(await workflowsForSession(client, evt.sessionId!, opts.taskQueue));
   }
-  return { delivered, skipped };
+  return { delivered, skipped, lookups };
 }

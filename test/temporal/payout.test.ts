@@ -7,11 +7,16 @@ import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
-/** Bank events the ingress answered as late (their workflows had closed). */
-async function lateCount(stack: Stack): Promise<number> {
+/** One of the ingress's counters, e.g. `payrun_ingress_requests_total{outcome="late"}`. */
+async function ingressCounter(stack: Stack, series: string): Promise<number> {
   const text = await (await fetch(`${stack.ingress.internalUrl}/metrics`)).text();
-  return Number(/payrun_ingress_requests_total\{outcome="late"\} (\d+)/.exec(text)?.[1] ?? NaN);
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return Number(line?.slice(series.length + 1) ?? NaN);
 }
+/** Bank events the ingress answered as late (their workflows had closed). */
+const lateCount = (stack: Stack) => ingressCounter(stack, 'payrun_ingress_requests_total{outcome="late"}');
+/** Visibility queries the ingress made to route events. */
+const lookupCount = (stack: Stack) => ingressCounter(stack, 'payrun_ingress_visibility_lookups_total');
 
 /** The sandbox (the bank) saw its confirmation_payout for a session answered 200. */
 async function confirmationAnswered(stack: Stack, sessionId: string): Promise<boolean> {
@@ -36,6 +41,7 @@ describe('payout workflow end to end against the bank sandbox', () => {
     // A first payout to the same person leaves a fresh verdict; the one recorded (and held to its event
     // budget by replay.test.ts) uses it.
     const lateBefore = await lateCount(stack);
+    const lookupsBefore = await lookupCount(stack);
     const warmUp = await outcome(await startPayout(stack, payoutRequest()));
     const request = payoutRequest();
     // Production's poll interval: with the tests' 1 s a poll may fire in the middle of the last task.
@@ -65,6 +71,9 @@ describe('payout workflow end to end against the bank sandbox', () => {
         'confirmation_payout answered 200',
       );
     expect(await lateCount(stack)).toBeGreaterThanOrEqual(lateBefore + 2);
+    // Every event of both payouts found its workflow without a visibility query: metadata named the
+    // payout, and the late confirmation_payout (no metadata) went to the payout remembered for its session.
+    expect(await lookupCount(stack)).toBe(lookupsBefore);
     const inbox = stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`);
     const view = await inbox.query(inboxQuery).catch(() => undefined); // absent: nothing ever went there
     const mentions = (id?: string) => id === status.bank.sessionId;
