@@ -38,9 +38,12 @@ lint: $(NODE_STAMP)
 test: setup typecheck lint
 	npx jest --ci
 
-# The 10 000-row batch end to end (about 18 minutes on two cores): too long for every run.
+# The 10 000-row batch end to end, then bench/large.ts: 1 000 and 10 000 rows through a `payrun worker`
+# process, rows/s and the worker's peak RSS of both, failing if the RSS grew over 10 % (about 15 minutes
+# on two cores; docs/performance.md): too long for every run.
 test-large: setup
 	PAYRUN_LARGE_BATCH_ROWS=10000 npx jest --ci --selectProjects temporal --testPathPatterns batch-large
+	node -r ./test/harness/ts-register.js bench/large.ts 10000
 
 # The chaos run (docs/reliability.md): 250 rows through worker SIGKILLs, a dev-server restart and bank and
 # webhook faults. PAYRUN_CHAOS_* variables change the row count, kills and fault rates.

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 import { startDevServer } from '../src/devserver';
 import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
+import { batchProgressQuery } from '../workflows/contracts/batch';
 import { payoutWorkflowId } from '../workflows/contracts/payout';
 import {
   batchCsv,
@@ -40,6 +41,17 @@ export function processCpuSeconds(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 Hz on Linux
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's peak resident set (VmHWM, Linux /proc) in bytes; 0 where it cannot be read. */
+export function peakRssBytes(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
   } catch {
     return 0;
   }
@@ -131,6 +143,8 @@ export interface BatchBenchResult {
   totalMs: number;
   rowsPerSecond: number;
   peakRssMb: number;
+  /** Peak RSS (VmHWM) of the largest `payrun worker` process, with `workerProcesses`. */
+  workerPeakRssMb?: number;
   /** CPU of this process (worker, sandbox, ingress, client) per row. */
   cpuMsPerRow: number;
   /** CPU of the Temporal server per row; 0 where its pid is unknown. */
@@ -138,6 +152,10 @@ export interface BatchBenchResult {
   counts: unknown;
   ledgerExactlyOncePerRow: boolean;
   lastRunHistoryLength: number;
+  /** The batch's last run's history in bytes, as the server counts it. */
+  lastRunHistoryBytes: number | undefined;
+  /** Runs of the batch workflow: 1 + the times it continued as new. */
+  batchRuns: number;
   /** Average history events of the sampled payouts: all, self-employed rows, plain rows. */
   eventsPerPayout: { all: number; selfEmployed: number; plain: number };
 }
@@ -210,6 +228,8 @@ export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBench
     clearInterval(watch);
     const paid = [...ledgerPayouts(stack, references).values()];
     const history = await batchHandle(stack, r.batchId).describe();
+    const progress = await batchHandle(stack, r.batchId).query(batchProgressQuery);
+    const workerPeakRss = Math.max(0, ...workers.map((w) => peakRssBytes(w.pid)));
     return {
       rows,
       maxInFlight,
@@ -220,11 +240,14 @@ export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBench
       totalMs,
       rowsPerSecond: Math.round((rows / totalMs) * 10_000) / 10,
       peakRssMb: Math.round(peakRss / 1_048_576),
+      ...(workers.length ? { workerPeakRssMb: Math.round(workerPeakRss / 1_048_576) } : {}),
       cpuMsPerRow: Math.round((processCpuS * 1000) / rows),
       devServerCpuMsPerRow: Math.round((serverCpuS * 1000) / rows),
       counts: result.counts,
       ledgerExactlyOncePerRow: paid.length === rows && paid.every((n) => n === 1),
       lastRunHistoryLength: history.historyLength,
+      lastRunHistoryBytes: history.historySize,
+      batchRuns: progress.runs,
       eventsPerPayout: await payoutEvents(stack, references, opts.historySample ?? 20),
     };
   } finally {
