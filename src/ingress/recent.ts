@@ -30,7 +30,7 @@ export class RecentIds {
  * The workflows each recent bank session's events were delivered to, learned only from webhooks whose
  * signature checked out. A confirmation_payout carries nothing but a session id; remembering its
  * payout spares two visibility queries per paid row. A hint only: a miss (an old session, a restart)
- * falls back to the visibility look-up, and a remembered workflow that has closed is asked about by id.
+ * falls back to the visibility look-up; a remembered workflow that refuses the signal has closed (it existed).
  */
 export class SessionOwners {
   private readonly owners = new Map<string, readonly string[]>();

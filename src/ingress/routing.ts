@@ -100,9 +100,14 @@ export async function routeBankEvent(
 ): Promise<RoutingOutcome> {
   const routed = await routeToWorkflows(client, evt, { taskQueue: inbox.taskQueue, knownOwners });
   if (routed.delivered.length > 0) return { outcome: 'delivered', ...routed };
-  const closed = isRoutable(evt)
-    ? await closedOwners(client, evt, routed.skipped, inbox.taskQueue)
-    : { owners: [], lookups: 0 };
+  // A remembered owner took this session's earlier events, so it existed: not taking this one means it
+  // has closed, with no need to ask the server.
+  const knownClosed = routed.skipped.filter((id) => knownOwners.includes(id));
+  const closed = !isRoutable(evt)
+    ? { owners: [], lookups: 0 }
+    : knownClosed.length > 0
+      ? { owners: knownClosed, lookups: 0 }
+      : await closedOwners(client, evt, routed.skipped, inbox.taskQueue);
   const lateFor = closed.owners;
   routed.lookups += closed.lookups;
   // A confirmation_payout after its payout closed changes nothing (the money settled by the bank's own
