@@ -11,7 +11,8 @@
  * PAYRUN_TEMPORAL_ADDRESS: use that Temporal server instead of starting a dev server.
  * `--workers=N`: N `payrun worker` processes instead of the in-process worker (their CPU is counted
  * with this process's), the way production scales out (docs/performance.md, scale-out).
- * SANDBOX_PROFILE=realistic: the sandbox's slow bank (docs/sandbox.md). bench/compare.ts calls
+ * SANDBOX_PROFILE=realistic: the sandbox's slow bank (docs/sandbox.md). PAYRUN_BENCH_WORKER_OPTIONS: JSON
+ * WorkerOptions for the in-process worker, e.g. '{"maxCachedWorkflows":200}' (the tuning sweep). bench/compare.ts calls
  * runBatchBench() for its payrun line.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -20,6 +21,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
+import type { WorkerOptions } from '@temporalio/worker';
 import { startDevServer } from '../src/devserver';
 import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
 import { batchProgressQuery } from '../workflows/contracts/batch';
@@ -131,6 +133,8 @@ export interface BatchBenchOptions {
   historySample?: number;
   /** 0 or absent: the in-process worker; N: N `payrun worker` processes (always encrypting). */
   workerProcesses?: number;
+  /** Tuning of the in-process worker (the sweep in docs/performance.md). */
+  workerOverrides?: Partial<WorkerOptions>;
 }
 
 export interface BatchBenchResult {
@@ -196,6 +200,7 @@ export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBench
     ...(codec ? {} : { dataConverterOverride: {} }),
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     ...(processes > 0 ? { inProcessWorker: false } : {}),
+    ...(opts.workerOverrides ? { workerOverrides: opts.workerOverrides } : {}),
   });
   const paths = batchTestPaths();
   // After batchTestPaths(): the processes inherit its PAYRUN_DATA_DIR (the batch store).
@@ -302,6 +307,9 @@ async function main(): Promise<void> {
       sandbox: { profile: profile as SandboxProfile },
       serverPid: temporal.pid,
       workerProcesses,
+      ...(process.env.PAYRUN_BENCH_WORKER_OPTIONS
+        ? { workerOverrides: JSON.parse(process.env.PAYRUN_BENCH_WORKER_OPTIONS) as Partial<WorkerOptions> }
+        : {}),
     });
     console.log(JSON.stringify(result));
   } finally {

@@ -1,12 +1,14 @@
 /**
  * What durability costs, measured in one window (issue 12): for each sandbox profile, the same rows
- * paid three ways on one Temporal server, one after another —
+ * paid three ways, one after another, on dev servers of the same settings —
  *   naive    a plain script: the project's bank client against the sandbox, `--in-flight` rows at once,
  *            taxpayer verdict cached per tax number, webhooks received by a tiny local listener
  *            (session/status read when one is late), no durability at all;
  *   ceiling  bare Temporal: bench/compare-workflows.ts, the payout's irreducible shape with local
  *            activities making the same bank calls, signals sent by this driver when webhooks arrive;
  *   payrun   the real batch through bench/batch.ts (runBatchBench).
+ * The ceiling and payrun lines each get a fresh dev server with the same settings (a filling SQLite store
+ * slows down, which would tax whichever line ran last).
  * Prints a markdown table: rows/s, CPU ms per row of this process (client, worker, sandbox, ingress)
  * and of the Temporal server (/proc), events per payout (sampled histories), the ledger check, and
  * the ratios payrun/naive and payrun/ceiling.
@@ -288,7 +290,9 @@ function line(
     totalMs: m.totalMs,
     rowsPerSecond: Math.round((s.rows / m.totalMs) * 10_000) / 10,
     oursCpuMsPerRow: Math.round(m.oursCpuMs / s.rows),
-    serverCpuMsPerRow: s.serverPid === undefined ? NaN : Math.round(m.serverCpuMs / s.rows),
+    // The naive script asks no Temporal server anything.
+    serverCpuMsPerRow:
+      what === 'naive' ? 0 : s.serverPid === undefined ? NaN : Math.round(m.serverCpuMs / s.rows),
     ...rest,
   };
 }
@@ -514,7 +518,7 @@ function positiveInt(max: number) {
 
 async function main(): Promise<void> {
   const program = new Command('bench/compare.ts')
-    .description('naive script vs bare Temporal vs payrun, same rows, same server, one window')
+    .description('naive script vs bare Temporal vs payrun, same rows, same server settings, one window')
     .option('--rows <n>', 'rows per run', positiveInt(1_000_000), 1000)
     .option('--in-flight <n>', 'rows at once, for all three', positiveInt(500), 50)
     .addOption(
@@ -531,12 +535,27 @@ async function main(): Promise<void> {
   const profiles: SandboxProfile[] =
     o.profile === 'both' ? ['instant', 'realistic'] : [o.profile as SandboxProfile];
 
-  const temporal = await startBenchTemporal();
-  const s: Settings = { rows: o.rows, inFlight: o.inFlight, codec: o.codec, serverPid: temporal.pid };
-  if (s.serverPid === undefined)
-    console.error('Temporal server process not found: its CPU is not measured (n/a)');
   const lines: Line[] = [];
-  try {
+  const settings = (serverPid: number | undefined): Settings => ({
+    rows: o.rows,
+    inFlight: o.inFlight,
+    codec: o.codec,
+    serverPid,
+  });
+  // A fresh dev server (same settings) for each line that uses Temporal: the SQLite store slows as it
+  // fills (Temporal's CPU per row rose ~60 % over 7 000 payouts in one server), which would tax
+  // whichever line ran last. With PAYRUN_TEMPORAL_ADDRESS every line shares that one server.
+  const onServer = async (line: (s: Settings) => Promise<Line>): Promise<Line> => {
+    const temporal = await startBenchTemporal();
+    if (temporal.pid === undefined)
+      console.error('Temporal server process not found: its CPU is not measured (n/a)');
+    try {
+      return await line(settings(temporal.pid));
+    } finally {
+      await temporal.stop();
+    }
+  };
+  {
     const bundle = await bundleWorkflowCode({
       workflowsPath: require.resolve('./compare-workflows'),
       logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
@@ -547,17 +566,15 @@ async function main(): Promise<void> {
         for (const what of ['naive', 'ceiling', 'payrun'] as const) {
           const l =
             what === 'naive'
-              ? await runNaive(run, profile, s)
+              ? await runNaive(run, profile, settings(undefined))
               : what === 'ceiling'
-                ? await runCeiling(run, profile, s, bundle)
-                : await runPayrun(run, profile, s);
+                ? await onServer((s) => runCeiling(run, profile, s, bundle))
+                : await onServer((s) => runPayrun(run, profile, s));
           console.error(JSON.stringify(l));
           lines.push(l);
         }
       }
     }
-  } finally {
-    await temporal.stop();
   }
   console.log(
     `\n${o.rows} rows, ${o.inFlight} in flight, ${o.codec ? 'payloads encrypted' : 'no codec'}, ${new Date().toISOString()}\n`,

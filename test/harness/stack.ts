@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
+import type { WorkerOptions } from '@temporalio/worker';
 import { BankClient } from '../../src/bank';
 import type { PayerConfig } from '../../src/config';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
@@ -38,6 +39,8 @@ export interface StackOptions {
   inProcessWorker?: boolean;
   /** The benchmark's no-codec baseline only: payrun itself always encrypts. */
   dataConverterOverride?: DataConverter;
+  /** Worker tuning for the benchmark's sweep (maxCachedWorkflows, pollers, slots, …). */
+  workerOverrides?: Partial<WorkerOptions>;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -78,7 +81,12 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     worker:
       opts.inProcessWorker === false
         ? undefined
-        : await startTestWorker({ taskQueue, activities, dataConverterOverride: opts.dataConverterOverride }),
+        : await startTestWorker({
+            taskQueue,
+            activities,
+            dataConverterOverride: opts.dataConverterOverride,
+            overrides: opts.workerOverrides,
+          }),
     workerEnv: {
       TEMPORAL_ADDRESS: temporalAddress(),
       PAYRUN_TASK_QUEUE: taskQueue,
