@@ -35,6 +35,7 @@ import {
   uniquePrefix,
 } from '../test/harness/batches';
 import type { Stack } from '../test/harness/stack';
+import type { BatchPaths } from '../src/batch/config';
 import { killHard, spawnWorkerProcess } from '../test/harness/worker-process';
 
 /** utime + stime of another process in seconds (Linux /proc; 0 where there is none). */
@@ -48,16 +49,22 @@ export function processCpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** A process's peak resident set (VmHWM, Linux /proc) in bytes; 0 where it cannot be read. */
-export function peakRssBytes(pid: number | undefined): number {
+/** A line of /proc/<pid>/status in bytes (Linux); 0 where it cannot be read. */
+function statusBytes(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
   if (pid === undefined) return 0;
   try {
-    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(
+      readFileSync(`/proc/${pid}/status`, 'utf8'),
+    )?.[1];
     return kb ? Number(kb) * 1024 : 0;
   } catch {
     return 0;
   }
 }
+/** A process's peak resident set since it started (VmHWM). */
+export const peakRssBytes = (pid: number | undefined) => statusBytes(pid, 'VmHWM');
+/** A process's resident set now (VmRSS). */
+const rssBytes = (pid: number | undefined) => statusBytes(pid, 'VmRSS');
 
 /** The process listening on a local TCP port (Linux /proc; our own processes only), if any. */
 function pidListeningOn(port: number): number | undefined {
@@ -191,22 +198,69 @@ async function payoutEvents(stack: Stack, references: string[], sample: number) 
 
 /** One batch through the whole of payrun; needs startBenchTemporal() (or the test harness) first. */
 export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBenchResult> {
-  const { rows, maxInFlight } = opts;
+  const [result] = await runBatchSequence(opts, [opts.rows]);
+  return result!;
+}
+
+/**
+ * Batches of the given sizes one after another on one stack and the same worker (process): what a
+ * long-lived worker does. Each result's worker peak RSS is the highest VmRSS sampled during that batch
+ * (the process's own high-water mark would carry the earlier batches'); with one size, it is VmHWM.
+ */
+export async function runBatchSequence(
+  opts: BatchBenchOptions,
+  sizes: number[],
+): Promise<BatchBenchResult[]> {
   const codec = opts.codec ?? true;
   const { startStack } = await import('../test/harness/stack');
   const processes = opts.workerProcesses ?? 0;
   if (processes > 0 && !codec) throw new Error('--workers: `payrun worker` always encrypts; drop --no-codec');
+  // The sandbox's default deposit (100 M RUB) covers 66 000 of the file's 1 500 RUB rows; a larger batch
+  // would wait for funds forever.
+  const allRows = sizes.reduce((a, b) => a + b, 0);
+  const deposit = Math.max(10_000_000_000, allRows * 150_000 * 2);
   const stack = await startStack({
     ...(codec ? {} : { dataConverterOverride: {} }),
-    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    sandbox: { ...opts.sandbox, accounts: { initialDepositKopecks: deposit, ...opts.sandbox?.accounts } },
     ...(processes > 0 ? { inProcessWorker: false } : {}),
     ...(opts.workerOverrides ? { workerOverrides: opts.workerOverrides } : {}),
   });
   const paths = batchTestPaths();
   // After batchTestPaths(): the processes inherit its PAYRUN_DATA_DIR (the batch store).
   const workers = await startWorkerProcesses(stack, processes);
+  try {
+    const results: BatchBenchResult[] = [];
+    for (const rows of sizes)
+      results.push(
+        await payOneBatch(
+          stack,
+          paths,
+          workers,
+          { ...opts, rows, codec },
+          sizes.length === 1 ? peakRssBytes : rssBytes,
+        ),
+      );
+    return results;
+  } finally {
+    await Promise.all(workers.map((w) => killHard(w)));
+    await stack.stop();
+  }
+}
+
+async function payOneBatch(
+  stack: Stack,
+  paths: BatchPaths,
+  workers: ChildProcess[],
+  opts: BatchBenchOptions & { codec: boolean },
+  workerRss: (pid: number | undefined) => number,
+): Promise<BatchBenchResult> {
+  const { rows, maxInFlight, codec } = opts;
   let peakRss = 0;
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 200);
+  let workerPeakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    workerPeakRss = Math.max(workerPeakRss, ...workers.map((w) => workerRss(w.pid)));
+  }, 200);
   try {
     const p = uniquePrefix();
     const references = Array.from({ length: rows }, (_, i) => `${p}-${String(i).padStart(6, '0')}`);
@@ -231,10 +285,10 @@ export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBench
     const processCpuS = (cpu.user + cpu.system) / 1e6 + workersCpuSeconds(workers) - workersCpuStart;
     const serverCpuS = processCpuSeconds(opts.serverPid) - serverCpuStart;
     clearInterval(watch);
+    workerPeakRss = Math.max(workerPeakRss, ...workers.map((w) => workerRss(w.pid)));
     const paid = [...ledgerPayouts(stack, references).values()];
     const history = await batchHandle(stack, r.batchId).describe();
     const progress = await batchHandle(stack, r.batchId).query(batchProgressQuery);
-    const workerPeakRss = Math.max(0, ...workers.map((w) => peakRssBytes(w.pid)));
     return {
       rows,
       maxInFlight,
@@ -257,8 +311,6 @@ export async function runBatchBench(opts: BatchBenchOptions): Promise<BatchBench
     };
   } finally {
     clearInterval(sampler);
-    await Promise.all(workers.map((w) => killHard(w)));
-    await stack.stop();
   }
 }
 
