@@ -1,6 +1,6 @@
 import type { PaymentSession } from '../../src/bank/types/session';
 import { isAllowedSource, normalizeIp } from '../../src/ingress/address';
-import { RecentIds } from '../../src/ingress/recent';
+import { RecentIds, SessionOwners } from '../../src/ingress/recent';
 import { metadataTargets, payrunMetadataOf, sessionVisibilityQuery } from '../../src/routing/targets';
 
 const ours = (workflowId: string) => ({
@@ -114,5 +114,33 @@ describe('RecentIds', () => {
     const recent = new RecentIds(0);
     recent.add('a');
     expect(recent.has('a')).toBe(false);
+  });
+});
+
+describe('SessionOwners', () => {
+  it('adds the workflows of a session’s later events to those of its earlier ones, once each', () => {
+    const owners = new SessionOwners(10);
+    owners.remember('ps_1', ['payout-a']);
+    owners.remember('ps_1', ['payout-a', 'refund-b']);
+    expect(owners.get('ps_1')).toEqual(['payout-a', 'refund-b']);
+    expect(owners.get('ps_unknown')).toEqual([]);
+  });
+  it('forgets the session seen least recently beyond its capacity', () => {
+    const owners = new SessionOwners(2);
+    owners.remember('ps_1', ['payout-a']);
+    owners.remember('ps_2', ['payout-b']);
+    owners.remember('ps_1', ['payout-a']); // seen again: now the most recent
+    owners.remember('ps_3', ['payout-c']);
+    expect(owners.get('ps_2')).toEqual([]);
+    expect(owners.get('ps_1')).toEqual(['payout-a']);
+    expect(owners.get('ps_3')).toEqual(['payout-c']);
+  });
+  it('remembers nothing for an event nobody took, or with capacity 0', () => {
+    const owners = new SessionOwners(2);
+    owners.remember('ps_1', []);
+    expect(owners.get('ps_1')).toEqual([]);
+    const off = new SessionOwners(0);
+    off.remember('ps_1', ['payout-a']);
+    expect(off.get('ps_1')).toEqual([]);
   });
 });
