@@ -124,7 +124,7 @@ export async function startBenchTemporal(): Promise<BenchTemporal> {
     temporal = {
       address: server.address,
       pid: server.pid,
-      // Its store is gone with it: a 100 000-row run leaves ~3 GB of SQLite behind otherwise.
+      // Its store goes with it: a 100 000-row run would leave gigabytes of SQLite behind.
       stop: async () => {
         await server.stop();
         rmSync(dir, { recursive: true, force: true });
