@@ -1,24 +1,49 @@
+/** A map that keeps only its `capacity` most recently used keys; capacity 0 keeps nothing. */
+class RecentMap<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) this.touch(key, value);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    if (this.capacity <= 0) return;
+    this.touch(key, value);
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Most recently used goes last, so the first key is the one to forget. */
+  private touch(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+  }
+}
+
 /**
  * Ids of webhooks recently handed to Temporal, so a resent webhook costs no signal. Only an
  * optimisation: workflows dedupe by id themselves, and a restart forgets everything.
  */
 export class RecentIds {
-  private readonly ids = new Map<string, true>();
+  private readonly ids: RecentMap<true>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.ids = new RecentMap(capacity);
+  }
 
   has(id: string): boolean {
-    if (!this.ids.has(id)) return false;
-    this.ids.delete(id); // refresh: most recently seen goes last
-    this.ids.set(id, true);
-    return true;
+    return this.ids.get(id) !== undefined;
   }
 
   add(id: string): void {
-    if (this.capacity <= 0) return;
-    this.ids.delete(id);
     this.ids.set(id, true);
-    while (this.ids.size > this.capacity) this.ids.delete(this.ids.keys().next().value!);
   }
 
   get size(): number {
@@ -33,19 +58,18 @@ export class RecentIds {
  * falls back to the visibility look-up; a remembered workflow that refuses the signal has closed (it existed).
  */
 export class SessionOwners {
-  private readonly owners = new Map<string, readonly string[]>();
+  private readonly owners: RecentMap<readonly string[]>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.owners = new RecentMap(capacity);
+  }
 
   get(sessionId: string): readonly string[] {
     return this.owners.get(sessionId) ?? [];
   }
 
   remember(sessionId: string, workflowIds: readonly string[]): void {
-    if (this.capacity <= 0 || workflowIds.length === 0) return;
-    const known = this.owners.get(sessionId) ?? [];
-    this.owners.delete(sessionId); // most recently seen goes last
-    this.owners.set(sessionId, [...new Set([...known, ...workflowIds])]);
-    while (this.owners.size > this.capacity) this.owners.delete(this.owners.keys().next().value!);
+    if (workflowIds.length === 0) return;
+    this.owners.set(sessionId, [...new Set([...this.get(sessionId), ...workflowIds])]);
   }
 }
