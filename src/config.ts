@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -364,6 +365,20 @@ export interface WebhookVerificationConfig {
  * so it does not demand (or get to see) the partner private key or the bank base URL.
  */
 export function loadWebhookVerificationConfig(env: Env = process.env): WebhookVerificationConfig {
+  const verification = loadOptionalWebhookVerificationConfig(env);
+  if (!verification.bankPublicKeyPem) {
+    const suffix = verification.environment === 'live' ? 'LIVE' : 'TEST';
+    throw new ConfigError([
+      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`,
+    ]);
+  }
+  return { environment: verification.environment, bankPublicKeyPem: verification.bankPublicKeyPem };
+}
+
+/** The same variables, the key may be absent (the worker can do without it, reading session/status). */
+export function loadOptionalWebhookVerificationConfig(
+  env: Env = process.env,
+): Omit<WebhookVerificationConfig, 'bankPublicKeyPem'> & { bankPublicKeyPem?: string } {
   const s = parseSection(webhookVerificationSchema, env, {
     environment: 'BANK_ENV',
     bankPublicKeyTest: 'BANK_PUBLIC_KEY_TEST',
@@ -371,15 +386,22 @@ export function loadWebhookVerificationConfig(env: Env = process.env): WebhookVe
     bankPublicKeyLive: 'BANK_PUBLIC_KEY_LIVE',
     bankPublicKeyLiveFile: 'BANK_PUBLIC_KEY_LIVE_FILE',
   });
-  const live = s.environment === 'live';
-  const bankPublicKeyPem = live
-    ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
-    : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
-  if (!bankPublicKeyPem) {
-    const suffix = live ? 'LIVE' : 'TEST';
+  const bankPublicKeyPem =
+    s.environment === 'live'
+      ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
+      : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
+  return { environment: s.environment, ...(bankPublicKeyPem ? { bankPublicKeyPem } : {}) };
+}
+
+/** Parsed once at start-up: a bad key stops the process at once, naming the variable. */
+export function parseBankPublicKey(verification: WebhookVerificationConfig): KeyObject {
+  try {
+    return createPublicKey(verification.bankPublicKeyPem);
+  } catch (err) {
+    const suffix = verification.environment === 'live' ? 'LIVE' : 'TEST';
+    const reason = err instanceof Error ? err.message : String(err);
     throw new ConfigError([
-      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: required (the bank's webhook key)`,
+      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: not a public key in PEM (${reason})`,
     ]);
   }
-  return { environment: s.environment, bankPublicKeyPem };
 }

@@ -39,6 +39,12 @@ export const BANK_READ: LocalActivityOptions = {
   },
 };
 
+/** Checking a signed webhook's signature in the worker: no network, so a few quick attempts. */
+export const WEBHOOK_CHECK: LocalActivityOptions = {
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+};
+
 /** Asking the Temporal server (earlier runs, the taxpayer verdict): until it answers. */
 export const TEMPORAL_READ: LocalActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -1,7 +1,7 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { PaymentSession } from '../src/bank/types/session';
 import { laterPhase, readPayoutSession, receiptOf, refundsOf, type SessionPhase } from './bank-session';
-import type { BankEventSignal } from './contracts/bank-event';
+import type { BankEventSignal, SignedWebhook } from './contracts/bank-event';
 import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
 import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 
@@ -11,17 +11,23 @@ export interface TrackerEnvironment {
   now(): string;
 }
 
+/** Signed webhooks waiting to be checked; more than this many unchecked is a flood, not the bank. */
+const MAX_UNCHECKED_WEBHOOKS = 8;
+
 /**
  * Everything a payout workflow knows, in the one shape its `status` query and result give: the state,
- * the bank's ids, every timestamp. Bank events are evidence, not commands: an event only tells the
- * workflow to read its own session from the bank (`nudged`); the money state moves on what
- * session/status, the create answer or the confirm answer said, never on an event's content.
+ * the bank's ids, every timestamp. Bank events are evidence, not commands: the money state moves on
+ * what the bank itself said — the create answer, session/status, or a webhook whose signature the
+ * worker checked (`unchecked`) — never on a signal's word. An event without the bank's signature only
+ * tells the workflow to read its own session from the bank (`nudged`).
  */
 export class PayoutTracker {
   readonly status: PayoutStatus;
   phase: SessionPhase = 'processing';
   /** A bank event arrived that the last session reading does not explain yet: read session/status. */
   nudged = false;
+  /** Signed session webhooks not yet checked: believed once the worker verifies the bank's signature. */
+  unchecked: SignedWebhook[] = [];
   credited?: { event: string; eventDate: string };
   returnedAt?: string;
   private readonly seenEvents = new Set<string>();
@@ -120,6 +126,11 @@ export class PayoutTracker {
     this.phase = next;
   }
 
+  /** Hands over the signed webhooks to check, once each. */
+  takeUnchecked(): SignedWebhook[] {
+    return this.unchecked.splice(0);
+  }
+
   /**
    * Takes note of a webhook once (the bank resends, the ingress may deliver twice, order is not
    * promised). Anyone who can reach Temporal can send this signal, so it moves no money state.
@@ -135,8 +146,13 @@ export class PayoutTracker {
       case 'ready_to_confirm':
       case 'payment_finished':
       case 'payment_refunded':
-        this.nudged = true;
-        this.note(`${evt.type} event received; reading session/status`);
+        if (evt.signed && this.unchecked.length < MAX_UNCHECKED_WEBHOOKS) {
+          this.unchecked.push(evt.signed);
+          this.note(`${evt.type} event received; checking the bank's signature`);
+        } else {
+          this.nudged = true;
+          this.note(`${evt.type} event received; reading session/status`);
+        }
         break;
       case 'confirmation_payout':
         // Informational: the money already moved (session/status said succeeded); it changes no decision.

@@ -12,7 +12,8 @@ import {
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../activities/bank';
 import type { createPayoutRunActivities } from '../activities/payout-runs';
-import { BANK_READ, BANK_SETTLE, BANK_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
+import type { createWebhookActivities } from '../activities/webhooks';
+import { BANK_READ, BANK_SETTLE, BANK_WRITE_ONCE, TEMPORAL_READ, WEBHOOK_CHECK } from './activity-options';
 import { firstPayout, readPayoutSession } from './bank-session';
 import { bankEventSignal } from './contracts/bank-event';
 import { payoutSettledSignal } from './contracts/batch';
@@ -55,6 +56,7 @@ import {
 
 type Acts = ReturnType<typeof createBankActivities>;
 type RunActs = ReturnType<typeof createPayoutRunActivities>;
+type WebhookActs = ReturnType<typeof createWebhookActivities>;
 
 const { createPayoutSession } = proxyLocalActivities<Acts>(BANK_WRITE_ONCE);
 const { confirmSession } = proxyLocalActivities<Acts>(BANK_SETTLE);
@@ -68,6 +70,7 @@ const { cancelSession } = proxyActivities<Acts>(BANK_SETTLE);
 const { getSession } = proxyLocalActivities<Acts>(BANK_READ);
 const { taxpayerVerdict } = proxyLocalActivities<Acts>(TEMPORAL_READ);
 const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
+const { sessionsFromWebhooks } = proxyLocalActivities<WebhookActs>(WEBHOOK_CHECK);
 
 const HOUR = 3_600_000;
 const DEFAULTS = {
@@ -226,9 +229,30 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     })();
   };
 
-  /** Waits until `done`: a bank event only prompts a read of session/status; a due poll reads it too. */
+  /**
+   * Believes the signed webhooks a signal brought once the worker has checked the bank's signature (no
+   * partner call); any it cannot believe, or a failed check, falls back to reading session/status.
+   */
+  const checkWebhooks = async (): Promise<void> => {
+    const webhooks = tracker.takeUnchecked();
+    try {
+      const checked = await sessionsFromWebhooks({ sessionId: tracker.sessionId!, webhooks });
+      for (const session of checked.sessions) tracker.applySession(session, 'a webhook the bank signed');
+      for (const why of checked.refused) tracker.note(`did not believe a bank event: ${why}`);
+      if (checked.sessions.length === 0) tracker.nudged = true;
+    } catch (err) {
+      tracker.note(`checking a webhook's signature failed: ${errorText(err)}`);
+      tracker.nudged = true;
+    }
+  };
+
+  /**
+   * Waits until `done`: a signed bank event is believed once its signature checks out; any other bank
+   * event only prompts a read of session/status; a due poll reads it too.
+   */
   const awaitBank = async (done: () => boolean, until = Infinity): Promise<boolean> => {
     for (;;) {
+      if (tracker.unchecked.length > 0) await checkWebhooks();
       if (tracker.nudged || pollDue) {
         const polled = !tracker.nudged;
         tracker.nudged = pollDue = false;
@@ -240,7 +264,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
           tracker.note('recovered by polling session/status (webhook late or lost)');
       }
       if (done()) return true;
-      const wake = () => tracker.nudged || pollDue;
+      const wake = () => tracker.nudged || pollDue || tracker.unchecked.length > 0;
       if (until === Infinity) await condition(wake);
       else {
         const left = until - workflowNow();

@@ -11,7 +11,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
-import type { BankEventSignal, BankEventType } from './contracts/bank-event';
+import { MAX_SIGNED_WEBHOOK_BYTES, type BankEventSignal, type BankEventType } from './contracts/bank-event';
 import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
 import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
 import type { PayoutInput, PayoutOptions } from './contracts/payout';
@@ -69,6 +69,14 @@ const nonBlank = (max: number, what = 'text') =>
     `expected non-blank ${what} of at most ${max} characters`,
     (v) => isString(v) && v.trim() !== '' && chars(v) <= max,
   );
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const base64 = (maxBytes: number, what: string) => {
+  const max = 4 * Math.ceil(maxBytes / 3);
+  return field<string>(
+    `expected ${what}: Base64 of at most ${max} characters`,
+    (v) => isString(v) && v.length <= max && BASE64.test(v),
+  );
+};
 const digits = (pattern: RegExp, rule: string) =>
   field<string>(`expected ${rule}, as a string`, (v) => isString(v) && pattern.test(v));
 const bool = () => field<boolean>('expected true or false', (v) => typeof v === 'boolean');
@@ -271,6 +279,10 @@ const bankEvent = object({
   session: z
     .looseObject({ id: text(256, 'a session id') }, { error: 'expected an object with a string id' })
     .optional(),
+  signed: object({
+    body: base64(MAX_SIGNED_WEBHOOK_BYTES, 'the webhook body'),
+    signature: base64(1024, 'the X-PARTNER-SIGN signature'),
+  }).optional(),
   confirmation: object({
     event: text(256),
     eventDate: text(64, 'a date'),

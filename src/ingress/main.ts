@@ -1,9 +1,8 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
 import {
-  ConfigError,
   loadIngressConfig,
   loadTemporalConfig,
   loadWebhookVerificationConfig,
+  parseBankPublicKey,
   type IngressConfig,
   type TemporalConfig,
   type WebhookVerificationConfig,
@@ -12,6 +11,8 @@ import { createLogger } from '../logger';
 import { addProcessMetrics } from '../metrics';
 import { createIngress } from './server';
 import { connectClient, loadKeyRing, type TemporalSetup } from '../temporal';
+
+export { parseBankPublicKey };
 
 const log = createLogger('ingress');
 
@@ -33,19 +34,6 @@ export function loadIngressEnv(env: Record<string, string | undefined> = process
     ingress: loadIngressConfig(env),
     verification: loadWebhookVerificationConfig(env),
   };
-}
-
-/** Parsed once at start-up, before Temporal is awaited: a bad key stops the ingress at once, by name. */
-export function parseBankPublicKey(verification: WebhookVerificationConfig): KeyObject {
-  try {
-    return createPublicKey(verification.bankPublicKeyPem);
-  } catch (err) {
-    const suffix = verification.environment === 'live' ? 'LIVE' : 'TEST';
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new ConfigError([
-      `BANK_PUBLIC_KEY_${suffix} or BANK_PUBLIC_KEY_${suffix}_FILE: not a public key in PEM (${reason})`,
-    ]);
-  }
 }
 
 /** `payrun ingress`: serves bank webhooks until SIGINT/SIGTERM, then drains and disconnects. */

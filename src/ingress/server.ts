@@ -172,18 +172,15 @@ export function createIngress(opts: IngressOptions): Ingress {
       if (read.reason === 'timeout') return finish('timeout', {}, CLOSE);
       return; // the client went away; nobody to answer
     }
-    const verified = verifyWebhook(
-      read.body,
-      req.headers['x-partner-sign'] as string | undefined,
-      bankPublicKey,
-    );
+    const signature = req.headers['x-partner-sign'] as string | undefined;
+    const verified = verifyWebhook(read.body, signature, bankPublicKey);
     if (!verified.ok && verified.reason === 'bad_signature') return finish('unauthorized');
     if (!verified.ok && verified.reason === 'bad_json')
       return finish('bad_request', { error: 'body is not JSON' });
 
     const receivedAt = new Date();
     const evt = verified.ok
-      ? buildBankEventSignal(read.body, verified.event, receivedAt)
+      ? buildBankEventSignal(read.body, verified.event, receivedAt, signature)
       : malformedEventSignal(read.body, receivedAt);
     Object.assign(fields, { eventId: evt.id, eventType: evt.type, sessionId: evt.sessionId });
     if (!verified.ok && verified.reason === 'bad_shape') fields.shapeIssues = verified.issues;

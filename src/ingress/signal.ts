@@ -1,18 +1,27 @@
 import { createHash } from 'node:crypto';
 import { sessionIdOf } from '../bank/webhooks';
 import type { BankWebhookEvent } from '../bank/types/webhooks';
-import type { BankEventSignal } from '../../workflows/contracts/bank-event';
+import {
+  MAX_SIGNED_WEBHOOK_BYTES,
+  type BankEventSignal,
+  type SignedWebhook,
+} from '../../workflows/contracts/bank-event';
 
 /** The event id: the SHA-256 of the exact bytes, so a resent webhook has the same id everywhere. */
 export function eventIdOf(rawBody: Buffer): string {
   return createHash('sha256').update(rawBody).digest('hex');
 }
 
-/** Turns a verified webhook into the signal payrun's workflows receive. */
+/**
+ * Turns a verified webhook into the signal payrun's workflows receive. A session event also carries
+ * the body and signature as the bank sent them (`signed`): the payout checks them itself instead of
+ * reading session/status, since it cannot tell this signal from one sent with the Temporal CLI.
+ */
 export function buildBankEventSignal(
   rawBody: Buffer,
   event: BankWebhookEvent,
   receivedAt: Date,
+  signature?: string,
 ): BankEventSignal {
   const base = { id: eventIdOf(rawBody), receivedAt: receivedAt.toISOString() };
   switch (event.type) {
@@ -33,9 +42,22 @@ export function buildBankEventSignal(
       const sessionId = sessionIdOf(event);
       return { ...base, type: 'unknown', ...(sessionId ? { sessionId } : {}), body: event.raw };
     }
-    default:
-      return { ...base, type: event.type, sessionId: event.session.id, session: event.session };
+    default: {
+      const signed = signedWebhook(rawBody, signature);
+      return {
+        ...base,
+        type: event.type,
+        sessionId: event.session.id,
+        session: event.session,
+        ...(signed ? { signed } : {}),
+      };
+    }
   }
+}
+
+function signedWebhook(rawBody: Buffer, signature: string | undefined): SignedWebhook | undefined {
+  if (!signature || rawBody.length > MAX_SIGNED_WEBHOOK_BYTES) return undefined;
+  return { body: rawBody.toString('base64'), signature: signature.replace(/\s+/g, '') };
 }
 
 /**

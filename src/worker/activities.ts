@@ -1,8 +1,10 @@
+import type { KeyObject } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createBankActivities } from '../../activities/bank';
 import { createBatchActivities } from '../../activities/batch';
 import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRoutingActivities } from '../../activities/routing';
+import { createWebhookActivities } from '../../activities/webhooks';
 import type { BankClient } from '../bank';
 import type { PayerConfig } from '../config';
 import type { WorkerMetrics } from '../metrics';
@@ -13,6 +15,8 @@ export interface ActivityDeps {
   payer: PayerConfig;
   client: Client;
   taskQueue: string;
+  /** The bank's webhook key: payouts believe signed webhooks without reading session/status. */
+  bankPublicKey?: KeyObject;
   /** Counts bank calls and batch rows (src/metrics); absent, nothing is counted. */
   metrics?: WorkerMetrics;
 }
@@ -26,6 +30,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...createRoutingActivities(counted.client),
     ...batch,
     ...createPayoutRunActivities(counted),
+    ...createWebhookActivities(counted),
     /**
      * Every row outcome of a batch passes through here once it is final; counted after the store has
      * it. A retry after a lost completion counts its rows again: the counter is at least once.

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import type { WorkerOptions } from '@temporalio/worker';
@@ -71,7 +71,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     inboxWorkflowId: `inbox-${taskQueue}`,
   }).listen(0, '127.0.0.1');
   sandbox.setWebhookUrl(`${ingress.url}/webhooks/bank`, true);
-  const activities = buildActivities({ bank, payer: TEST_PAYER, client, taskQueue });
+  const activities = buildActivities({
+    bank,
+    payer: TEST_PAYER,
+    client,
+    taskQueue,
+    bankPublicKey: createPublicKey(sandbox.bankPublicKeyPem),
+  });
   const stack: Stack = {
     sandbox,
     bank,

@@ -26,6 +26,29 @@ describe('buildBankEventSignal', () => {
     expect(isRoutable(signal)).toBe(true);
   });
 
+  it('session events carry the webhook exactly as signed, for the payout to check; others do not', () => {
+    const { raw, event } = eventOf({
+      type: 'ready_to_confirm',
+      session: { id: 'ps_9', status: 'processing' },
+    });
+    const signal = buildBankEventSignal(raw, event, at, 'c2ln\nbmF0dXJl ');
+    expect(signal.signed).toEqual({ body: raw.toString('base64'), signature: 'c2lnbmF0dXJl' });
+    expect(Buffer.from(signal.signed!.body, 'base64').equals(raw)).toBe(true);
+    const confirmation = eventOf({
+      type: 'confirmation_payout',
+      event: 'Payout accepted Central Bank',
+      event_date: '2025-05-14T10:00:00Z',
+      session_id: 'ps_9',
+    });
+    expect(buildBankEventSignal(confirmation.raw, confirmation.event, at, 'c2ln').signed).toBeUndefined();
+    // Too big to carry twice: the payout reads session/status for it instead.
+    const big = eventOf({
+      type: 'payment_finished',
+      session: { id: 'ps_9', status: 'accepted', note: 'x'.repeat(70_000) },
+    });
+    expect(buildBankEventSignal(big.raw, big.event, at, 'c2ln').signed).toBeUndefined();
+  });
+
   it('confirmation_payout carries the session id and the confirmation', () => {
     const { raw, event } = eventOf({
       type: 'confirmation_payout',

@@ -54,6 +54,11 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(status.bank.receiptId).toBeTruthy();
     expect(status.bank.receiptLink).toMatch(/^https?:\/\//);
     expect(status.taxpayer).toMatchObject({ isProfessionalIncomeTaxpayer: true, isLinked: true });
+    // Both webhooks were believed on the bank's signature, checked by the worker: no session/status read.
+    const notes = status.notes.join('\n');
+    expect(notes).toMatch(/ready_to_confirm event received; checking the bank's signature/);
+    expect(notes).toMatch(/payment_finished event received; checking the bank's signature/);
+    expect(notes).not.toMatch(/reading session\/status|did not believe/);
     expect(Object.keys(status.timestamps)).toEqual(
       expect.arrayContaining(['started', 'sessionCreated', 'readyToConfirm', 'confirmed', 'finished']),
     );

@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { signBody } from '../../src/bank/signing';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import type { BankEventSignal } from '../../workflows/contracts/bank-event';
 import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
@@ -48,10 +49,21 @@ const status = (h: WorkflowHandle<typeof payoutWorkflow>) => h.query(payoutStatu
 const waitForState = (h: WorkflowHandle<typeof payoutWorkflow>, state: PayoutStatus['state']) =>
   waitFor(async () => (await status(h)).state === state, 60_000, `payout state ${state}`);
 
+const privatePem = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString();
+/** The bank's key is the test's to know here, so it can sign what the real bank would have signed. */
+const bankKey = privatePem();
+const signedWebhook = (key: string, body: unknown) => {
+  const raw = Buffer.from(JSON.stringify(body));
+  return { body: raw.toString('base64'), signature: signBody(raw, key) };
+};
+
 describe('a workflow believes only the bank and a valid operator; at most once whoever starts it', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ sandbox: { bankPrivateKeyPem: bankKey } });
   });
   afterAll(async () => stack?.stop());
 
@@ -95,6 +107,49 @@ describe('a workflow believes only the bank and a valid operator; at most once w
     expect(final.timestamps.confirmed).toBeUndefined();
     expect(paidEntries(stack, request.reference)).toHaveLength(0);
   });
+
+  it.each([
+    [
+      'signed with another key',
+      () => privatePem(),
+      (own: string) => own,
+      /did not believe a bank event: not the bank's webhook \(bad_signature\)/,
+    ],
+    [
+      'the bank’s own word on another session',
+      () => bankKey,
+      () => 'ps_999999',
+      /did not believe a bank event: a webhook about another session ps_999999/,
+    ],
+  ])(
+    'a "signed" failure sent with the CLI is not believed (%s): session/status says paid',
+    async (_case, key, about, refusal) => {
+      await stack.sandbox.setFaults({ webhooks: [{ kind: 'drop', types: ['payment_finished'], times: 1 }] });
+      const request = payoutRequest({ selfEmployed: false });
+      const handle = await startPayout(stack, request, { pollAfterMs: 3_600_000 });
+      await waitForState(handle, 'awaiting_result');
+      await waitFor(async () => paidEntries(stack, request.reference).length === 1, 30_000, 'the bank pays');
+      const { sessionId } = (await status(handle)).bank;
+      const failedBody = {
+        type: 'payment_finished',
+        session: {
+          id: about(sessionId!),
+          status: 'cancelled',
+          payments: [{ id: 'po_999999', status: 'failed', error: { code: 'declined_by_issuer_bank' } }],
+        },
+      };
+      // The signal names this payout's session; only the signed body counts, and only if the bank signed it.
+      await handle.signal('bankEvent', {
+        ...forged('payment_finished', sessionId, 'failed'),
+        signed: signedWebhook(key(), failedBody),
+      });
+      const final = await outcome(handle);
+      expect(final.state).toBe('succeeded');
+      expect(final.notes.join('\n')).toMatch(refusal);
+      expect(paidEntries(stack, request.reference)).toHaveLength(1);
+      await stack.sandbox.setFaults({});
+    },
+  );
 
   it('a run under a workflow id that is not payout-<reference> fails invalid_input before any bank call', async () => {
     const request = payoutRequest();

@@ -254,6 +254,33 @@ describe('PayoutTracker.applyEvent', () => {
     },
   );
 
+  it.each(['ready_to_confirm', 'payment_finished', 'payment_refunded'] as const)(
+    'a signed %s waits to have its signature checked; it moves nothing by itself',
+    (type) => {
+      const { t } = tracker();
+      t.applySession(session('in_progress'), 'create');
+      const signed = { body: 'e30=', signature: 'c2ln' };
+      t.applyEvent(event(type, { sessionId: 'ses-1', session: forgedSuccess(), signed }));
+      expect(t.nudged).toBe(false);
+      expect(t.phase).toBe('processing');
+      expect(t.status.notes).toEqual([
+        `2026-01-01T00:00:01.000Z ${type} event received; checking the bank's signature`,
+      ]);
+      expect(t.takeUnchecked()).toEqual([signed]);
+      expect(t.takeUnchecked()).toEqual([]);
+    },
+  );
+
+  it('holds at most 8 signed webhooks unchecked; more only prompt a read of session/status', () => {
+    const { t } = tracker();
+    const signed = { body: 'e30=', signature: 'c2ln' };
+    for (let i = 0; i < 8; i++) t.applyEvent(event('payment_finished', { id: `evt-${i}`, signed }));
+    expect(t.nudged).toBe(false);
+    t.applyEvent(event('payment_finished', { id: 'evt-9', signed }));
+    expect(t.nudged).toBe(true);
+    expect(t.takeUnchecked()).toHaveLength(8);
+  });
+
   it('applies an event once, however often it arrives', () => {
     const { t } = tracker();
     t.applyEvent(event('payment_finished'));

@@ -685,6 +685,12 @@ describe('parseBankEvent', () => {
     expect(accepted(parseBankEvent(evt))).toStrictEqual(evt);
   });
 
+  it('a session event keeps the webhook as the bank signed it', () => {
+    const signed = { body: Buffer.from('{"type":"ready_to_confirm"}').toString('base64'), signature: 'c2ln' };
+    const evt = { ...base, type: 'ready_to_confirm', sessionId: 'ps_1', signed };
+    expect(accepted(parseBankEvent(evt))).toStrictEqual(evt);
+  });
+
   it('confirmation_payout, nominal_topup, unknown and late events come back equal', () => {
     const events = [
       {
@@ -729,6 +735,18 @@ describe('parseBankEvent', () => {
     [
       { ...base, type: 'confirmation_payout', confirmation: { event: 'x' } },
       'confirmation.eventDate: expected a date',
+    ],
+    [
+      { ...base, type: 'ready_to_confirm', signed: { body: '{"type":1}', signature: 'c2ln' } },
+      'signed.body: expected the webhook body: Base64 of at most 87384 characters',
+    ],
+    [
+      { ...base, type: 'ready_to_confirm', signed: { body: 'A'.repeat(87_388), signature: 'c2ln' } },
+      'signed.body: expected the webhook body: Base64',
+    ],
+    [
+      { ...base, type: 'ready_to_confirm', signed: { body: 'e30=' } },
+      'signed.signature: expected the X-PARTNER-SIGN signature: Base64',
     ],
     [{ ...base, type: 'unknown', lateFor: 'payout-a' }, 'lateFor: expected a list of workflow ids'],
     [{ ...base, type: 'unknown', lateFor: ['payout-a', 5] }, 'lateFor.1: expected a workflow id'],

@@ -14,6 +14,20 @@ export type BankEventType =
   | 'unknown';
 
 /**
+ * A session webhook exactly as the bank sent it: the raw body (Base64, so every byte survives) and its
+ * X-PARTNER-SIGN. Anyone who can reach Temporal can send a `bankEvent` signal; only the bank can sign,
+ * so a payout acts on a session in a signal only after checking this signature itself (a local
+ * activity with the bank's public key) and reads session/status when it is absent or wrong.
+ */
+export interface SignedWebhook {
+  body: string;
+  signature: string;
+}
+
+/** Bodies above this are sent without `signed` (the workflow then reads session/status). */
+export const MAX_SIGNED_WEBHOOK_BYTES = 64 * 1024;
+
+/**
  * A verified webhook as the ingress hands it to a workflow. `id` is the SHA-256 of the raw body,
  * so a webhook the bank resends is recognised and applied once.
  */
@@ -24,6 +38,8 @@ export interface BankEventSignal {
   receivedAt: string;
   /** Present for session events (v1 names). */
   session?: PaymentSession;
+  /** Session events: the webhook as signed, the only part a payout believes without asking the bank. */
+  signed?: SignedWebhook;
   /** confirmation_payout fields. */
   confirmation?: { event: string; eventDate: string; transactionId?: string };
   /** The event body for anything else (nominal_topup, unknown types). */
