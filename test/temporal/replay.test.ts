@@ -18,6 +18,26 @@ describe('recorded workflow histories replay with the current workflow code', ()
     expect(recorded.events.length).toBeLessThanOrEqual(LEAN_PAYOUT_EVENTS);
   });
 
+  it('believes the recorded payout’s webhooks on the bank’s signature: no session/status read', () => {
+    const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
+      events: { markerRecordedEventAttributes?: { details: { data: { payloads: { data: string }[] } } } }[];
+    };
+    // Core writes a local activity's marker header as plain JSON (the payload codec encrypts only results).
+    const localActivities = recorded.events.flatMap((e) => {
+      const header = e.markerRecordedEventAttributes?.details.data.payloads[0]?.data;
+      return header
+        ? [(JSON.parse(Buffer.from(header, 'base64').toString()) as { activity_type: string }).activity_type]
+        : [];
+    });
+    expect(localActivities).toEqual([
+      'beforeCreating',
+      'createPayoutSession',
+      'sessionsFromWebhooks',
+      'confirmSession',
+      'sessionsFromWebhooks',
+    ]);
+  });
+
   it('replays every recording without non-determinism', async () => {
     const outcomes = await replayRecordedHistories();
     const failures = outcomes.filter((o) => o.error).map((o) => `${o.file}: ${String(o.error)}`);
