@@ -126,6 +126,17 @@ export class PayoutTracker {
     this.phase = next;
   }
 
+  /**
+   * What the worker's signature check answered: believed sessions count like a session/status answer;
+   * any refusal (or nothing believed) still prompts a read, so a refused genuine event beside a believed
+   * old one is not lost (after `succeeded` no poll runs, and a return would go unseen).
+   */
+  applyChecked(checked: { sessions: PaymentSession[]; refused: string[] }): void {
+    for (const session of checked.sessions) this.applySession(session, 'a webhook the bank signed');
+    for (const why of checked.refused) this.note(`did not believe a bank event: ${why}`);
+    if (checked.refused.length > 0 || checked.sessions.length === 0) this.nudged = true;
+  }
+
   /** Hands over the signed webhooks to check, once each. */
   takeUnchecked(): SignedWebhook[] {
     return this.unchecked.splice(0);

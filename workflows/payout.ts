@@ -236,10 +236,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   const checkWebhooks = async (): Promise<void> => {
     const webhooks = tracker.takeUnchecked();
     try {
-      const checked = await sessionsFromWebhooks({ sessionId: tracker.sessionId!, webhooks });
-      for (const session of checked.sessions) tracker.applySession(session, 'a webhook the bank signed');
-      for (const why of checked.refused) tracker.note(`did not believe a bank event: ${why}`);
-      if (checked.sessions.length === 0) tracker.nudged = true;
+      tracker.applyChecked(await sessionsFromWebhooks({ sessionId: tracker.sessionId!, webhooks }));
     } catch (err) {
       tracker.note(`checking a webhook's signature failed: ${errorText(err)}`);
       tracker.nudged = true;

@@ -11,7 +11,12 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { PayoutMethod, PayoutRequest } from '../src/csv/types';
-import { MAX_SIGNED_WEBHOOK_BYTES, type BankEventSignal, type BankEventType } from './contracts/bank-event';
+import {
+  MAX_SIGNATURE_BYTES,
+  MAX_SIGNED_WEBHOOK_BYTES,
+  type BankEventSignal,
+  type BankEventType,
+} from './contracts/bank-event';
 import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
 import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
 import type { PayoutInput, PayoutOptions } from './contracts/payout';
@@ -281,7 +286,7 @@ const bankEvent = object({
     .optional(),
   signed: object({
     body: base64(MAX_SIGNED_WEBHOOK_BYTES, 'the webhook body'),
-    signature: base64(1024, 'the X-PARTNER-SIGN signature'),
+    signature: base64(MAX_SIGNATURE_BYTES, 'the X-PARTNER-SIGN signature'),
   }).optional(),
   confirmation: object({
     event: text(256),

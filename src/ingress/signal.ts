@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sessionIdOf } from '../bank/webhooks';
 import type { BankWebhookEvent } from '../bank/types/webhooks';
 import {
+  MAX_SIGNATURE_BYTES,
   MAX_SIGNED_WEBHOOK_BYTES,
   type BankEventSignal,
   type SignedWebhook,
@@ -57,7 +58,11 @@ export function buildBankEventSignal(
 
 function signedWebhook(rawBody: Buffer, signature: string | undefined): SignedWebhook | undefined {
   if (!signature || rawBody.length > MAX_SIGNED_WEBHOOK_BYTES) return undefined;
-  return { body: rawBody.toString('base64'), signature: signature.replace(/\s+/g, '') };
+  // The bytes verifyWebhook checked, re-encoded: Node's decoder forgives whitespace and surplus '='
+  // padding that the workflow's Base64 rule refuses, and a refused `signed` drops the whole event.
+  const bytes = Buffer.from(signature, 'base64');
+  if (bytes.length === 0 || bytes.length > MAX_SIGNATURE_BYTES) return undefined;
+  return { body: rawBody.toString('base64'), signature: bytes.toString('base64') };
 }
 
 /**

@@ -1,8 +1,11 @@
-import { createHash } from 'node:crypto';
-import { parseWebhookEvent } from '../../src/bank/webhooks';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { createWebhookActivities } from '../../activities/webhooks';
+import { signBody } from '../../src/bank/signing';
+import { parseWebhookEvent, verifyWebhook } from '../../src/bank/webhooks';
 import type { BankWebhookEvent } from '../../src/bank/types/webhooks';
 import { buildBankEventSignal, isRoutable, malformedEventSignal } from '../../src/ingress/signal';
 import { IngressMetrics } from '../../src/ingress/metrics';
+import { parseBankEvent } from '../../workflows/validation';
 
 const at = new Date('2025-05-14T07:00:00.000Z');
 const eventOf = (body: unknown): { raw: Buffer; event: BankWebhookEvent } => {
@@ -48,6 +51,30 @@ describe('buildBankEventSignal', () => {
     });
     expect(buildBankEventSignal(big.raw, big.event, at, 'c2ln').signed).toBeUndefined();
   });
+
+  it.each([
+    ['surplus padding', (sig: string) => `${sig}==`],
+    ['line breaks and padding', (sig: string) => `${sig.slice(0, 76)}\r\n${sig.slice(76)}===`],
+  ])(
+    'a header the ingress verified (%s) gives a `signed` the payout accepts and the worker believes',
+    async (_case, variant) => {
+      const bank = generateKeyPairSync('rsa', { modulusLength: 2048 });
+      const body = { type: 'payment_finished', session: { id: 'ps_9', status: 'accepted' } };
+      const raw = Buffer.from(JSON.stringify(body));
+      const header = variant(signBody(raw, bank.privateKey));
+      const verified = verifyWebhook(raw, header, bank.publicKey);
+      if (!verified.ok) throw new Error('the ingress refuses this header');
+      const signal = buildBankEventSignal(raw, verified.event, at, header);
+      const parsed = parseBankEvent(signal);
+      // A `signed` the workflow's rule refuses makes the payout ignore the whole event: not even a read.
+      expect(parsed).toMatchObject({ ok: true, value: { signed: signal.signed } });
+      const checked = await createWebhookActivities({ bankPublicKey: bank.publicKey }).sessionsFromWebhooks({
+        sessionId: 'ps_9',
+        webhooks: [signal.signed!],
+      });
+      expect(checked).toEqual({ sessions: [expect.objectContaining({ id: 'ps_9' })], refused: [] });
+    },
+  );
 
   it('confirmation_payout carries the session id and the confirmation', () => {
     const { raw, event } = eventOf({

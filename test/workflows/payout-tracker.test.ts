@@ -281,6 +281,23 @@ describe('PayoutTracker.applyEvent', () => {
     expect(t.takeUnchecked()).toHaveLength(8);
   });
 
+  it('believes checked sessions; a refusal beside them still prompts a read of session/status', () => {
+    const { t } = tracker();
+    t.applySession(session('in_progress'), 'create');
+    t.applyChecked({ sessions: [succeeded()], refused: [] });
+    expect(t.phase).toBe('succeeded');
+    expect(t.nudged).toBe(false);
+    // A genuine return the worker could not verify (a key rotated at the bank), beside an old believed webhook.
+    t.applyChecked({ sessions: [succeeded()], refused: ["not the bank's webhook (bad_signature)"] });
+    expect(t.nudged).toBe(true);
+    expect(t.status.notes.at(-1)).toMatch(
+      /did not believe a bank event: not the bank's webhook \(bad_signature\)$/,
+    );
+    t.nudged = false;
+    t.applyChecked({ sessions: [], refused: ['a webhook about another session ses-2'] });
+    expect(t.nudged).toBe(true);
+  });
+
   it('applies an event once, however often it arrives', () => {
     const { t } = tracker();
     t.applyEvent(event('payment_finished'));

@@ -26,6 +26,8 @@ export interface SignedWebhook {
 
 /** Bodies above this are sent without `signed` (the workflow then reads session/status). */
 export const MAX_SIGNED_WEBHOOK_BYTES = 64 * 1024;
+/** A signature above this (an RSA key above 8192 bits) is sent without `signed`, like a big body. */
+export const MAX_SIGNATURE_BYTES = 1024;
 
 /**
  * A verified webhook as the ingress hands it to a workflow. `id` is the SHA-256 of the raw body,
