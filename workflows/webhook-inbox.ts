@@ -112,7 +112,10 @@ export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise
       });
       keepLast(state.routed, options.routedKept);
     } else {
-      state.orphaned.push({ event: evt, orphanedAt: new Date().toISOString(), reason: outcome.reason });
+      // The signed copy is for the payout's own check; an orphan kept for operators needs only the event,
+      // and its Base64 body (up to 87 KB each) would soon outgrow what continue-as-new can carry.
+      const { signed: _signed, ...event } = evt;
+      state.orphaned.push({ event, orphanedAt: new Date().toISOString(), reason: outcome.reason });
       log.warn('bank event orphaned', { id: evt.id, type: evt.type, sessionId: evt.sessionId });
     }
   };
