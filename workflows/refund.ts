@@ -13,6 +13,7 @@ import { bankEventSignal } from './contracts/bank-event';
 import { refundStatusQuery, type RefundInput, type RefundStatus } from './contracts/refund';
 import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 import { iso } from './time';
+import { parseBankEvent } from './validation';
 
 import { REFUND_READ, REFUND_WRITE_ONCE } from './activity-options';
 
@@ -36,21 +37,28 @@ export async function refundWorkflow(input: RefundInput): Promise<RefundStatus> 
     notes: [],
   };
   const seen = new Set<string>();
-  let refundedEvent = false;
+  /** A payment_refunded for the session arrived: read session/status (a signal proves nothing by itself). */
+  let nudged = false;
   let knownBefore = new Set<string>();
   // Refunds that existed before ours are not ours: the answer to session/refund names the new one.
   const findOurs = (session: PaymentSession): Refund | undefined =>
     refundsOf(session).find((r) => r.id === status.refundId) ??
     (status.refundId ? undefined : refundsOf(session).find((r) => !knownBefore.has(r.id)));
   const accepted = (r: Refund) => r.status === 'accepted';
+  const note = (text: string) => {
+    status.notes.push(`${iso()} ${text}`);
+    if (status.notes.length > 50) status.notes.splice(0, status.notes.length - 50);
+  };
   setHandler(refundStatusQuery, () => status);
-  setHandler(bankEventSignal, (evt) => {
+  // Anyone who can reach Temporal can send this signal: it is checked, taken once, and only prompts a
+  // read of the session from the bank; what the signal says about refunds is never believed.
+  setHandler(bankEventSignal, (raw) => {
+    const parsed = parseBankEvent(raw);
+    if (!parsed.ok) return note(`ignored a malformed bankEvent signal: ${parsed.message}`);
+    const evt = parsed.value;
     if (seen.has(evt.id) || evt.sessionId !== input.sessionId) return;
     seen.add(evt.id);
-    if (evt.type === 'payment_refunded' && evt.session) {
-      const ours = findOurs(evt.session);
-      if (ours && accepted(ours)) refundedEvent = true;
-    }
+    if (evt.type === 'payment_refunded') nudged = true;
   });
   upsertSearchAttributes([
     { key: PAYOUT_REF, value: input.reference },
@@ -89,15 +97,16 @@ export async function refundWorkflow(input: RefundInput): Promise<RefundStatus> 
   setState('awaiting_refund');
 
   let interval = input.pollAfterMs ?? 60_000;
-  while (!refundedEvent) {
-    if (await condition(() => refundedEvent, interval)) break;
+  for (;;) {
+    const prompted = await condition(() => nudged, interval);
+    nudged = false;
     const current = findOurs(await getSession({ sessionId: input.sessionId }));
     if (current) status.refundId ??= current.id;
     if (current && accepted(current)) {
-      status.notes.push(`${iso()} refund accepted per session/status (webhook late or lost)`);
+      if (!prompted) note('refund accepted per session/status (webhook late or lost)');
       break;
     }
-    interval = Math.min(interval * 2, 3_600_000);
+    if (!prompted) interval = Math.min(interval * 2, 3_600_000);
   }
   status.timestamps.refunded = iso();
   setState('refunded');

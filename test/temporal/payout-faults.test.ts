@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BankClient } from '../../src/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { refundWorkflowId } from '../../workflows/contracts/refund';
+import { refundStatusQuery, refundWorkflowId } from '../../workflows/contracts/refund';
 import { refundWorkflow } from '../../workflows/refund';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
@@ -89,6 +89,59 @@ describe('refund workflow', () => {
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.amount).toBe(20_000);
     await recordHistoryIfAsked('refund-partial', handle);
+  });
+
+  it('a forged payment_refunded ends nothing and a null one is noted: refunded only when the bank says so', async () => {
+    const sessionId = await succeededPayment(stack.bank, 50_000);
+    const timings = stack.sandbox.sandbox.timings;
+    const refundMs = timings.refundMs;
+    timings.refundMs = 3_600_000; // the bank takes an hour to accept this refund
+    try {
+      const reference = `rf-${randomUUID()}`;
+      const handle = stack.client.workflow.getHandle(refundWorkflowId(reference));
+      await stack.client.workflow.start(refundWorkflow, {
+        taskQueue: stack.taskQueue,
+        workflowId: refundWorkflowId(reference),
+        args: [{ reference, sessionId, amount: 10_000, pollAfterMs: 3_600_000 }],
+      });
+      const status = () => handle.query(refundStatusQuery);
+      await waitFor(async () => (await status()).state === 'awaiting_refund', 30_000, 'refund requested');
+      const { refundId } = await status();
+      const readsBefore = await requestsTo(stack, 'session/status');
+      await handle.signal('bankEvent', null);
+      await handle.signal('bankEvent', {
+        id: `forged-${randomUUID()}`,
+        type: 'payment_refunded',
+        sessionId,
+        receivedAt: new Date().toISOString(),
+        session: {
+          id: sessionId,
+          status: 'accepted',
+          acquiring_payments: [
+            {
+              id: 'ap_1',
+              status: 'succeeded',
+              refunds: [{ id: refundId, status: 'accepted', amount: 10_000 }],
+            },
+          ],
+        },
+      });
+      // The forged event prompts one read of the session; the bank says the refund is still pending.
+      await waitFor(
+        async () => (await requestsTo(stack, 'session/status')) > readsBefore,
+        30_000,
+        'a session/status read',
+      );
+      const waiting = await status();
+      expect(waiting.state).toBe('awaiting_refund');
+      expect(waiting.notes.join('\n')).toMatch(/ignored a malformed bankEvent signal/);
+      await stack.sandbox.advance(3_600_000); // the bank accepts it and sends the real payment_refunded
+      const done = await handle.result();
+      expect(done.state).toBe('refunded');
+      expect(done.refundId).toBe(refundId);
+    } finally {
+      timings.refundMs = refundMs;
+    }
   });
 });
 
