@@ -1,6 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { HISTORIES_DIR, replayRecordedHistories } from '../harness/replay';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
+import { HISTORIES_DIR, replayDataConverter, replayRecordedHistories } from '../harness/replay';
 
 /** issue 12's budget: a self-employed card payout that succeeds (verdict cached) in at most 20 events. */
 const LEAN_PAYOUT_EVENTS = 20;
@@ -44,4 +48,24 @@ describe('recorded workflow histories replay with the current workflow code', ()
     expect(failures).toEqual([]);
     expect(outcomes.length).toBeGreaterThan(0);
   });
+
+  it('fails to replay the recorded payout with a changed payout workflow', async () => {
+    const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: require.resolve('../harness/changed-payout-workflow'),
+      logger: quiet,
+      ...BUNDLE_OPTIONS,
+    });
+    const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
+      workflowId: string;
+    };
+    const history = temporal.api.history.v1.History.fromObject(recorded);
+    await expect(
+      Worker.runReplayHistory(
+        { workflowBundle, dataConverter: replayDataConverter() },
+        history,
+        recorded.workflowId,
+      ),
+    ).rejects.toBeInstanceOf(DeterminismViolationError);
+  }, 120_000);
 });
