@@ -15,7 +15,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 function parseSection<S extends z.ZodObject>(
   schema: S,

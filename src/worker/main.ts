@@ -1,12 +1,7 @@
 import { createBankClient } from '../bank';
-import type { KeyObject } from 'node:crypto';
-import {
-  loadBankConfig,
-  loadOptionalWebhookVerificationConfig,
-  loadPayerConfig,
-  parseBankPublicKey,
-} from '../config';
+import { loadBankConfig, loadPayerConfig } from '../config';
 import { buildActivities } from './activities';
+import { loadWorkerBankKey } from './bank-key';
 import { createLogger } from '../logger';
 import { addProcessMetrics, serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
@@ -25,7 +20,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   const { config } = setup;
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
   const payer = loadPayerConfig();
-  const bankPublicKey = loadWorkerBankKey();
+  const bankPublicKey = loadWorkerBankKey(process.env, (message) => log.warn(message));
   const metricsConfig = loadWorkerMetricsConfig();
   installTemporalRuntime(undefined, {
     sdkMetricsAddress: metricsConfig.sdk,
@@ -92,19 +87,4 @@ async function startMetricsServer(
     );
     return undefined;
   }
-}
-
-/**
- * The bank's public key lets payouts believe a signed webhook instead of reading session/status after
- * it (two partner calls fewer per payout). Optional: without it every bank event is read from the bank.
- */
-function loadWorkerBankKey(): KeyObject | undefined {
-  const verification = loadOptionalWebhookVerificationConfig();
-  const { bankPublicKeyPem, environment } = verification;
-  if (bankPublicKeyPem) return parseBankPublicKey({ environment, bankPublicKeyPem });
-  const suffix = environment === 'live' ? 'LIVE' : 'TEST';
-  log.warn(
-    `BANK_PUBLIC_KEY_${suffix}(_FILE) is not set: payouts read session/status after every bank event instead of checking its signature`,
-  );
-  return undefined;
 }
