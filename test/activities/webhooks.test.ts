@@ -4,19 +4,13 @@
  */
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { createWebhookActivities } from '../../activities/webhooks';
-import { signBody } from '../../src/bank/signing';
 import type { SignedWebhook } from '../../workflows/contracts/bank-event';
+import { signedWebhook } from '../harness/signed-webhooks';
 
-const pem = (k: ReturnType<typeof generateKeyPairSync>['privateKey']) =>
-  k.export({ type: 'pkcs8', format: 'pem' }).toString();
 const bank = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const impostor = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const bankPublicKey = createPublicKey(bank.publicKey.export({ type: 'spki', format: 'pem' }));
 
-const signedBy = (key: string, body: unknown): SignedWebhook => {
-  const raw = Buffer.from(JSON.stringify(body));
-  return { body: raw.toString('base64'), signature: signBody(raw, key) };
-};
 const finished = (sessionId: string) => ({
   type: 'payment_finished',
   session: { id: sessionId, status: 'accepted', payments: [{ id: 'po_1', status: 'succeeded' }] },
@@ -29,16 +23,16 @@ const check = (
 describe('sessionsFromWebhooks', () => {
   it('believes the bank’s signed webhook about the asked session, new fields and all', async () => {
     const body = { ...finished('ps_1'), fee: { merchant_fee: { amount: 100 } } };
-    const result = await check([signedBy(pem(bank.privateKey), body)]);
+    const result = await check([signedWebhook(bank.privateKey, body)]);
     expect(result.refused).toEqual([]);
     expect(result.sessions).toEqual([expect.objectContaining({ id: 'ps_1', status: 'accepted' })]);
   });
 
   it('refuses a body signed by another key, or altered after signing', async () => {
-    const genuine = signedBy(pem(bank.privateKey), finished('ps_1'));
+    const genuine = signedWebhook(bank.privateKey, finished('ps_1'));
     const altered = Buffer.from(genuine.body, 'base64').toString().replace('succeeded', 'failed');
     const result = await check([
-      signedBy(pem(impostor.privateKey), finished('ps_1')),
+      signedWebhook(impostor.privateKey, finished('ps_1')),
       { ...genuine, body: Buffer.from(altered).toString('base64') },
       { ...genuine, signature: '' },
     ]);
@@ -51,7 +45,7 @@ describe('sessionsFromWebhooks', () => {
   });
 
   it('refuses the bank’s genuine webhook about another session (replayed to the wrong payout)', async () => {
-    const result = await check([signedBy(pem(bank.privateKey), finished('ps_2'))]);
+    const result = await check([signedWebhook(bank.privateKey, finished('ps_2'))]);
     expect(result).toEqual({ sessions: [], refused: ['a webhook about another session ps_2'] });
   });
 
@@ -63,9 +57,9 @@ describe('sessionsFromWebhooks', () => {
       session_id: 'ps_1',
     };
     const result = await check([
-      signedBy(pem(bank.privateKey), confirmation),
-      signedBy(pem(bank.privateKey), { type: 'something_new', session: { id: 'ps_1' } }),
-      signedBy(pem(bank.privateKey), { type: 'payment_finished' }),
+      signedWebhook(bank.privateKey, confirmation),
+      signedWebhook(bank.privateKey, { type: 'something_new', session: { id: 'ps_1' } }),
+      signedWebhook(bank.privateKey, { type: 'payment_finished' }),
     ]);
     expect(result.sessions).toEqual([]);
     expect(result.refused).toEqual([
@@ -81,16 +75,16 @@ describe('sessionsFromWebhooks', () => {
       session: { id: 'ps_1', status: 'processing', payments: [{ id: 'po_1', status: 'pending' }] },
     };
     const result = await check([
-      signedBy(pem(bank.privateKey), early),
-      signedBy(pem(impostor.privateKey), finished('ps_1')),
-      signedBy(pem(bank.privateKey), finished('ps_1')),
+      signedWebhook(bank.privateKey, early),
+      signedWebhook(impostor.privateKey, finished('ps_1')),
+      signedWebhook(bank.privateKey, finished('ps_1')),
     ]);
     expect(result.sessions.map((s) => s.status)).toEqual(['processing', 'accepted']);
     expect(result.refused).toHaveLength(1);
   });
 
   it('believes nothing without the bank’s key: the payout reads session/status instead', async () => {
-    const result = await check([signedBy(pem(bank.privateKey), finished('ps_1'))], {});
+    const result = await check([signedWebhook(bank.privateKey, finished('ps_1'))], {});
     expect(result).toEqual({
       sessions: [],
       refused: ['this worker has no bank public key (BANK_PUBLIC_KEY_*)'],

@@ -1,6 +1,5 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { signBody } from '../../src/bank/signing';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import type { BankEventSignal } from '../../workflows/contracts/bank-event';
 import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
@@ -24,6 +23,7 @@ import {
 } from '../harness/batches';
 import { failureType, FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
+import { signedWebhook } from '../harness/signed-webhooks';
 import { waitFor } from '../harness/wait';
 
 const forged = (type: BankEventSignal['type'], sessionId: string | undefined, payoutStatus: string) => ({
@@ -55,10 +55,6 @@ const privatePem = () =>
     .toString();
 /** The bank's key is the test's to know here, so it can sign what the real bank would have signed. */
 const bankKey = privatePem();
-const signedWebhook = (key: string, body: unknown) => {
-  const raw = Buffer.from(JSON.stringify(body));
-  return { body: raw.toString('base64'), signature: signBody(raw, key) };
-};
 
 describe('a workflow believes only the bank and a valid operator; at most once whoever starts it', () => {
   let stack: Stack;
@@ -67,14 +63,19 @@ describe('a workflow believes only the bank and a valid operator; at most once w
   });
   afterAll(async () => stack?.stop());
 
-  it('a forged "failed" event on a payout the bank paid changes nothing, and a re-start pays nothing', async () => {
-    // payment_finished is dropped and polls are an hour away: the workflow waits while the bank has paid.
+  /** payment_finished is dropped and polls are an hour away: the workflow waits while the bank has paid. */
+  const paidButUnfinished = async () => {
     await stack.sandbox.setFaults({ webhooks: [{ kind: 'drop', types: ['payment_finished'], times: 1 }] });
     const request = payoutRequest({ selfEmployed: false });
     const handle = await startPayout(stack, request, { pollAfterMs: 3_600_000 });
     await waitForState(handle, 'awaiting_result');
     await waitFor(async () => paidEntries(stack, request.reference).length === 1, 30_000, 'the bank pays');
     const { sessionId } = (await status(handle)).bank;
+    return { request, handle, sessionId };
+  };
+
+  it('a forged "failed" event on a payout the bank paid changes nothing, and a re-start pays nothing', async () => {
+    const { request, handle, sessionId } = await paidButUnfinished();
     await handle.signal('bankEvent', forged('payment_finished', sessionId, 'failed'));
     const final = await outcome(handle);
     expect(final.state).toBe('succeeded'); // session/status said so, not the forged event
@@ -124,12 +125,7 @@ describe('a workflow believes only the bank and a valid operator; at most once w
   ])(
     'a "signed" failure sent with the CLI is not believed (%s): session/status says paid',
     async (_case, key, about, refusal) => {
-      await stack.sandbox.setFaults({ webhooks: [{ kind: 'drop', types: ['payment_finished'], times: 1 }] });
-      const request = payoutRequest({ selfEmployed: false });
-      const handle = await startPayout(stack, request, { pollAfterMs: 3_600_000 });
-      await waitForState(handle, 'awaiting_result');
-      await waitFor(async () => paidEntries(stack, request.reference).length === 1, 30_000, 'the bank pays');
-      const { sessionId } = (await status(handle)).bank;
+      const { request, handle, sessionId } = await paidButUnfinished();
       const failedBody = {
         type: 'payment_finished',
         session: {
