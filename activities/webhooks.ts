@@ -1,6 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { verifyWebhook, type PaymentSession } from '../src/bank';
-import type { BankWebhookEvent } from '../src/bank/types/webhooks';
+import { sessionOf, verifyWebhook, type PaymentSession } from '../src/bank';
 import type { SignedWebhook } from '../workflows/contracts/bank-event';
 
 export interface SessionsFromWebhooks {
@@ -45,15 +44,4 @@ function refusal(
   if (session.id !== sessionId) return `a webhook about another session ${session.id}`;
   accepted.push(session);
   return undefined;
-}
-
-function sessionOf(event: BankWebhookEvent): PaymentSession | undefined {
-  switch (event.type) {
-    case 'confirmation_payout':
-    case 'nominal_topup':
-    case 'unknown':
-      return undefined;
-    default:
-      return event.session;
-  }
 }

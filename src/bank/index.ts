@@ -5,7 +5,7 @@ export * from './errors';
 export { ENDPOINTS, WALLET_ENDPOINTS, versionFor, pathFor } from './paths';
 export type { ApiVersion, Endpoint, EndpointName, Safety } from './paths';
 export { toWire, fromWire } from './versioning';
-export { verifyWebhook, parseWebhookEvent, sessionIdOf } from './webhooks';
+export { verifyWebhook, parseWebhookEvent, sessionIdOf, sessionOf } from './webhooks';
 export type { WebhookVerification } from './webhooks';
 export { signBody, verifyBody, SIGNATURE_HEADER } from './signing';
 export type { KeyInput } from './signing';

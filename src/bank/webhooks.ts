@@ -3,6 +3,7 @@ import { verifyBody } from './signing';
 import { issueToRule } from './validation';
 import { fromWire } from './versioning';
 import { NOMINAL_TOPUP_MARKERS, WEBHOOK_SCHEMAS, type BankWebhookEvent } from './types/webhooks';
+import type { PaymentSession } from './types/session';
 
 export type WebhookVerification =
   | { ok: true; event: BankWebhookEvent }
@@ -46,19 +47,29 @@ export function parseWebhookEvent(raw: unknown): WebhookVerification {
   return { ok: true, event: result.data as BankWebhookEvent };
 }
 
+/** The session a session event carries (ready_to_confirm, payment_finished, …); undefined for the rest. */
+export function sessionOf(event: BankWebhookEvent): PaymentSession | undefined {
+  switch (event.type) {
+    case 'confirmation_payout':
+    case 'nominal_topup':
+    case 'unknown':
+      return undefined;
+    default:
+      return event.session;
+  }
+}
+
 /** The session an event is about; undefined for nominal_topup and events we cannot read. */
 export function sessionIdOf(event: BankWebhookEvent): string | undefined {
   switch (event.type) {
     case 'confirmation_payout':
       return event.session_id;
-    case 'nominal_topup':
-      return undefined;
     case 'unknown': {
       const raw = event.raw as { session?: { id?: unknown }; session_id?: unknown } | null;
       const id = raw?.session?.id ?? raw?.session_id;
       return typeof id === 'string' ? id : undefined;
     }
     default:
-      return event.session.id;
+      return sessionOf(event)?.id;
   }
 }

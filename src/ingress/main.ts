@@ -12,8 +12,6 @@ import { addProcessMetrics } from '../metrics';
 import { createIngress } from './server';
 import { connectClient, loadKeyRing, type TemporalSetup } from '../temporal';
 
-export { parseBankPublicKey };
-
 const log = createLogger('ingress');
 
 /** Like the worker: in compose the ingress may start before the Temporal server answers. */

@@ -2,8 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
-import { ConfigError, loadIngressConfig, loadWebhookVerificationConfig } from '../../src/config';
-import { parseBankPublicKey } from '../../src/ingress/main';
+import {
+  ConfigError,
+  loadIngressConfig,
+  loadWebhookVerificationConfig,
+  parseBankPublicKey,
+} from '../../src/config';
 import { DEFAULT_CONNECTION_LIMITS } from '../../src/ingress/server';
 
 const PEM = '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----\n';
