@@ -15,14 +15,17 @@ import { connectivityCheckWorkflow } from '../workflows/connectivity-check';
  * workflows (one activity each) started at once and awaited. Usage: node dist/bench/devserver-sqlite.js [N]
  */
 const N = Number(process.argv[2] ?? 300);
-const VARIANTS: { name: string; pragmas?: string[]; wal: boolean }[] = [
+const VARIANTS: { name: string; inMemory?: boolean; wal: boolean }[] = [
   { name: 'SQLite file, default journal', wal: false },
   { name: 'SQLite file, WAL + synchronous=NORMAL', wal: true },
+  { name: 'SQLite in memory', inMemory: true, wal: false },
 ];
 
-async function measure(wal: boolean): Promise<number> {
+async function measure(variant: (typeof VARIANTS)[number]): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'payrun-bench-'));
-  const server = await startDevServer({ dbFile: join(dir, 'db'), walPragmas: wal });
+  const server = await startDevServer(
+    variant.inMemory ? {} : { dbFile: join(dir, 'db'), walPragmas: variant.wal },
+  );
   // A throwaway key: the bench measures SQLite, but wires Temporal exactly as payrun does.
   const setup = {
     config: loadTemporalConfig({ TEMPORAL_ADDRESS: server.address }),
@@ -57,7 +60,7 @@ async function measure(wal: boolean): Promise<number> {
 async function main() {
   installTemporalRuntime('ERROR');
   for (const v of VARIANTS) {
-    const ms = await measure(v.wal);
+    const ms = await measure(v);
     console.log(`${v.name}: ${N} workflows in ${ms} ms = ${Math.round((N * 1000) / ms)} workflows/s`);
   }
 }
