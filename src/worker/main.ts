@@ -2,6 +2,7 @@ import { createBankClient } from '../bank';
 import { loadBankConfig, loadPayerConfig } from '../config';
 import { buildActivities } from './activities';
 import { loadWorkerBankKey } from './bank-key';
+import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
 import { createLogger } from '../logger';
 import { addProcessMetrics, serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
@@ -18,6 +19,8 @@ const CONNECT_PATIENCE_MS = 120_000;
 /** Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
 export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Promise<void> {
   const { config } = setup;
+  const heapGrowingPercent = loadHeapGrowingPercent();
+  boundHeapGrowth(heapGrowingPercent);
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
   const payer = loadPayerConfig();
   const bankPublicKey = loadWorkerBankKey(process.env, (message) => log.warn(message));
@@ -55,6 +58,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
         metrics: metricsServer?.url ?? 'off',
         sdkMetrics: metricsConfig.sdk ?? 'off',
         signedWebhooks: bankPublicKey ? 'checked' : 'read from session/status',
+        heapGrowingPercent: heapGrowingPercent ?? 'v8',
       },
       'worker started',
     );
