@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError } from '../config';
+import { ConfigError, type Env } from '../config';
 
 export const HEAP_GROWING_VAR = 'PAYRUN_WORKER_HEAP_GROWING_PERCENT';
 
@@ -14,9 +14,7 @@ export const HEAP_GROWING_VAR = 'PAYRUN_WORKER_HEAP_GROWING_PERCENT';
 export const DEFAULT_HEAP_GROWING_PERCENT = 30;
 
 /** The percentage to use, or undefined for V8's own choice (`PAYRUN_WORKER_HEAP_GROWING_PERCENT=v8`). */
-export function loadHeapGrowingPercent(
-  env: Record<string, string | undefined> = process.env,
-): number | undefined {
+export function loadHeapGrowingPercent(env: Env = process.env): number | undefined {
   const raw = (env[HEAP_GROWING_VAR] ?? '').trim();
   if (raw === '') return DEFAULT_HEAP_GROWING_PERCENT;
   if (raw === 'v8') return undefined;
