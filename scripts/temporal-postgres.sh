@@ -257,6 +257,9 @@ start_server() {
   cp "$ROOT/deploy/temporal/dynamicconfig.yaml" "$DIR/dynamicconfig.yaml"
   "$SERVER_BIN" validate-dynamic-config "$DIR/dynamicconfig.yaml" >"$DIR/dynamicconfig.check" 2>&1 ||
     die "deploy/temporal/dynamicconfig.yaml has errors: $(grep -m1 error "$DIR/dynamicconfig.check")"
+  # A misspelt key is only a warning to the validator (exit 0), and the server would ignore it.
+  ! grep -q 'unregistered key' "$DIR/dynamicconfig.check" ||
+    die "deploy/temporal/dynamicconfig.yaml: $(grep -m1 -o 'unregistered key.*' "$DIR/dynamicconfig.check")"
   NUM_HISTORY_SHARDS="$SHARDS" DB_PORT="$PG_PORT" POSTGRES_SEEDS=127.0.0.1 POSTGRES_USER=temporal \
     POSTGRES_PWD="$PG_PASSWORD" BIND_ON_IP=127.0.0.1 LOG_LEVEL="${TEMPORAL_LOG_LEVEL:-warn}" \
     FRONTEND_GRPC_PORT="$FRONTEND_GRPC_PORT" FRONTEND_HTTP_PORT="$FRONTEND_HTTP_PORT" \

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { BANK_WEBHOOK_IPS } from '../src/config';
+import { TEMPORAL_DYNAMIC_CONFIG } from '../src/devserver/dynamic-config';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 
 // No Docker engine runs here, so the production wiring is checked by reading the file.
@@ -175,6 +176,10 @@ describe('docker-compose.yml and scripts/temporal-postgres.sh (Temporal on Postg
     ) as Record<string, { value: unknown }[]>;
     // temporal-server's default of 10 refused payrun's ingress queries as rate-limited (issue 13).
     expect(dynamic['frontend.namespaceRPS.visibility']).toEqual([{ value: 100 }]);
+    // The dev server of the tests and benches runs with the same values, no more and no fewer.
+    expect(dynamic).toEqual(
+      Object.fromEntries(Object.entries(TEMPORAL_DYNAMIC_CONFIG).map(([k, value]) => [k, [{ value }]])),
+    );
   });
 
   it('mounts the config template the script renders, as the image template it renders at start', () => {

@@ -5,6 +5,7 @@ import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { ensurePrivateDir, tightenIfExists, touchPrivateFile } from '../private-fs';
 import { temporalBinary } from './binary';
+import { dynamicConfigArgs, TEMPORAL_DYNAMIC_CONFIG } from './dynamic-config';
 import { freePort } from './ports';
 import { reapOrphans, registerServer, unregisterServer } from './reaper';
 
@@ -82,6 +83,7 @@ async function startOnce(opts: DevServerOptions): Promise<RunningDevServer> {
   }
   for (const [name, type] of Object.entries(SEARCH_ATTRIBUTES))
     args.push('--search-attribute', `${name}=${type}`);
+  args.push(...dynamicConfigArgs(TEMPORAL_DYNAMIC_CONFIG));
   args.push('--log-level', 'warn');
 
   // umask 077: the files the server creates (the db, its -wal and -shm) are owner-only from birth.
