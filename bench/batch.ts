@@ -153,6 +153,7 @@ export interface BatchBenchOptions {
 }
 
 export interface BatchBenchResult {
+  batchId: string;
   rows: number;
   maxInFlight: number;
   codec: boolean;
@@ -298,6 +299,7 @@ async function payOneBatch(
     const history = await batchHandle(stack, r.batchId).describe();
     const progress = await batchHandle(stack, r.batchId).query(batchProgressQuery);
     return {
+      batchId: r.batchId,
       rows,
       maxInFlight,
       codec,
