@@ -12,7 +12,7 @@ import { startStack, type Stack } from '../harness/stack';
 import { batchProgressQuery } from '../../workflows/contracts/batch';
 
 // 1 000 rows in `make test` (about 2 minutes on two cores); `make test-large` runs the same test with
-// 10 000 rows (about 18 minutes). A low continue-as-new threshold makes it continue as new at every
+// 10 000 rows (about 6 minutes). A low continue-as-new threshold makes it continue as new at every
 // chunk boundary (500 rows a chunk).
 const ROWS = Number(process.env.PAYRUN_LARGE_BATCH_ROWS ?? 1_000);
 const CHUNK_ROWS = 500;
