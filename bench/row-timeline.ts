@@ -13,7 +13,7 @@
  */
 process.env.LOG_LEVEL ??= 'warn';
 
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { temporal as proto } from '@temporalio/proto';
 import type { SandboxProfile } from '../src/sandbox';
 import { runBatchBench, startBenchTemporal } from './batch';
@@ -37,33 +37,25 @@ function describe(what: string, values: number[]): string {
   return `| ${what} | ${sorted.length} | ${Math.round(sum / sorted.length)} | ${p(0.5)} | ${p(0.9)} | ${p(1)} |`;
 }
 
-async function history(connection: Connection, namespace: string, workflowId: string, runId?: string) {
-  const events: HistoryEvent[] = [];
-  let nextPageToken: Uint8Array | undefined;
-  do {
-    const page = await connection.workflowService.getWorkflowExecutionHistory({
-      namespace,
-      execution: { workflowId, runId },
-      nextPageToken,
-    });
-    events.push(...(page.history?.events ?? []));
-    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-  } while (nextPageToken);
-  return events;
+/** A run's events, every page (the SDK pages; payloads stay as stored, unread). */
+async function history(client: Client, workflowId: string, runId?: string): Promise<HistoryEvent[]> {
+  return (await client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
+}
+
+/** Milliseconds from the event an id in `since` names to `t`, added to `into` when that event was seen. */
+function addElapsed(into: number[], since: Map<number, number>, eventId: unknown, t: number): void {
+  const from = since.get(Number(eventId));
+  if (from !== undefined) into.push(t - from);
 }
 
 /** The batch's side: every run of its workflow, read in order. */
-async function batchLines(connection: Connection, namespace: string, batchId: string, maxInFlight: number) {
+async function batchLines(client: Client, batchId: string, maxInFlight: number) {
   const runs: HistoryEvent[][] = [];
-  let runId: string | undefined;
-  // The first run's id is the batch's first execution; follow continue-as-new forward from it.
-  const first = await connection.workflowService.describeWorkflowExecution({
-    namespace,
-    execution: { workflowId: batchId },
-  });
-  runId = first.workflowExecutionInfo?.firstRunId ?? undefined;
+  // Start from the batch's first run and follow continue-as-new forward from it.
+  const described = await client.workflow.getHandle(batchId).describe();
+  let runId = described.raw.workflowExecutionInfo?.firstRunId ?? undefined;
   while (runId) {
-    const events = await history(connection, namespace, batchId, runId);
+    const events = await history(client, batchId, runId);
     runs.push(events);
     const last = events[events.length - 1];
     runId = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
@@ -102,13 +94,14 @@ async function batchLines(connection: Connection, namespace: string, batchId: st
         case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
           activityScheduled.set(Number(e.eventId), t);
           break;
-        case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED: {
-          const from = activityScheduled.get(
-            Number(e.activityTaskCompletedEventAttributes!.scheduledEventId),
+        case EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+          addElapsed(
+            activities,
+            activityScheduled,
+            e.activityTaskCompletedEventAttributes!.scheduledEventId,
+            t,
           );
-          if (from !== undefined) activities.push(t - from);
           break;
-        }
         case EventType.EVENT_TYPE_START_CHILD_WORKFLOW_EXECUTION_INITIATED:
           firstStart ??= t;
           inFlight++;
@@ -116,13 +109,14 @@ async function batchLines(connection: Connection, namespace: string, batchId: st
           children.push(e.startChildWorkflowExecutionInitiatedEventAttributes!.workflowId!);
           if (ends.length) endToNextStart.push(t - ends.shift()!);
           break;
-        case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED: {
-          const from = childInitiated.get(
-            Number(e.childWorkflowExecutionStartedEventAttributes!.initiatedEventId),
+        case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_STARTED:
+          addElapsed(
+            initiatedToStarted,
+            childInitiated,
+            e.childWorkflowExecutionStartedEventAttributes!.initiatedEventId,
+            t,
           );
-          if (from !== undefined) initiatedToStarted.push(t - from);
           break;
-        }
         case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_COMPLETED:
         case EventType.EVENT_TYPE_CHILD_WORKFLOW_EXECUTION_FAILED:
           inFlight = Math.max(0, inFlight - 1);
@@ -149,11 +143,11 @@ async function batchLines(connection: Connection, namespace: string, batchId: st
 }
 
 /** The payouts' side: each one's life, and the median of each event for the commonest shapes. */
-async function payoutLines(connection: Connection, namespace: string, workflowIds: string[]) {
+async function payoutLines(client: Client, workflowIds: string[]) {
   const lives: number[] = [];
   const byShape = new Map<string, number[][]>();
   for (const workflowId of workflowIds) {
-    const events = await history(connection, namespace, workflowId);
+    const events = await history(client, workflowId);
     const start = eventMs(events[0]!);
     const offsets = events.map((e) => eventMs(e) - start);
     lives.push(offsets[offsets.length - 1]!);
@@ -190,9 +184,9 @@ async function main(): Promise<void> {
     if (!r.ledgerExactlyOncePerRow) throw new Error('not one ledger payout per row');
     const connection = await Connection.connect({ address: temporal.address });
     try {
-      const namespace = 'default';
-      const batch = await batchLines(connection, namespace, r.batchId, maxInFlight);
-      const payouts = await payoutLines(connection, namespace, batch.children);
+      const client = new Client({ connection });
+      const batch = await batchLines(client, r.batchId, maxInFlight);
+      const payouts = await payoutLines(client, batch.children);
       const head = '| what | n | ms mean | p50 | p90 | max |\n| --- | ---: | ---: | ---: | ---: | ---: |';
       console.log(
         [
