@@ -19,6 +19,14 @@ export interface BankActivityDeps {
 
 export { taxpayerWorkflowId } from './taxpayer';
 
+/** A payout session to create: the workflow's id and first run id key it at the bank. */
+export interface CreatePayoutInput {
+  workflowId: string;
+  runKey: string;
+  request: PayoutRequest;
+  batchId?: string;
+}
+
 export function createBankActivities({ bank, payer, client, taskQueue }: BankActivityDeps) {
   // One owner per retry: Temporal's retry policy retries activities, so the client tries each call once.
   const once = () => ({ signal: Context.current().cancellationSignal, maxRetries: 0 });
@@ -67,12 +75,7 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
      * Creates and starts the payout. The idempotency key is derived from the workflow run, so a
      * retried or replayed activity gets the bank's first answer back instead of a second payout.
      */
-    async createPayoutSession(input: {
-      workflowId: string;
-      runKey: string;
-      request: PayoutRequest;
-      batchId?: string;
-    }): Promise<PaymentSession> {
+    async createPayoutSession(input: CreatePayoutInput): Promise<PaymentSession> {
       const call = payoutCall(input.request, { workflowId: input.workflowId, batchId: input.batchId }, payer);
       const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), ...once() };
       const res = await callBank('create payout', () =>

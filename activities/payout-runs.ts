@@ -1,27 +1,49 @@
 import type { Client } from '@temporalio/client';
+import type { PaymentSession } from '../src/bank';
 import { earlierPayoutRuns } from '../src/batch/lookup';
 import type { EarlierPayoutRun } from '../workflows/contracts/payout';
-import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import { verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import type { CreatePayoutInput } from './bank';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 
+export interface BeforeCreating {
+  earlier: EarlierPayoutRun[];
+  verdict?: TaxpayerVerdict;
+  /** The session, when the payout asked for it and nothing above stood in its way. */
+  created?: PaymentSession;
+}
+
 /** What the payout workflow asks the Temporal server before it creates a bank session. */
-export function createPayoutRunActivities(deps: { client: Client; taskQueue: string }) {
+export function createPayoutRunActivities(deps: {
+  client: Client;
+  taskQueue: string;
+  createPayoutSession: (input: CreatePayoutInput) => Promise<PaymentSession>;
+}) {
   return {
     /**
      * Both things a payout must know before it creates a session, in one local activity (one marker in
      * history): every other run of its workflow id and what each did with the money (at most once
      * whoever starts it), and, for a self-employed recipient, a fresh taxpayer verdict or a request for one.
+     * With `createIfClear`, when there is no earlier run and no verdict still to wait for or that refuses
+     * the recipient, it also creates the session — the usual case, one marker and one workflow
+     * activation fewer. Anything else comes back without `created`, and the workflow goes on as it
+     * did before this existed: settle earlier runs, wait for the verdict, then createPayoutSession.
      */
     async beforeCreating(input: {
       workflowId: string;
       currentRunId: string;
       taxpayer?: TaxpayerAsk;
-    }): Promise<{ earlier: EarlierPayoutRun[]; verdict?: TaxpayerVerdict }> {
+      createIfClear?: CreatePayoutInput;
+    }): Promise<BeforeCreating> {
       const [earlier, verdict] = await Promise.all([
         earlierPayoutRuns(deps.client, input.workflowId, input.currentRunId),
         input.taxpayer ? askTaxpayerVerdict(deps.client, deps.taskQueue, input.taxpayer) : undefined,
       ]);
-      return { earlier, ...(verdict ? { verdict } : {}) };
+      const found = { earlier, ...(verdict ? { verdict } : {}) };
+      const create = input.createIfClear;
+      if (!create || earlier.length > 0) return found;
+      if (create.request.selfEmployed && (!verdict || verdictRefusal(verdict))) return found;
+      return { ...found, created: await deps.createPayoutSession(create) };
     },
   };
 }

@@ -21,6 +21,16 @@ export const BANK_WRITE_ONCE: LocalActivityOptions = {
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes' },
 };
 
+/**
+ * The earlier-runs look-up that goes on to create the session when nothing stands in its way
+ * (beforeCreating with createIfClear): the create's policy, whose 12 hours keep every retry inside the
+ * bank's idempotency window, and time for the look-up before the bank's request deadline.
+ */
+export const LOOKUP_THEN_CREATE: LocalActivityOptions = {
+  ...BANK_WRITE_ONCE,
+  startToCloseTimeout: '2 minutes',
+};
+
 /** Confirm and cancel: keyed, bounded by the confirm window's safety margin. */
 export const BANK_SETTLE: LocalActivityOptions = {
   startToCloseTimeout: '45 seconds',

@@ -10,10 +10,18 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { PaymentSession } from '../src/bank';
 import type { createBankActivities } from '../activities/bank';
-import type { createPayoutRunActivities } from '../activities/payout-runs';
+import type { BeforeCreating, createPayoutRunActivities } from '../activities/payout-runs';
 import type { createWebhookActivities } from '../activities/webhooks';
-import { BANK_READ, BANK_SETTLE, BANK_WRITE_ONCE, TEMPORAL_READ, WEBHOOK_CHECK } from './activity-options';
+import {
+  BANK_READ,
+  BANK_SETTLE,
+  BANK_WRITE_ONCE,
+  LOOKUP_THEN_CREATE,
+  TEMPORAL_READ,
+  WEBHOOK_CHECK,
+} from './activity-options';
 import { firstPayout, readPayoutSession } from './bank-session';
 import { bankEventSignal } from './contracts/bank-event';
 import { payoutSettledSignal } from './contracts/batch';
@@ -31,7 +39,7 @@ import {
   type PayoutState,
   type PayoutStatus,
 } from './contracts/payout';
-import { taxpayerVerdictSignal, type TaxpayerVerdict } from './contracts/taxpayer';
+import { taxpayerVerdictSignal, verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
 import {
   ALREADY_PAID_TYPE,
   maskNumbers,
@@ -70,6 +78,8 @@ const { cancelSession } = proxyActivities<Acts>(BANK_SETTLE);
 const { getSession } = proxyLocalActivities<Acts>(BANK_READ);
 const { taxpayerVerdict } = proxyLocalActivities<Acts>(TEMPORAL_READ);
 const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
+/** The same local activity asked to create the session too: the create's retry policy then. */
+const { beforeCreating: beforeCreatingOrCreate } = proxyLocalActivities<RunActs>(LOOKUP_THEN_CREATE);
 const { sessionsFromWebhooks } = proxyLocalActivities<WebhookActs>(WEBHOOK_CHECK);
 
 const HOUR = 3_600_000;
@@ -292,6 +302,26 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
       .catch(() => undefined); // the batch has finished: nobody waits
   };
 
+  const createInput = { workflowId, runKey: firstExecutionRunId, request, batchId: input.batchId };
+  const taxpayerStatus = (v: TaxpayerVerdict) => ({
+    isProfessionalIncomeTaxpayer: v.isProfessionalIncomeTaxpayer,
+    isLinked: v.isLinked,
+    checkedAt: v.checkedAt,
+  });
+  const confirmDeadlineFrom = (t: number) => t + opts.confirmWindowMs - opts.confirmSafetyMarginMs;
+  const sessionCreated = (created: PaymentSession) => {
+    tracker.status.timestamps.sessionCreated = iso();
+    tracker.applySession(created, 'session created');
+    tracker.publish();
+    startPolling();
+  };
+  /** No session id came back, so nothing of ours can ever confirm one: this run moved no money. */
+  const refused = (err: unknown): never => {
+    const code = causeType(err) ?? 'create_failed';
+    const words = bankFailure(err)?.message ?? errorText(err);
+    return finish('failed', code, `the bank refused the payout: ${words}`);
+  };
+
   try {
     return await run();
   } finally {
@@ -301,11 +331,22 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   /** 0. At most once whoever starts it: every earlier run of this reference is settled with the bank. */
   async function run(): Promise<PayoutStatus> {
     const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
-    const before = await beforeCreating({
-      workflowId,
-      currentRunId: runId,
-      ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}),
-    });
+    const ask = { workflowId, currentRunId: runId, ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}) };
+    // Usually nothing stands in the session's way, and the look-up creates it in the same local activity.
+    // A history recorded before that holds no `created` here and replays through createPayoutSession in pay().
+    const createsAtOnce = !opts.reconcileOnly && cancelRequest === undefined;
+    const deadlineFrom = workflowNow();
+    let before: BeforeCreating;
+    try {
+      before = createsAtOnce
+        ? await beforeCreatingOrCreate({ ...ask, createIfClear: createInput })
+        : await beforeCreating(ask);
+    } catch (err) {
+      // Only the create gives up (a bank refusal, or 12 hours of failures); the look-up alone never does.
+      if (!createsAtOnce) throw err;
+      return refused(err);
+    }
+    if (before.created) return payCreated(before.created, before.verdict, deadlineFrom);
     verdict ??= before.verdict;
     const earlier = before.earlier;
     const paidBefore = await settleEarlierRuns(earlier);
@@ -330,8 +371,24 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
           : 'nothing to reconcile: no earlier run of this reference',
       );
 
+    return settled(pay());
+  }
+
+  /** The session already exists: created with the look-up, after the verdict it read allowed it. */
+  async function payCreated(
+    created: PaymentSession,
+    checked: TaxpayerVerdict | undefined,
+    deadlineFrom: number,
+  ): Promise<PayoutStatus> {
+    verdict = checked;
+    if (checked) tracker.status.taxpayer = taxpayerStatus(checked);
+    sessionCreated(created);
+    return settled(awaitAndConfirm(confirmDeadlineFrom(deadlineFrom)));
+  }
+
+  async function settled(paying: Promise<PayoutStatus>): Promise<PayoutStatus> {
     try {
-      return await pay();
+      return await paying;
     } catch (err) {
       // Our own endings pass through; a bank call that kept failing after the session existed does not.
       const ending = err instanceof ApplicationFailure && err.type?.startsWith('payout_');
@@ -399,41 +456,25 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         verdict = await taxpayerVerdict(taxpayerAsk);
       }
       if (cancelRequest) return cancelledBeforeMoney();
-      const v = verdict!;
-      tracker.status.taxpayer = {
-        isProfessionalIncomeTaxpayer: v.isProfessionalIncomeTaxpayer,
-        isLinked: v.isLinked,
-        checkedAt: v.checkedAt,
-      };
-      if (v.error) finish('rejected', v.error, `the tax service check did not complete (${v.error})`);
-      if (!v.isProfessionalIncomeTaxpayer)
-        finish('rejected', 'not_self_employed', 'the recipient is not a professional income taxpayer');
-      if (!v.isLinked)
-        finish('rejected', 'not_linked', 'the recipient has not linked payrun’s partner in the tax service');
+      tracker.status.taxpayer = taxpayerStatus(verdict!);
+      const refusal = verdictRefusal(verdict!);
+      if (refusal) finish('rejected', refusal.code, refusal.reason);
       tracker.setState('creating_session');
     }
     if (cancelRequest) return cancelledBeforeMoney();
 
     // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
-    const confirmDeadline = workflowNow() + opts.confirmWindowMs - opts.confirmSafetyMarginMs;
+    const deadlineFrom = workflowNow();
     try {
-      const created = await createPayoutSession({
-        workflowId,
-        runKey: firstExecutionRunId,
-        request,
-        batchId: input.batchId,
-      });
-      tracker.status.timestamps.sessionCreated = iso();
-      tracker.applySession(created, 'session created');
-      tracker.publish();
-      startPolling();
+      sessionCreated(await createPayoutSession(createInput));
     } catch (err) {
-      // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
-      const code = causeType(err) ?? 'create_failed';
-      const words = bankFailure(err)?.message ?? errorText(err);
-      return finish('failed', code, `the bank refused the payout: ${words}`);
+      return refused(err);
     }
+    return awaitAndConfirm(confirmDeadlineFrom(deadlineFrom));
+  }
 
+  /** Steps 3 to 7, once the bank session exists. */
+  async function awaitAndConfirm(confirmDeadline: number): Promise<PayoutStatus> {
     // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
     tracker.setState('awaiting_ready_to_confirm');
     await awaitBank(() => phase() !== 'processing');

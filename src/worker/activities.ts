@@ -25,11 +25,12 @@ export interface ActivityDeps {
 export function buildActivities({ metrics, ...deps }: ActivityDeps) {
   const counted = metrics ? { ...deps, bank: instrumentBankClient(deps.bank, metrics) } : deps;
   const batch = createBatchActivities(counted);
+  const bank = createBankActivities(counted);
   return {
-    ...createBankActivities(counted),
+    ...bank,
     ...createRoutingActivities(counted.client),
     ...batch,
-    ...createPayoutRunActivities(counted),
+    ...createPayoutRunActivities({ ...counted, createPayoutSession: bank.createPayoutSession }),
     ...createWebhookActivities(counted),
     /**
      * Every row outcome of a batch passes through here once it is final; counted after the store has

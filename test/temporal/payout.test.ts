@@ -103,14 +103,22 @@ describe('payout workflow end to end against the bank sandbox', () => {
   it.each([
     ['not_self_employed', TEST_INNS.NOT_SELF_EMPLOYED],
     ['not_linked', TEST_INNS.SELF_EMPLOYED_NOT_LINKED],
-  ])('rejects (%s) without creating a bank session', async (code, inn) => {
+  ])('rejects (%s) without creating a bank session, asked or already known', async (code, inn) => {
     const before = stack.sandbox.ledger().length;
-    const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: inn } });
-    const handle = await startPayout(stack, request);
-    const status = await outcome(handle);
-    expect(status.state).toBe('rejected');
-    expect(status.failure?.code).toBe(code);
-    expect(status.bank.sessionId).toBeUndefined();
+    const sessions = () => Object.keys(stack.sandbox.sandbox.state.sessions).length;
+    const sessionsBefore = sessions();
+    const checkedAt: (string | undefined)[] = [];
+    // The second payout finds the verdict fresh: the look-up that would create its session must not.
+    for (let i = 0; i < 2; i++) {
+      const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: inn } });
+      const status = await outcome(await startPayout(stack, request));
+      expect(status.state).toBe('rejected');
+      expect(status.failure?.code).toBe(code);
+      expect(status.bank.sessionId).toBeUndefined();
+      checkedAt.push(status.taxpayer?.checkedAt);
+    }
+    expect(checkedAt[1]).toBe(checkedAt[0]); // one check, known to the second payout
+    expect(sessions()).toBe(sessionsBefore);
     expect(stack.sandbox.ledger().length).toBe(before);
   });
 

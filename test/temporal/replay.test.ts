@@ -9,6 +9,20 @@ import { HISTORIES_DIR, replayDataConverter, replayRecordedHistories } from '../
 /** issue 12's budget: a self-employed card payout that succeeds (verdict cached) in at most 20 events. */
 const LEAN_PAYOUT_EVENTS = 20;
 
+/** The local activities a recorded history ran, in order, from their markers. */
+function localActivitiesOf(file: string): string[] {
+  const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, file), 'utf8')) as {
+    events: { markerRecordedEventAttributes?: { details: { data: { payloads: { data: string }[] } } } }[];
+  };
+  // Core writes a local activity's marker header as plain JSON (the payload codec encrypts only results).
+  return recorded.events.flatMap((e) => {
+    const header = e.markerRecordedEventAttributes?.details.data.payloads[0]?.data;
+    return header
+      ? [(JSON.parse(Buffer.from(header, 'base64').toString()) as { activity_type: string }).activity_type]
+      : [];
+  });
+}
+
 describe('recorded workflow histories replay with the current workflow code', () => {
   it('has recordings to replay', () => {
     expect(readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).length).toBeGreaterThan(0);
@@ -23,17 +37,17 @@ describe('recorded workflow histories replay with the current workflow code', ()
   });
 
   it('believes the recorded payout’s webhooks on the bank’s signature: no session/status read', () => {
-    const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
-      events: { markerRecordedEventAttributes?: { details: { data: { payloads: { data: string }[] } } } }[];
-    };
-    // Core writes a local activity's marker header as plain JSON (the payload codec encrypts only results).
-    const localActivities = recorded.events.flatMap((e) => {
-      const header = e.markerRecordedEventAttributes?.details.data.payloads[0]?.data;
-      return header
-        ? [(JSON.parse(Buffer.from(header, 'base64').toString()) as { activity_type: string }).activity_type]
-        : [];
-    });
-    expect(localActivities).toEqual([
+    // The look-up creates the session when nothing stands in its way: no separate createPayoutSession.
+    expect(localActivitiesOf('payout-succeeded.json')).toEqual([
+      'beforeCreating',
+      'sessionsFromWebhooks',
+      'confirmSession',
+      'sessionsFromWebhooks',
+    ]);
+  });
+
+  it('still has a payout recorded before the look-up created sessions, which the replay below covers', () => {
+    expect(localActivitiesOf('payout-succeeded-two-step.json')).toEqual([
       'beforeCreating',
       'createPayoutSession',
       'sessionsFromWebhooks',

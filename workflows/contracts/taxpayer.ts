@@ -10,6 +10,23 @@ export interface TaxpayerVerdict {
   error?: string;
 }
 
+/**
+ * Why a verdict forbids paying its recipient (undefined: it allows it). One rule for the payout
+ * workflow, which refuses the row, and for the local activity that creates the session at once
+ * when the verdict it read allows it (activities/payout-runs.ts).
+ */
+export function verdictRefusal(v: TaxpayerVerdict): { code: string; reason: string } | undefined {
+  if (v.error) return { code: v.error, reason: `the tax service check did not complete (${v.error})` };
+  if (!v.isProfessionalIncomeTaxpayer)
+    return { code: 'not_self_employed', reason: 'the recipient is not a professional income taxpayer' };
+  if (!v.isLinked)
+    return {
+      code: 'not_linked',
+      reason: 'the recipient has not linked payrun’s partner in the tax service',
+    };
+  return undefined;
+}
+
 /** A payout asks the per-tax-number workflow for a verdict; the answer comes back as a signal. */
 export const taxpayerCheckRequestSignal =
   defineSignal<[{ replyTo: string; maxAgeMs: number }]>('taxpayerCheckRequest');
