@@ -23,12 +23,14 @@ export const BANK_WRITE_ONCE: LocalActivityOptions = {
 
 /**
  * The earlier-runs look-up that goes on to create the session when nothing stands in its way
- * (beforeCreating with createIfClear): the create's policy, whose 12 hours keep every retry inside the
- * bank's idempotency window, and time for the look-up before the bank's request deadline.
+ * (beforeCreating with createIfClear): one attempt, longer than the bank's request deadline. If it
+ * fails for any reason the payout takes the separate steps (the look-up until it answers, then the
+ * create under BANK_WRITE_ONCE with the same idempotency key, so a session this attempt created is the
+ * one the bank answers with).
  */
 export const LOOKUP_THEN_CREATE: LocalActivityOptions = {
-  ...BANK_WRITE_ONCE,
-  startToCloseTimeout: '2 minutes',
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 1 },
 };
 
 /** Confirm and cancel: keyed, bounded by the confirm window's safety margin. */

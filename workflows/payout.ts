@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   ApplicationFailure,
   condition,
+  isCancellation,
   getExternalWorkflowHandle,
   proxyActivities,
   proxyLocalActivities,
@@ -78,8 +79,8 @@ const { cancelSession } = proxyActivities<Acts>(BANK_SETTLE);
 const { getSession } = proxyLocalActivities<Acts>(BANK_READ);
 const { taxpayerVerdict } = proxyLocalActivities<Acts>(TEMPORAL_READ);
 const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
-/** The same local activity asked to create the session too: the create's retry policy then. */
-const { beforeCreating: beforeCreatingOrCreate } = proxyLocalActivities<RunActs>(LOOKUP_THEN_CREATE);
+/** The same local activity asked to create the session too: one attempt, then the separate steps. */
+const { beforeCreating: lookUpOrCreate } = proxyLocalActivities<RunActs>(LOOKUP_THEN_CREATE);
 const { sessionsFromWebhooks } = proxyLocalActivities<WebhookActs>(WEBHOOK_CHECK);
 
 const HOUR = 3_600_000;
@@ -129,6 +130,8 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   const sessionKey = `${workflowId}:${firstExecutionRunId}`;
   let verdict: TaxpayerVerdict | undefined;
   let cancelRequest: CancelCommand | undefined;
+  /** A refusing verdict that came after the session was created: it is cancelled, the row rejected. */
+  let lateRefusal: { code: string; reason: string } | undefined;
   let confirmSent = false;
 
   // TypeScript narrows `tracker.phase` after a comparison and keeps the narrowing across awaits, during which
@@ -208,7 +211,9 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     });
   };
   const cancelledBeforeMoney = () =>
-    finish('cancelled', 'cancelled_by_operator', `cancelled by ${cancelRequest!.by}`);
+    lateRefusal
+      ? finish('rejected', lateRefusal.code, `${lateRefusal.reason}; its session was cancelled`)
+      : finish('cancelled', 'cancelled_by_operator', `cancelled by ${cancelRequest!.by}`);
 
   /** Reads our own session from the bank: the one source of money state. */
   const readSession = async (why: string): Promise<boolean> => {
@@ -332,21 +337,21 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   async function run(): Promise<PayoutStatus> {
     const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
     const ask = { workflowId, currentRunId: runId, ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}) };
-    // Usually nothing stands in the session's way, and the look-up creates it in the same local activity.
-    // A history recorded before that holds no `created` here and replays through createPayoutSession in pay().
-    const createsAtOnce = !opts.reconcileOnly && cancelRequest === undefined;
+    // Usually nothing stands in the session's way, and one attempt of the look-up creates it too. Anything
+    // else — a refusal, a failed attempt, a verdict or a cancel already here — takes the separate steps
+    // below, as every payout did before (and as histories recorded before replay: no `created`).
     const deadlineFrom = workflowNow();
-    let before: BeforeCreating;
-    try {
-      before = createsAtOnce
-        ? await beforeCreatingOrCreate({ ...ask, createIfClear: createInput })
-        : await beforeCreating(ask);
-    } catch (err) {
-      // Only the create gives up (a bank refusal, or 12 hours of failures); the look-up alone never does.
-      if (!createsAtOnce) throw err;
-      return refused(err);
+    let before: BeforeCreating | undefined;
+    if (!opts.reconcileOnly && cancelRequest === undefined && verdict === undefined) {
+      try {
+        before = await lookUpOrCreate({ ...ask, createIfClear: createInput });
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        tracker.note(`creating the session with the look-up failed (${errorText(err)}); trying step by step`);
+      }
+      if (before?.created) return payCreated(before.created, before.verdict, deadlineFrom);
     }
-    if (before.created) return payCreated(before.created, before.verdict, deadlineFrom);
+    before ??= await beforeCreating(ask);
     verdict ??= before.verdict;
     const earlier = before.earlier;
     const paidBefore = await settleEarlierRuns(earlier);
@@ -380,8 +385,14 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     checked: TaxpayerVerdict | undefined,
     deadlineFrom: number,
   ): Promise<PayoutStatus> {
-    verdict = checked;
-    if (checked) tracker.status.taxpayer = taxpayerStatus(checked);
+    verdict ??= checked;
+    if (verdict) tracker.status.taxpayer = taxpayerStatus(verdict);
+    // A verdict signalled while the look-up ran may refuse what it allowed: no confirm, the session is cancelled.
+    lateRefusal = verdict && verdictRefusal(verdict);
+    if (lateRefusal) {
+      tracker.note(`a taxpayer verdict received meanwhile refuses the recipient (${lateRefusal.code})`);
+      cancelRequest ??= { by: 'the taxpayer check', reason: lateRefusal.reason };
+    }
     sessionCreated(created);
     return settled(awaitAndConfirm(confirmDeadlineFrom(deadlineFrom)));
   }

@@ -35,6 +35,25 @@ describe('payouts survive what real banks do to webhooks', () => {
     expect(paidEntries(stack, request.reference)).toHaveLength(1);
   });
 
+  it('pays once when the look-up’s create reached the bank but its answer was lost', async () => {
+    // The one attempt that creates with the look-up fails; the separate create, under the same
+    // idempotency key, gets the session the bank already made, and the payout confirms it once.
+    stack.sandbox.setFaults({
+      http: [{ kind: 'error_after', paths: ['/api/v1/session/init/payout'], times: 1, status: 500 }],
+    });
+    const request = payoutRequest({ selfEmployed: false });
+    const handle = await startPayout(stack, request, FAST);
+    const status = await outcome(handle);
+    expect(status.state).toBe('succeeded');
+    expect(status.notes.join('\n')).toMatch(/creating the session with the look-up failed .*step by step/);
+    const sessions = Object.values(stack.sandbox.sandbox.state.sessions).filter((x) =>
+      JSON.stringify(x.metadata ?? {}).includes(handle.workflowId),
+    );
+    expect(sessions.map((x) => x.id)).toEqual([status.bank.sessionId]);
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    expect(await requestsTo(stack, 'session/init/payout')).toBeGreaterThanOrEqual(2);
+  });
+
   it('recovers a lost ready_to_confirm by polling session/status', async () => {
     stack.sandbox.setFaults({ webhooks: [{ kind: 'drop', types: ['ready_to_confirm'] }] });
     const request = payoutRequest();

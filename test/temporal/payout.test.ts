@@ -1,7 +1,14 @@
 import { taxpayerWorkflowId } from '../../activities/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery } from '../../workflows/contracts/inbox';
-import { approveSignal, payoutStatusQuery } from '../../workflows/contracts/payout';
+import {
+  approveSignal,
+  payoutStatusQuery,
+  payoutWorkflowId,
+  type PayoutInput,
+} from '../../workflows/contracts/payout';
+import { taxpayerVerdictSignal } from '../../workflows/contracts/taxpayer';
+import { payoutWorkflow } from '../../workflows/payout';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
@@ -120,6 +127,29 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(checkedAt[1]).toBe(checkedAt[0]); // one check, known to the second payout
     expect(sessions()).toBe(sessionsBefore);
     expect(stack.sandbox.ledger().length).toBe(before);
+  });
+
+  it('keeps a refusing verdict it already holds: the look-up does not create the session', async () => {
+    // A taxpayerVerdict signal that came with the start (here by hand, as from the Temporal CLI) is the
+    // verdict, as before the look-up could create sessions; the bank's fresh answer does not override it.
+    // A linked self-employed recipient, whose allowing verdict the worker holds once one payout is paid.
+    expect((await outcome(await startPayout(stack, payoutRequest()))).state).toBe('succeeded');
+    const request = payoutRequest();
+    const input: PayoutInput = { request, options: FAST };
+    const handle = await stack.client.workflow.signalWithStart(payoutWorkflow, {
+      taskQueue: stack.taskQueue,
+      workflowId: payoutWorkflowId(request.reference),
+      args: [input],
+      signal: taxpayerVerdictSignal,
+      signalArgs: [
+        { isProfessionalIncomeTaxpayer: true, isLinked: false, checkedAt: new Date().toISOString() },
+      ],
+    });
+    const status = await outcome(handle);
+    expect(status.state).toBe('rejected');
+    expect(status.failure?.code).toBe('not_linked');
+    expect(status.bank.sessionId).toBeUndefined();
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
   });
 
   it('waits out the bank approval when the payout requires one', async () => {
