@@ -385,13 +385,15 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     checked: TaxpayerVerdict | undefined,
     deadlineFrom: number,
   ): Promise<PayoutStatus> {
-    verdict ??= checked;
-    if (verdict) tracker.status.taxpayer = taxpayerStatus(verdict);
-    // A verdict signalled while the look-up ran may refuse what it allowed: no confirm, the session is cancelled.
-    lateRefusal = verdict && verdictRefusal(verdict);
-    if (lateRefusal) {
-      tracker.note(`a taxpayer verdict received meanwhile refuses the recipient (${lateRefusal.code})`);
-      cancelRequest ??= { by: 'the taxpayer check', reason: lateRefusal.reason };
+    if (request.selfEmployed) {
+      verdict ??= checked;
+      tracker.status.taxpayer = taxpayerStatus(verdict!);
+      // A verdict signalled while the look-up ran may refuse what it allowed: no confirm, the session is cancelled.
+      lateRefusal = verdictRefusal(verdict!);
+      if (lateRefusal) {
+        tracker.note(`a taxpayer verdict received meanwhile refuses the recipient (${lateRefusal.code})`);
+        cancelRequest ??= { by: 'the taxpayer check', reason: lateRefusal.reason };
+      }
     }
     sessionCreated(created);
     return settled(awaitAndConfirm(confirmDeadlineFrom(deadlineFrom)));
