@@ -320,12 +320,6 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     tracker.publish();
     startPolling();
   };
-  /** No session id came back, so nothing of ours can ever confirm one: this run moved no money. */
-  const refused = (err: unknown): never => {
-    const code = causeType(err) ?? 'create_failed';
-    const words = bankFailure(err)?.message ?? errorText(err);
-    return finish('failed', code, `the bank refused the payout: ${words}`);
-  };
 
   try {
     return await run();
@@ -481,7 +475,10 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     try {
       sessionCreated(await createPayoutSession(createInput));
     } catch (err) {
-      return refused(err);
+      // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
+      const code = causeType(err) ?? 'create_failed';
+      const words = bankFailure(err)?.message ?? errorText(err);
+      return finish('failed', code, `the bank refused the payout: ${words}`);
     }
     return awaitAndConfirm(confirmDeadlineFrom(deadlineFrom));
   }
