@@ -4,6 +4,7 @@ export type {
   BatchRow,
   Delimiter,
   Encoding,
+  FileEncoding,
   LoadedBatch,
   LoadOptions,
   PayoutMethod,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { formatRubles, sumKopecks } from '../money';
-import { decodeBytes, detectDelimiter, detectLineEnding, EncodingError } from './decode';
+import { decodeBytes, detectDelimiter, detectLineEnding, EncodingError, FILE_ENCODING_NAME } from './decode';
 import { checkEncoding, type EncodingCheck } from './encoding';
 import { columnForHeader, mapHeaders, TOTAL_MARKERS } from './format';
 import type {
@@ -74,8 +74,6 @@ function unvalidatedRows(
   return rows;
 }
 
-const ENCODING_NAME: Record<Encoding, string> = { 'utf-8': 'UTF-8', 'windows-1251': 'Windows-1251' };
-
 /** A file whose cells are not all in the encoding it claims (or most of it is in): its file error and rows. */
 function mixedEncoding(format: BatchFormat, check: Extract<EncodingCheck, { kind: 'mixed' }>): LoadedBatch {
   const { records, offending, encoding } = check;
@@ -93,7 +91,7 @@ function mixedEncoding(format: BatchFormat, check: Extract<EncodingCheck, { kind
     rowNumbers.length === 1
       ? `row ${rowNumbers[0]} is`
       : `rows ${rowNumbers.slice(0, 10).join(', ')}${rowNumbers.length > 10 ? ` and ${rowNumbers.length - 10} more` : ''} are`;
-  const message = `the file mixes encodings: ${listed} ${ENCODING_NAME[other]} but the rest of the file is ${ENCODING_NAME[encoding]}; save the whole file again in one encoding`;
+  const message = `the file mixes encodings: ${listed} ${FILE_ENCODING_NAME[other]} but the rest of the file is ${FILE_ENCODING_NAME[encoding]}; save the whole file again in one encoding`;
   return rejectedBatch(
     format,
     [{ row: first + 1, column, rule: 'encoding_mixed', message }],
@@ -121,7 +119,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
       headers: [],
       lineEnding: '\r\n',
     };
-    return rejectedBatch(format, [{ row: 1, column: null, rule: 'encoding', message: e.message }]);
+    return rejectedBatch(format, [{ row: 1, column: null, rule: e.rule, message: e.message }]);
   }
   const { text, encoding, bom } = decoded;
   const delimiter = opts.delimiter ?? detectDelimiter(text);

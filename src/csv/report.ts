@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import { formatRubles, sumKopecks } from '../money';
 import { encodeText } from './decode';
 import { columnForHeader, type Column } from './format';
-import type { BatchRow, LoadedBatch } from './types';
+import type { BatchFormat, BatchRow, LoadedBatch } from './types';
 
 export const RESULT_COLUMNS = [
   'state',
@@ -102,30 +102,86 @@ export interface ReportOptions {
   mask?: boolean;
 }
 
-export function writeReport(batch: ReportBatch, results: ReportResults, opts: ReportOptions = {}): Buffer {
-  const { format } = batch;
-  const inputRows = [...batch.rows.map((r) => r.cells), ...(batch.totalRow ? [batch.totalRow.cells] : [])];
-  // Rows wider than the header (an unquoted delimiter) would push the result columns out of line: pad everything.
-  const width = Math.max(format.headers.length, ...inputRows.map((cells) => cells.length));
-  // Every header naming a card, account or phone column (a duplicated one too) is masked.
-  const masks = format.headers.map((h) => {
-    const column = columnForHeader(h);
-    return opts.mask === false || !column ? undefined : MASKED[column];
-  });
-  const echo = (cells: readonly string[]): string[] => [
-    ...cells.map((cell, i) => {
-      const mask = masks[i];
-      return neutralizeCell(mask ? maskDigits(cell, mask) : cell);
-    }),
-    ...Array<string>(width - cells.length).fill(''),
-  ];
-  const records: string[][] = [[...echo(format.headers), ...RESULT_COLUMNS]];
-  for (const { row, result } of resolveResults(batch, results)) {
-    records.push([...echo(row.cells), ...RESULT_COLUMNS.map((c) => neutralizeCell(result[c] ?? ''))]);
+/** The widest row of the file: rows wider than the header (an unquoted delimiter) widen the report. */
+export function reportWidth(batch: Pick<ReportBatch, 'format' | 'rows' | 'totalRow'>): number {
+  let width = batch.format.headers.length;
+  for (const r of batch.rows) width = Math.max(width, r.cells.length);
+  return Math.max(width, batch.totalRow?.cells.length ?? 0);
+}
+
+/** How many records are stringified and encoded at once: enough to be quick, few enough to stay small. */
+const RECORDS_PER_WRITE = 1000;
+
+/**
+ * Writes a report record by record to `sink` (a file, a buffer list), a thousand records at a time,
+ * so its memory does not depend on the row count. `width`: the widest row (reportWidth, or counted
+ * while scanning the file), so the result columns of every row line up; rows are padded to it.
+ */
+export class ReportWriter {
+  private readonly masks: ('card' | 'last4' | undefined)[];
+  private records: string[][] = [];
+  private started = false;
+
+  constructor(
+    private readonly format: BatchFormat,
+    private readonly width: number,
+    private readonly sink: (bytes: Buffer) => void,
+    opts: ReportOptions = {},
+  ) {
+    // Every header naming a card, account or phone column (a duplicated one too) is masked.
+    this.masks = format.headers.map((h) => {
+      const column = columnForHeader(h);
+      return opts.mask === false || !column ? undefined : MASKED[column];
+    });
+    this.records.push([...this.echo(format.headers), ...RESULT_COLUMNS]);
   }
-  if (batch.totalRow) records.push([...echo(batch.totalRow.cells), ...RESULT_COLUMNS.map(() => '')]);
-  const text = stringify(records, { delimiter: format.delimiter, record_delimiter: format.lineEnding });
-  return encodeText(text, format.encoding, format.bom);
+
+  private echo(cells: readonly string[]): string[] {
+    const out = cells.map((cell, i) => {
+      const mask = this.masks[i];
+      return neutralizeCell(mask ? maskDigits(cell, mask) : cell);
+    });
+    while (out.length < this.width) out.push('');
+    return out;
+  }
+
+  /** A data row with its result. */
+  row(cells: readonly string[], result: ReportResult): void {
+    this.push([...this.echo(cells), ...RESULT_COLUMNS.map((c) => neutralizeCell(result[c] ?? ''))]);
+  }
+
+  /** The control-total row: echoed, no result. */
+  totalRow(cells: readonly string[]): void {
+    this.push([...this.echo(cells), ...RESULT_COLUMNS.map(() => '')]);
+  }
+
+  private push(record: string[]): void {
+    this.records.push(record);
+    if (this.records.length >= RECORDS_PER_WRITE) this.flush();
+  }
+
+  private flush(): void {
+    if (this.records.length === 0) return;
+    const { delimiter, lineEnding, encoding, bom } = this.format;
+    const text = stringify(this.records, { delimiter, record_delimiter: lineEnding });
+    this.records = [];
+    // The byte order mark, if the file had one, starts the report only.
+    this.sink(encodeText(text, encoding, bom && !this.started));
+    this.started = true;
+  }
+
+  end(): void {
+    this.flush();
+  }
+}
+
+export function writeReport(batch: ReportBatch, results: ReportResults, opts: ReportOptions = {}): Buffer {
+  const parts: Buffer[] = [];
+  const writer = new ReportWriter(batch.format, reportWidth(batch), (b) => parts.push(b), opts);
+  for (const { row, result } of resolveResults(batch, results)) writer.row(row.cells, result);
+  if (batch.totalRow) writer.totalRow(batch.totalRow.cells);
+  writer.end();
+  return Buffer.concat(parts);
 }
 
 export interface StateSummary {
@@ -142,7 +198,7 @@ export interface Summary {
   byState: Record<string, StateSummary>;
   /** The file total: every row's readable amount; the states' kopecks add up to it. */
   total: StateSummary;
-  /** Rows whose amount could not be read, when the entries named their rows. */
+  /** The first ten rows whose amount could not be read, when the entries named their rows. */
   unreadableRows: number[];
   text: string;
 }
@@ -156,48 +212,75 @@ function describeAmount(s: StateSummary): string {
   return `${s.formatted} RUB + ${plural(s.unreadable, 'unreadable amount', 'unreadable amounts')}`;
 }
 
+/** Running count, sum and unreadable count of one state (or of the whole file). */
+class Tally {
+  count = 0;
+  kopecks = 0;
+  unreadable = 0;
+
+  add(amount: number | null): void {
+    this.count++;
+    if (amount === null) this.unreadable++;
+    else this.kopecks = sumKopecks([this.kopecks, amount]);
+  }
+
+  view(): StateSummary {
+    const { count, kopecks, unreadable } = this;
+    return { count, kopecks, formatted: formatRubles(kopecks), unreadable };
+  }
+}
+
+/** Rows with an unreadable amount the summary names; the rest are counted. */
+const UNREADABLE_ROWS_SHOWN = 10;
+
 /**
- * Counts and amounts by state. amount: the row's kopecks as read from its amount cell (for an invalid
- * row too, so paid + failed + invalid add up to the file total); null or absent when it could not be
- * read, which the summary says instead of counting it as 0,00.
+ * Counts and amounts by state, added one row at a time (a report of any size is summarised without
+ * holding its rows). amount: the row's kopecks as read from its amount cell (for an invalid row too,
+ * so paid + failed + invalid add up to the file total); null or absent when it could not be read,
+ * which the summary says instead of counting it as 0,00.
  */
+export class Summarizer {
+  private readonly groups = new Map<string, Tally>();
+  private readonly all = new Tally();
+  private readonly unreadableRows: number[] = [];
+  private unreadableRowCount = 0;
+
+  add({ state, amount, row }: { state: string; amount?: number | null; row?: number }): void {
+    const key = state || 'not_processed';
+    const value = amount ?? null;
+    let tally = this.groups.get(key);
+    if (!tally) this.groups.set(key, (tally = new Tally()));
+    tally.add(value);
+    this.all.add(value);
+    if (value === null && row !== undefined) {
+      this.unreadableRowCount++;
+      if (this.unreadableRows.length < UNREADABLE_ROWS_SHOWN) this.unreadableRows.push(row);
+    }
+  }
+
+  result(): Summary {
+    const byState: Record<string, StateSummary> = {};
+    for (const [state, tally] of this.groups) byState[state] = tally.view();
+    const total = this.all.view();
+    const parts = Object.entries(byState).map(([state, s]) => `${state} ${s.count} (${describeAmount(s)})`);
+    const listed = this.unreadableRowCount;
+    const shown = this.unreadableRows.join(', ');
+    const more = listed > UNREADABLE_ROWS_SHOWN ? ` and ${listed - UNREADABLE_ROWS_SHOWN} more` : '';
+    const note =
+      total.unreadable === 0
+        ? ''
+        : ` + ${plural(total.unreadable, 'unreadable amount', 'unreadable amounts')}${listed ? ` (${listed === 1 ? 'row' : 'rows'} ${shown}${more})` : ''}`;
+    const text = `${total.count} rows, ${total.formatted} RUB${note}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+    return { rows: total.count, byState, total, unreadableRows: [...this.unreadableRows], text };
+  }
+}
+
 export function summarize(
   results: Iterable<{ state: string; amount?: number | null; row?: number }>,
 ): Summary {
-  const groups = new Map<string, (number | null)[]>();
-  const all: (number | null)[] = [];
-  const unreadableRows: number[] = [];
-  for (const { state, amount, row } of results) {
-    const key = state || 'not_processed';
-    const value = amount ?? null;
-    const list = groups.get(key) ?? [];
-    list.push(value);
-    groups.set(key, list);
-    all.push(value);
-    if (value === null && row !== undefined) unreadableRows.push(row);
-  }
-  const describe = (amounts: (number | null)[]): StateSummary => {
-    const readable = amounts.filter((a): a is number => a !== null);
-    const kopecks = sumKopecks(readable);
-    return {
-      count: amounts.length,
-      kopecks,
-      formatted: formatRubles(kopecks),
-      unreadable: amounts.length - readable.length,
-    };
-  };
-  const byState: Record<string, StateSummary> = {};
-  for (const [state, amounts] of groups) byState[state] = describe(amounts);
-  const total = describe(all);
-  const parts = Object.entries(byState).map(([state, s]) => `${state} ${s.count} (${describeAmount(s)})`);
-  const shown = unreadableRows.slice(0, 10).join(', ');
-  const more = unreadableRows.length > 10 ? ` and ${unreadableRows.length - 10} more` : '';
-  const note =
-    total.unreadable === 0
-      ? ''
-      : ` + ${plural(total.unreadable, 'unreadable amount', 'unreadable amounts')}${unreadableRows.length ? ` (${unreadableRows.length === 1 ? 'row' : 'rows'} ${shown}${more})` : ''}`;
-  const text = `${total.count} rows, ${total.formatted} RUB${note}${parts.length ? `: ${parts.join(', ')}` : ''}`;
-  return { rows: total.count, byState, total, unreadableRows, text };
+  const summarizer = new Summarizer();
+  for (const r of results) summarizer.add(r);
+  return summarizer.result();
 }
 
 /** summarize() over a batch and its results, the amounts read from the rows' amount cells. */

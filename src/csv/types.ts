@@ -36,12 +36,16 @@ export interface RowError {
   message: string;
 }
 
+/** The encodings a file may be stated to be in. */
 export type Encoding = 'utf-8' | 'windows-1251';
-export type Delimiter = ',' | ';';
+/** The encodings a file is read in: UTF-16 only with its byte order mark (Excel's "Unicode text"). */
+export type FileEncoding = Encoding | 'utf-16le' | 'utf-16be';
+/** Tab: Excel's "Unicode text" export. */
+export type Delimiter = ',' | ';' | '\t';
 export type AmountColumn = 'amount' | 'amount_kopecks';
 
 export interface BatchFormat {
-  encoding: Encoding;
+  encoding: FileEncoding;
   bom: boolean;
   delimiter: Delimiter;
   amountColumn: AmountColumn;
