@@ -54,6 +54,8 @@ test-chaos: setup
 # scripts/temporal-postgres.sh builds and starts it where needed and prints its address. The server is
 # left running, so the next run starts in a second; `scripts/temporal-postgres.sh stop` stops it.
 test-prod: setup
+	@# scripts/temporal-postgres.sh itself on real PostgreSQL: two checkouts, a crashed PostgreSQL, the watchdog.
+	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/
 	@addr="$$(./scripts/temporal-postgres.sh start)" && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Temporal on PostgreSQL on this machine: the production engine (docker-compose.yml's) without Docker.
 #
-#   scripts/temporal-postgres.sh start [--fresh]   build what is missing, start PostgreSQL and the server
+#   scripts/temporal-postgres.sh start [--fresh]   build what is missing, start whatever of PostgreSQL and
+#                                                  the server is down
 #   scripts/temporal-postgres.sh stop              stop both; no process is left
-#   scripts/temporal-postgres.sh status            running or not, and the address
+#   scripts/temporal-postgres.sh status            exits 0 only when both run; prints the address
+#   scripts/temporal-postgres.sh supervise         stays in the foreground: every TEMPORAL_SUPERVISE_INTERVAL
+#                                                  seconds (default 10) starts whatever is down, rotates logs
+#   scripts/temporal-postgres.sh systemd-unit      prints a systemd unit that runs `supervise` at boot
+#   scripts/temporal-postgres.sh rotate-logs       rotates server.log and postgresql.log past TEMPORAL_LOG_MAX_MB
 #   scripts/temporal-postgres.sh render-config     deploy/temporal/config.yaml.tmpl rendered with this
 #                                                  environment, on stdout (what compose's image renders)
 #
 # start prints TEMPORAL_ADDRESS=127.0.0.1:PORT on stdout (everything else goes to stderr) and writes it
 # to $TEMPORAL_PG_DIR/address.env. TEMPORAL_SHARDS (default 4) sets the history shard count of a new
 # cluster; shards are fixed when the databases are created, so another count needs --fresh, which
-# deletes the cluster and its data first. docs/operations.md, "Running Temporal on PostgreSQL".
+# deletes the cluster and its data first. State and data live in this checkout's .temporal-postgres/
+# (TEMPORAL_PG_DIR moves it): two checkouts never share, and the script deletes no data folder it did
+# not create for that state folder. docs/operations.md, "Running Temporal on PostgreSQL".
 set -euo pipefail
 umask 077 # the config holds the database password; logs and state are nobody else's business either
 
@@ -20,7 +27,9 @@ BIN_DIR="$CACHE_DIR/bin"
 SERVER_VERSION="1.29.1" # deploy/temporal-server/go.mod pins it, with the CLI's module graph
 SERVER_BIN="$BIN_DIR/temporal-server"
 SQL_TOOL="$BIN_DIR/temporal-sql-tool"
-DIR="${TEMPORAL_PG_DIR:-$CACHE_DIR/temporal-postgres}"
+# Per checkout, never per cache folder: two checkouts (or CI jobs with their own XDG_CACHE_HOME) that
+# shared one place destroyed each other's clusters (issue 29).
+DIR="${TEMPORAL_PG_DIR:-$ROOT/.temporal-postgres}"
 SHARDS="${TEMPORAL_SHARDS:-4}"
 NAMESPACE="default"
 RETENTION="${TEMPORAL_RETENTION:-72h}"
@@ -32,21 +41,23 @@ die() {
 }
 
 usage() {
-  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status | render-config" >&2
+  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status | supervise | systemd-unit | rotate-logs | render-config" >&2
   exit 2
 }
 
-# PostgreSQL refuses to run as root, and root's home is closed to other users, so when root runs this
-# the cluster lives in the postgres user's home (the Debian place for clusters) and runs as that user.
+# PostgreSQL refuses to run as root, so when root runs this the cluster runs as the postgres user, in the
+# same state folder (which is then open to be passed through, 0711; everything in it stays owner-only).
 if [ "$(id -u)" = 0 ]; then
   PG_USER=postgres
-  PG_HOME_DIR="$(getent passwd postgres 2>/dev/null | cut -d: -f6 || true)"
-  PGDATA_DEFAULT="${PG_HOME_DIR:-/var/lib/postgresql}/payrun-temporal/pgdata"
 else
   PG_USER="$(id -un)"
-  PGDATA_DEFAULT="$DIR/pgdata"
 fi
-PGDATA="${TEMPORAL_PGDATA:-$PGDATA_DEFAULT}"
+PGDATA="${TEMPORAL_PGDATA:-$DIR/pgdata}"
+# Written into a cluster's data folder when this script creates it: the state folder it belongs to. The
+# script deletes a data folder only when it names this state folder.
+OWNER_FILE="$PGDATA/payrun-temporal-owner"
+LOG_MAX_MB="${TEMPORAL_LOG_MAX_MB:-50}"
+LOG_KEEP=3
 
 as_pg() {
   if [ "$(id -u)" = 0 ]; then runuser -u "$PG_USER" -- "$@"; else "$@"; fi
@@ -141,13 +152,37 @@ server_pid() {
   fi
 }
 
+# Running means a live postmaster of this data folder (a pid left from before a reboot may be reused).
 pg_running() {
-  [ -f "$PGDATA/postmaster.pid" ] && pid_alive "$(head -1 "$PGDATA/postmaster.pid")"
+  local pid
+  pid="$(head -1 "$PGDATA/postmaster.pid" 2>/dev/null || true)"
+  pid_alive "$pid" && tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" | grep -qF -- "-D $PGDATA "
+}
+
+# Deletes the cluster's data folder only when this state folder created it (or it is empty).
+remove_pgdata() {
+  [ -e "$PGDATA" ] || return 0
+  if [ "$(cat "$OWNER_FILE" 2>/dev/null || true)" != "$DIR" ] && [ -n "$(ls -A "$PGDATA" 2>/dev/null)" ]; then
+    die "$PGDATA holds a PostgreSQL cluster that $DIR did not create; not deleting it. Point TEMPORAL_PGDATA elsewhere or remove it yourself."
+  fi
+  pg_running && die "PostgreSQL is running in $PGDATA; run 'scripts/temporal-postgres.sh stop' first."
+  rm -rf "$PGDATA"
+}
+
+# As root, PostgreSQL runs as postgres and must pass through every folder above its data.
+check_pg_user_reaches() {
+  [ "$(id -u)" = 0 ] || return 0
+  runuser -u "$PG_USER" -- test -x "$(dirname "$PGDATA")" ||
+    die "PostgreSQL runs as $PG_USER, who cannot reach $(dirname "$PGDATA") (a folder above it is closed to other users); set TEMPORAL_PG_DIR to a folder it can reach."
 }
 
 load_state() {
   # shellcheck disable=SC1091
   [ -f "$DIR/state.env" ] && . "$DIR/state.env"
+  # A state folder serves the data folder it was created with, no other.
+  if [ -n "${STATE_PGDATA:-}" ] && [ "$STATE_PGDATA" != "$PGDATA" ]; then
+    die "$DIR/state.env belongs to the cluster in $STATE_PGDATA, not $PGDATA; unset TEMPORAL_PGDATA or use another TEMPORAL_PG_DIR."
+  fi
   return 0
 }
 
@@ -186,13 +221,12 @@ create_cluster() {
   read -r -a ports <<<"$(free_ports 11)"
   [ "${#ports[@]}" = 11 ] || die "could not find free loopback ports."
   password="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-  mkdir -p "$(dirname "$PGDATA")"
-  if [ "$(id -u)" = 0 ]; then
-    chown "$PG_USER": "$(dirname "$PGDATA")"
-    chmod 700 "$(dirname "$PGDATA")"
-  fi
-  pwfile="$(dirname "$PGDATA")/.pw"
-  (umask 077 && printf '%s\n' "$password" >"$pwfile")
+  mkdir -p "$PGDATA"
+  chmod 700 "$PGDATA"
+  [ "$(id -u)" = 0 ] && chown "$PG_USER": "$PGDATA"
+  check_pg_user_reaches
+  pwfile="$(mktemp "$DIR/.pw.XXXXXX")"
+  printf '%s\n' "$password" >"$pwfile"
   [ "$(id -u)" = 0 ] && chown "$PG_USER": "$pwfile"
   # scram-sha-256 for every connection: other users of this machine cannot connect without the password.
   if ! as_pg "$PG_BIN/initdb" -D "$PGDATA" -U temporal --pwfile="$pwfile" --auth=scram-sha-256 \
@@ -201,6 +235,7 @@ create_cluster() {
     die "initdb failed; see $DIR/initdb.log."
   fi
   rm -f "$pwfile"
+  printf '%s\n' "$DIR" >"$OWNER_FILE"
   cat >"$DIR/state.env" <<EOF
 PG_PORT=${ports[0]}
 PG_PASSWORD=$password
@@ -216,6 +251,7 @@ WORKER_GRPC_PORT=${ports[8]}
 WORKER_MEMBERSHIP_PORT=${ports[9]}
 METRICS_PORT=${ports[10]}
 SCHEMA_DONE=0
+STATE_PGDATA=$PGDATA
 EOF
   chmod 600 "$DIR/state.env"
 }
@@ -225,11 +261,12 @@ start_postgres() {
   if port_busy "$PG_PORT"; then
     die "port $PG_PORT (this cluster's PostgreSQL port, in $DIR/state.env) is taken by another process; stop it or start again with --fresh."
   fi
+  check_pg_user_reaches
   # TCP on loopback only, no Unix socket: nothing outside this machine reaches it, and nothing in /run
   # needs creating. Sized for one Temporal server (its pools: 20 + 10 connections per store).
   if ! as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -l "$PGDATA/postgresql.log" -w -t 60 start \
     -o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories='' -c max_connections=200 -c shared_buffers=256MB" \
-    >&2; then
+    >&2 9>&-; then
     die "PostgreSQL did not start; see $PGDATA/postgresql.log."
   fi
 }
@@ -275,8 +312,9 @@ start_server() {
   done
   (umask 077 && : >>"$DIR/server.log")
   # setsid: the server outlives this script and is not killed with the shell that started it.
+  # 9>&-: the start lock is not the server's to hold.
   (umask 077 && cd "$DIR" && exec setsid "$SERVER_BIN" --root "$DIR" --config config --env development \
-    --allow-no-auth start >>"$DIR/server.log" 2>&1 </dev/null) &
+    --allow-no-auth start >>"$DIR/server.log" 2>&1 </dev/null 9>&-) &
   echo $! >"$DIR/server.pid"
 }
 
@@ -314,15 +352,96 @@ register_namespace() {
   done
 }
 
+both_running() {
+  pid_alive "$(server_pid)" && pg_running
+}
+
+# Exit 0 only when the server and PostgreSQL both run; 3 when either is down (each named).
 cmd_status() {
   load_state
-  if pid_alive "$(server_pid)"; then
-    echo "TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT"
-    say "running (server pid $(server_pid), PostgreSQL $(pg_running && echo "on port $PG_PORT" || echo "NOT running"), $SHARDS shards, data in $DIR and $PGDATA)"
+  local server="NOT running" pg="NOT running"
+  pid_alive "$(server_pid)" && server="running (pid $(server_pid))"
+  pg_running && pg="running on port $PG_PORT"
+  if [ ! -f "$DIR/state.env" ]; then
+    say "no cluster in $DIR ('scripts/temporal-postgres.sh start' creates one)"
+    return 3
+  fi
+  pid_alive "$(server_pid)" && echo "TEMPORAL_ADDRESS=127.0.0.1:$FRONTEND_GRPC_PORT"
+  if both_running; then
+    say "running: server $server, PostgreSQL $pg, $SHARDS shards, data in $DIR"
     return 0
   fi
-  say "not running${PG_PORT:+ (PostgreSQL $(pg_running && echo "still running on port $PG_PORT" || echo "stopped"))}"
+  say "DOWN: server $server, PostgreSQL $pg ('scripts/temporal-postgres.sh start' starts what is down)"
   return 3
+}
+
+# Copies a log past TEMPORAL_LOG_MAX_MB to LOG.1 (older ones to .2, .3) and empties it in place: the
+# server and PostgreSQL append to the file they opened, so it is truncated, never moved.
+rotate_log() {
+  local file="$1" i
+  [ -f "$file" ] || return 0
+  [ "$(stat -c %s "$file")" -gt $((LOG_MAX_MB * 1024 * 1024)) ] || return 0
+  for ((i = LOG_KEEP - 1; i >= 1; i--)); do
+    if [ -f "$file.$i" ]; then mv -f "$file.$i" "$file.$((i + 1))"; fi
+  done
+  cp -p "$file" "$file.1"
+  : >"$file"
+  say "rotated $file (kept $LOG_KEEP older copies)"
+}
+
+cmd_rotate_logs() {
+  case "$LOG_MAX_MB" in '' | *[!0-9]* | 0) die "TEMPORAL_LOG_MAX_MB must be a positive whole number, not '$LOG_MAX_MB'." ;; esac
+  rotate_log "$DIR/server.log"
+  rotate_log "$PGDATA/postgresql.log"
+}
+
+# The watchdog: a PostgreSQL or server that died (or a reboot, when systemd runs this) is started again
+# within one interval. Stop it before `stop`, or it starts what `stop` stopped.
+cmd_supervise() {
+  local interval="${TEMPORAL_SUPERVISE_INTERVAL:-10}"
+  case "$interval" in '' | *[!0-9]* | 0) die "TEMPORAL_SUPERVISE_INTERVAL must be a positive whole number of seconds, not '$interval'." ;; esac
+  say "supervising the cluster in $DIR every $interval s (Ctrl-C or SIGTERM ends this, not the cluster)"
+  trap 'say "supervisor stopped"; exit 0' TERM INT
+  while :; do
+    # Each round in a subshell: a failed start (die) is reported and tried again next round.
+    (
+      load_state
+      cmd_rotate_logs
+      if ! both_running; then
+        say "$(date -u +%FT%TZ) server $(pid_alive "$(server_pid)" && echo up || echo DOWN), PostgreSQL $(pg_running && echo up || echo DOWN): starting"
+        cmd_start >/dev/null
+      fi
+    ) || say "start failed; trying again in $interval s"
+    sleep "$interval" &
+    wait $! || true
+  done
+}
+
+cmd_systemd_unit() {
+  cat <<UNIT
+# payrun's Temporal on PostgreSQL for the checkout $ROOT, restarted by the script's watchdog
+# (scripts/temporal-postgres.sh supervise), which systemd restarts in turn. Install:
+#   scripts/temporal-postgres.sh systemd-unit > /etc/systemd/system/payrun-temporal.service
+#   systemctl daemon-reload && systemctl enable --now payrun-temporal
+[Unit]
+Description=payrun: Temporal server on PostgreSQL ($DIR)
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+Type=simple
+Environment=TEMPORAL_PG_DIR=$DIR
+Environment=TEMPORAL_SUPERVISE_INTERVAL=${TEMPORAL_SUPERVISE_INTERVAL:-10}
+ExecStart=$ROOT/scripts/temporal-postgres.sh supervise
+ExecStopPost=$ROOT/scripts/temporal-postgres.sh stop
+# The server and PostgreSQL outlive a restart of the watchdog; stopping the unit stops them (ExecStopPost).
+KillMode=process
+Restart=always
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target
+UNIT
 }
 
 cmd_stop() {
@@ -365,15 +484,21 @@ cmd_start() {
   [ "$#" -le "$fresh" ] || usage
   case "$SHARDS" in '' | *[!0-9]* | 0) die "TEMPORAL_SHARDS must be a positive whole number, not '$SHARDS'." ;; esac
   mkdir -p "$DIR"
-  chmod 700 "$DIR"
+  # As root PostgreSQL (user postgres) passes through to its data; nothing in here is readable by others.
+  if [ "$(id -u)" = 0 ]; then chmod 711 "$DIR"; else chmod 700 "$DIR"; fi
+  # One start at a time per cluster (the watchdog and a person may both start it).
+  exec 9>"$DIR/start.lock"
+  flock 9
   if [ "$fresh" = 1 ]; then
+    load_state
     cmd_stop
     say "--fresh: deleting the cluster in $PGDATA and the server state in $DIR"
-    rm -rf "$PGDATA" "$DIR"
-    mkdir -p "$DIR"
+    remove_pgdata
+    rm -rf "$DIR/state.env" "$DIR/address.env" "$DIR/config" "$DIR/schema.log" "$DIR/initdb.log"
+    unset STATE_PGDATA SCHEMA_DONE
   fi
   load_state
-  if pid_alive "$(server_pid)" && [ -f "$DIR/address.env" ]; then
+  if both_running && [ -f "$DIR/address.env" ]; then
     [ -z "${TEMPORAL_SHARDS:-}" ] || [ "$TEMPORAL_SHARDS" = "$SHARDS" ] ||
       die "running with $SHARDS history shards; TEMPORAL_SHARDS=$TEMPORAL_SHARDS needs 'start --fresh' (deletes the cluster)."
     say "already running (pid $(server_pid))"
@@ -389,10 +514,11 @@ cmd_start() {
   ensure_binaries
   CLI="$(temporal_cli)"
   if [ ! -f "$DIR/state.env" ] || [ ! -f "$PGDATA/PG_VERSION" ]; then
-    rm -rf "$PGDATA"
+    remove_pgdata
     create_cluster
     load_state
   fi
+  cmd_rotate_logs
   start_postgres
   apply_schemas
   start_server
@@ -413,6 +539,12 @@ case "${1:-}" in
     cmd_stop
     ;;
   status) cmd_status ;;
+  supervise) cmd_supervise ;;
+  systemd-unit) cmd_systemd_unit ;;
+  rotate-logs)
+    load_state
+    cmd_rotate_logs
+    ;;
   render-config) render_config - ;;
   *) usage ;;
 esac

@@ -1,0 +1,276 @@
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '../harness/wait';
+
+// scripts/temporal-postgres.sh on real PostgreSQL and a real temporal-server, in copies of this checkout
+// (two checkouts, two caches): slow (a cluster each) and needs PostgreSQL, so `make test-prod` runs it
+// (PAYRUN_ENGINE_SCRIPT_TESTS=1), `make test` skips it.
+const RUN = process.env.PAYRUN_ENGINE_SCRIPT_TESTS === '1';
+const suite = RUN ? describe : describe.skip;
+const ROOT = join(__dirname, '..', '..');
+const REAL_BIN = join(
+  process.env.PAYRUN_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'payrun'),
+  'bin',
+);
+
+interface Checkout {
+  root: string;
+  /** This checkout's own XDG_CACHE_HOME, as a second CI job or user would have. */
+  cache: string;
+}
+
+let base = '';
+const checkouts: Checkout[] = [];
+
+/** The files the script reads, copied; node_modules linked; the binaries linked into the checkout's own cache. */
+function makeCheckout(name: string): Checkout {
+  const root = join(base, name);
+  for (const path of [
+    'scripts/temporal-postgres.sh',
+    'scripts/ensure-temporal.sh',
+    'deploy/temporal',
+    'workflows/search-attributes.ts',
+    'test/harness/ts-register.js',
+  ])
+    cpSync(join(ROOT, path), join(root, path), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
+  const cache = join(base, `${name}-cache`);
+  mkdirSync(join(cache, 'payrun', 'bin'), { recursive: true });
+  for (const bin of ['temporal', 'temporal-server', 'temporal-sql-tool'])
+    symlinkSync(join(REAL_BIN, bin), join(cache, 'payrun', 'bin', bin));
+  const checkout = { root, cache };
+  checkouts.push(checkout);
+  return checkout;
+}
+
+function script(c: Checkout, ...args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: c.cache };
+  for (const name of ['PAYRUN_CACHE_DIR', 'TEMPORAL_PG_DIR', 'TEMPORAL_PGDATA', 'TEMPORAL_SHARDS'])
+    delete env[name];
+  const r = spawnSync('bash', [join(c.root, 'scripts', 'temporal-postgres.sh'), ...args], {
+    encoding: 'utf8',
+    env,
+    timeout: 300_000,
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const addressOf = (stdout: string) => /TEMPORAL_ADDRESS=(\S+)/.exec(stdout)?.[1];
+
+function temporal(address: string, ...args: string[]) {
+  return spawnSync(join(REAL_BIN, 'temporal'), [...args, '--address', address, '--namespace', 'default'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+const stateDir = (c: Checkout) => join(c.root, '.temporal-postgres');
+const readPid = (file: string) => Number(readFileSync(file, 'utf8').split('\n')[0]);
+const postmasterPid = (c: Checkout) => readPid(join(stateDir(c), 'pgdata', 'postmaster.pid'));
+const serverPid = (c: Checkout) => readPid(join(stateDir(c), 'server.pid'));
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** Waits for what a real process brings about (a pid file read while rewritten counts as not yet). */
+const waitUntil = (condition: () => boolean, what: string) =>
+  waitFor(
+    async () => {
+      try {
+        return condition();
+      } catch {
+        return false;
+      }
+    },
+    120_000,
+    what,
+  );
+
+suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () => {
+  beforeAll(() => {
+    base = mkdtempSync(join(tmpdir(), 'payrun-engine-script-'));
+    // As root PostgreSQL runs as `postgres`, which must reach each checkout's data through this folder.
+    chmodSync(base, 0o755);
+  });
+
+  afterAll(() => {
+    for (const c of checkouts) script(c, 'stop');
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  it("two checkouts with their own caches each get their own cluster; neither touches the other's data", () => {
+    const a = makeCheckout('a');
+    const startA = script(a, 'start');
+    expect({ status: startA.status, stderr: startA.stderr }).toEqual({
+      status: 0,
+      stderr: expect.any(String),
+    });
+    const addressA = addressOf(startA.stdout)!;
+    // Something of A's to find again: a workflow in A's database.
+    const marker = temporal(
+      addressA,
+      'workflow',
+      'start',
+      '--type',
+      'marker',
+      '--task-queue',
+      'nobody',
+      '--workflow-id',
+      'marker-a',
+    );
+    expect(marker.status).toBe(0);
+
+    const b = makeCheckout('b');
+    const startB = script(b, 'start');
+    expect({ status: startB.status, stderr: startB.stderr }).toEqual({
+      status: 0,
+      stderr: expect.any(String),
+    });
+    const addressB = addressOf(startB.stdout)!;
+    expect(addressB).not.toBe(addressA);
+
+    // A still runs, on its own data: status says so and its workflow is there.
+    const statusA = script(a, 'status');
+    expect({ status: statusA.status, stderr: statusA.stderr }).toEqual({
+      status: 0,
+      stderr: expect.any(String),
+    });
+    expect(temporal(addressA, 'workflow', 'describe', '--workflow-id', 'marker-a').status).toBe(0);
+    // B's database is B's: A's workflow is not in it.
+    expect(temporal(addressB, 'workflow', 'describe', '--workflow-id', 'marker-a').status).not.toBe(0);
+    // Stopping and starting A again leaves B running and brings A back on its own data. (Before, both
+    // checkouts' clusters were one machine-wide folder as root: B's start deleted A's data under A's
+    // running PostgreSQL, and A's stop then stopped B's.)
+    expect(script(a, 'stop').status).toBe(0);
+    expect(script(b, 'status').status).toBe(0);
+    expect(script(a, 'start').status).toBe(0);
+    expect(temporal(addressA, 'workflow', 'describe', '--workflow-id', 'marker-a').status).toBe(0);
+    // Each checkout's state and data are inside the checkout.
+    for (const c of [a, b])
+      expect(existsSync(join(c.root, '.temporal-postgres', 'pgdata', 'PG_VERSION'))).toBe(true);
+    expect(readFileSync(join(a.root, '.temporal-postgres', 'address.env'), 'utf8')).toContain(addressA);
+  });
+
+  it('status exits non-zero while PostgreSQL is down; start brings it back and the server works again', async () => {
+    const a = checkouts[0] ?? makeCheckout('a');
+    expect(script(a, 'start').status).toBe(0);
+    const postmaster = postmasterPid(a);
+    process.kill(postmaster, 'SIGQUIT'); // PostgreSQL's immediate shutdown, as a crash leaves it
+    await waitUntil(() => !alive(postmaster), 'PostgreSQL to exit');
+
+    const down = script(a, 'status');
+    expect(down.status).toBe(3);
+    expect(down.stderr).toContain('PostgreSQL NOT running');
+
+    const start = script(a, 'start');
+    expect({ status: start.status, stderr: start.stderr }).toEqual({
+      status: 0,
+      stderr: expect.not.stringContaining('already running'),
+    });
+    expect(script(a, 'status').status).toBe(0);
+    expect(postmasterPid(a)).not.toBe(postmaster);
+    expect(
+      temporal(addressOf(start.stdout)!, 'workflow', 'describe', '--workflow-id', 'marker-a').status,
+    ).toBe(0);
+  });
+
+  it('supervise starts the server again after it is killed with SIGKILL, and PostgreSQL after it crashes', async () => {
+    const a = checkouts[0] ?? makeCheckout('a');
+    expect(script(a, 'start').status).toBe(0);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      XDG_CACHE_HOME: a.cache,
+      TEMPORAL_SUPERVISE_INTERVAL: '1',
+    };
+    delete env.TEMPORAL_PG_DIR;
+    const supervisor = spawn('bash', [join(a.root, 'scripts', 'temporal-postgres.sh'), 'supervise'], {
+      env,
+      stdio: 'ignore',
+    });
+    try {
+      const server = serverPid(a);
+      process.kill(server, 'SIGKILL');
+      await waitUntil(
+        () => serverPid(a) !== server && alive(serverPid(a)),
+        'the supervisor to start the server again',
+      );
+      const postmaster = postmasterPid(a);
+      process.kill(postmaster, 'SIGQUIT');
+      await waitUntil(
+        () => postmasterPid(a) !== postmaster && alive(postmasterPid(a)),
+        'the supervisor to start PostgreSQL again',
+      );
+      await waitUntil(() => script(a, 'status').status === 0, 'status to say both run');
+    } finally {
+      supervisor.kill('SIGTERM');
+    }
+  });
+});
+
+// Fast and without PostgreSQL: `make test` runs these.
+describe('scripts/temporal-postgres.sh without a cluster', () => {
+  const run = (dir: string, args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    spawnSync('bash', [join(ROOT, 'scripts', 'temporal-postgres.sh'), ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, TEMPORAL_PG_DIR: dir, ...extra },
+    });
+
+  it('rotates server.log and postgresql.log past TEMPORAL_LOG_MAX_MB, keeping three older copies', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-engine-logs-'));
+    try {
+      mkdirSync(join(dir, 'pgdata'));
+      const big = 'x'.repeat(1024 * 1024 + 1);
+      writeFileSync(join(dir, 'server.log'), big);
+      for (const n of [1, 2, 3]) writeFileSync(join(dir, `server.log.${n}`), `old ${n}`);
+      writeFileSync(join(dir, 'pgdata', 'postgresql.log'), 'small');
+      const r = run(dir, ['rotate-logs'], { TEMPORAL_LOG_MAX_MB: '1' });
+      expect({ status: r.status, stderr: r.stderr }).toEqual({
+        status: 0,
+        stderr: expect.stringContaining('rotated'),
+      });
+      expect(readFileSync(join(dir, 'server.log'), 'utf8')).toBe('');
+      expect(readFileSync(join(dir, 'server.log.1'), 'utf8')).toBe(big);
+      expect(readFileSync(join(dir, 'server.log.2'), 'utf8')).toBe('old 1');
+      expect(readFileSync(join(dir, 'server.log.3'), 'utf8')).toBe('old 2');
+      expect(existsSync(join(dir, 'server.log.4'))).toBe(false);
+      expect(readFileSync(join(dir, 'pgdata', 'postgresql.log'), 'utf8')).toBe('small');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('status exits non-zero when there is no cluster', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-engine-none-'));
+    try {
+      const r = run(dir, ['status']);
+      expect(r.status).toBe(3);
+      expect(r.stderr).toContain('no cluster in');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints a systemd unit that runs the watchdog for this checkout', () => {
+    const r = run('/srv/payrun-engine', ['systemd-unit']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`ExecStart=${join(ROOT, 'scripts', 'temporal-postgres.sh')} supervise`);
+    expect(r.stdout).toContain('Environment=TEMPORAL_PG_DIR=/srv/payrun-engine');
+    expect(r.stdout).toContain('Restart=always');
+  });
+});
