@@ -1,5 +1,6 @@
 # payrun's production image: one image, run as `worker`, `ingress`, `watch` or `codec-server` by the compose file.
-FROM node:20-bookworm-slim AS build
+# Pinned by digest (the tag's multi-platform index): a rebuild gets the same Node and Debian.
+FROM node:20.19.5-bookworm-slim@sha256:9e70124bd00f47dd023e349cd587132ae61892acc0e47ed641416c3e18f401c3 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-fund --no-audit
@@ -10,13 +11,15 @@ COPY activities ./activities
 COPY bench ./bench
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:20.19.5-bookworm-slim@sha256:9e70124bd00f47dd023e349cd587132ae61892acc0e47ed641416c3e18f401c3
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
+# Compose's healthchecks (docker-compose.yml).
+COPY deploy/healthcheck.js ./deploy/healthcheck.js
 # Workflow sources are bundled by the worker at start from the compiled workflows/ directory.
 # Named volumes start from the image's directory, so the data dir must already belong to `node`,
 # owner-only like everything payrun writes there (the batch store).

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,17 +21,26 @@ interface Service {
   depends_on?: string[] | Record<string, { condition: string }>;
   env_file?: string;
   entrypoint?: string[] | string;
+  secrets?: string[];
+  restart?: string;
 }
 const compose = parse(readFileSync(join(__dirname, '..', 'docker-compose.yml'), 'utf8')) as {
+  name?: string;
   services: Record<string, Service>;
+  secrets: Record<string, { file: string }>;
 };
 const s = compose.services;
-/** The compose file runs it as ['CMD', 'node', '-e', script] inside the payrun image. */
-const healthcheckScript = (): string => {
-  const test = s.ingress!.healthcheck!.test;
-  expect(Array.isArray(test) && test.slice(0, 3)).toEqual(['CMD', 'node', '-e']);
-  return (test as string[])[3]!;
+const HEALTHCHECK = join(__dirname, '..', 'deploy', 'healthcheck.js');
+/** A payrun service's healthcheck: ['CMD', 'node', 'deploy/healthcheck.js', ...args] in the image's /app. */
+const healthcheckArgs = (name: string): string[] => {
+  const test = s[name]!.healthcheck!.test;
+  expect(Array.isArray(test) && test.slice(0, 3)).toEqual(['CMD', 'node', 'deploy/healthcheck.js']);
+  return (test as string[]).slice(3);
 };
+const runHealthcheck = (args: string[]) =>
+  new Promise<number | null>((resolve) =>
+    spawn(process.execPath, [HEALTHCHECK, ...args], { stdio: 'ignore' }).once('exit', resolve),
+  );
 const dependsOn = (svc: Service) =>
   Array.isArray(svc.depends_on) ? svc.depends_on : Object.keys(svc.depends_on ?? {});
 
@@ -70,29 +79,64 @@ describe('docker-compose.yml (production)', () => {
     expect(s.ingress!.ports).toHaveLength(1);
     expect(s.ingress!.ports!.some((p) => p.split(':').includes(internal))).toBe(false);
     expect(s.ingress!.expose).toEqual([internal]);
-    expect(healthcheckScript()).toContain(`http://127.0.0.1:${internal}/healthz`);
+    expect(healthcheckArgs('ingress')).toEqual(['ok', `http://127.0.0.1:${internal}/healthz`]);
   });
 
-  it('the ingress healthcheck command passes on a 200 from /healthz and fails otherwise', async () => {
-    for (const status of [200, 503]) {
-      const server = createServer((req, res) => {
-        res.writeHead(req.url === '/healthz' ? status : 404).end();
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      const { port } = server.address() as AddressInfo;
-      try {
-        const script = healthcheckScript().replace(
-          `127.0.0.1:${String(s.ingress!.environment!.INGRESS_INTERNAL_PORT)}`,
-          `127.0.0.1:${port}`,
-        );
-        const code = await new Promise<number | null>((resolve) =>
-          spawn(process.execPath, ['-e', script], { stdio: 'ignore' }).once('exit', resolve),
-        );
-        expect({ status, code }).toEqual({ status, code: status === 200 ? 0 : 1 });
-      } finally {
-        server.close();
+  it("the payrun services' HTTP healthchecks pass on the answer they want and fail otherwise", async () => {
+    const checks = {
+      ingress: { path: '/healthz', healthy: [200], unhealthy: [503] },
+      worker: { path: '/metrics', healthy: [200], unhealthy: [500] },
+      'codec-server': { path: '/', healthy: [200, 401], unhealthy: [] },
+    };
+    for (const [name, want] of Object.entries(checks)) {
+      const [mode, url] = healthcheckArgs(name);
+      expect({ name, path: new URL(url!).pathname }).toEqual({ name, path: want.path });
+      for (const status of [...want.healthy, ...want.unhealthy]) {
+        const server = createServer((req, res) => {
+          res.writeHead(req.url === want.path ? status : 404).end();
+        });
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const { port } = server.address() as AddressInfo;
+        try {
+          const local = new URL(url!);
+          local.port = String(port);
+          const code = await runHealthcheck([mode!, local.toString()]);
+          expect({ name, status, code }).toEqual({
+            name,
+            status,
+            code: want.healthy.includes(status) ? 0 : 1,
+          });
+        } finally {
+          server.close();
+        }
       }
+      // Nothing listening: unhealthy.
+      expect({ name, code: await runHealthcheck([mode!, 'http://127.0.0.1:1/']) }).toEqual({ name, code: 1 });
     }
+  });
+
+  it("checks the worker's health on the payrun metrics port it is told to serve", () => {
+    const port = String(s.worker!.environment!.PAYRUN_WORKER_METRICS_ADDRESS).split(':').pop();
+    expect(healthcheckArgs('worker')).toEqual(['ok', `http://127.0.0.1:${port}/metrics`]);
+  });
+
+  it("the watcher's healthcheck fails once a file has waited in the inbox longer than its limit", async () => {
+    const [mode, inbox, seconds] = healthcheckArgs('watch');
+    expect(mode).toBe('inbox');
+    expect(inbox).toBe(`${String(s.watch!.environment!.PAYRUN_BATCHES_DIR)}/inbox`);
+    // Longer than a few of the watcher's 5 s polls, short enough to notice within the hour.
+    expect(Number(seconds)).toBeGreaterThanOrEqual(60);
+    expect(Number(seconds)).toBeLessThanOrEqual(1800);
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-compose-inbox-'));
+    writeFileSync(join(dir, '.gitkeep'), '');
+    utimesSync(join(dir, '.gitkeep'), new Date(0), new Date(0));
+    expect(await runHealthcheck(['inbox', dir, seconds!])).toBe(0); // empty but for a dot file
+    writeFileSync(join(dir, 'payouts.csv'), 'x');
+    expect(await runHealthcheck(['inbox', dir, seconds!])).toBe(0); // just dropped
+    const old = new Date(Date.now() - (Number(seconds) + 60) * 1000);
+    utimesSync(join(dir, 'payouts.csv'), old, old);
+    expect(await runHealthcheck(['inbox', dir, seconds!])).toBe(1); // waited too long
+    expect(await runHealthcheck(['inbox', join(dir, 'missing'), seconds!])).toBe(1);
   });
 
   it('gives the watcher and the worker the same batch store and batch folders', () => {
@@ -147,14 +191,139 @@ describe('docker-compose.yml (production)', () => {
     );
   });
 
-  it('gives every payrun service the production env file, where PAYRUN_PAYLOAD_KEYS lives', () => {
-    for (const name of ['worker', 'watch', 'ingress', 'codec-server'])
+  it('gives every payrun service the production env file and its payload keys as a secret file', () => {
+    for (const name of ['worker', 'watch', 'ingress', 'codec-server']) {
       expect(s[name]!.env_file).toBe('.env.production');
+      expect(s[name]!.environment!.PAYRUN_PAYLOAD_KEYS_FILE).toBe('/run/secrets/payload_keys');
+    }
+  });
+
+  it("mounts the bank's private key in the worker alone, and each secret only where a variable reads it", () => {
+    const mounting = Object.entries(s).filter(([, svc]) => svc.secrets?.includes('partner_private_key'));
+    expect(mounting.map(([name]) => name)).toEqual(['worker']);
+    for (const [name, svc] of Object.entries(s)) {
+      const env = svc.environment ?? {};
+      if (name !== 'worker') expect({ name, key: env.PARTNER_PRIVATE_KEY_FILE }).toEqual({ name });
+      // Every secret a service mounts is named by one of its *_FILE variables, and every such variable
+      // points at a secret the service mounts.
+      const read = Object.values(env)
+        .map(String)
+        .filter((v) => v.startsWith('/run/secrets/'))
+        .map((v) => v.slice('/run/secrets/'.length));
+      expect({ name, secrets: [...(svc.secrets ?? [])].sort() }).toEqual({ name, secrets: [...read].sort() });
+    }
+    // Every declared secret is a file beside the compose file, outside git and the image's build context.
+    const used = new Set(Object.values(s).flatMap((svc) => svc.secrets ?? []));
+    expect(Object.keys(compose.secrets).sort()).toEqual([...used].sort());
+    for (const { file } of Object.values(compose.secrets)) expect(file).toMatch(/^\.\/secrets\/[\w.-]+$/);
+    const root = join(__dirname, '..');
+    expect(readFileSync(join(root, '.gitignore'), 'utf8').split('\n')).toContain('secrets/');
+    expect(readFileSync(join(root, '.dockerignore'), 'utf8').split('\n')).toEqual(
+      expect.arrayContaining(['secrets', '.env*']),
+    );
+  });
+
+  it('has no top-level name (Debian\u2019s docker-compose 1.29 refuses it)', () => {
+    expect(compose.name).toBeUndefined();
+  });
+
+  it('gives every long-running service a healthcheck', () => {
+    for (const [name, svc] of Object.entries(s)) {
+      if (svc.restart === 'no') continue; // temporal-setup: a one-shot, judged by its exit code
+      expect({ name, restart: svc.restart }).toEqual({ name, restart: 'unless-stopped' });
+      expect({ name, healthcheck: Boolean(svc.healthcheck?.test) }).toEqual({ name, healthcheck: true });
+    }
+  });
+
+  it('publishes only the ingress to the network, from a host port range that --scale can spread over', () => {
+    for (const [name, svc] of Object.entries(s))
+      for (const p of svc.ports ?? [])
+        if (name !== 'ingress')
+          expect({ name, p }).toEqual({ name, p: expect.stringMatching(/^127\.0\.0\.1:/) });
+    expect(s.ingress!.ports).toEqual(['${INGRESS_HOST_PORTS:-8443}:8080']);
+  });
+
+  it('runs PostgreSQL with more connections than the Temporal pools the config template allows', () => {
+    const template = readFileSync(join(__dirname, '..', 'deploy', 'temporal', 'config.yaml.tmpl'), 'utf8');
+    const pool = (name: string) =>
+      Number(new RegExp(`maxConns: \\{\\{ default \\.Env\\.${name} "(\\d+)" \\}\\}`).exec(template)![1]);
+    // frontend, history, matching and worker each open both pools (one server process or four).
+    const temporalPools = 4 * (pool('SQL_MAX_CONNS') + pool('SQL_VIS_MAX_CONNS'));
+    expect(temporalPools).toBe(120);
+    const command = ([] as string[]).concat(s.postgresql!.command ?? []).join(' ');
+    const max = Number(/max_connections=(\d+)/.exec(command)?.[1]);
+    expect(max).toBeGreaterThanOrEqual(temporalPools + 100);
+    const script = readFileSync(join(__dirname, '..', 'scripts', 'temporal-postgres.sh'), 'utf8');
+    expect(Number(/max_connections=(\d+)/.exec(script)?.[1])).toBeGreaterThan(temporalPools);
+  });
+
+  it('keeps the namespace retention the script uses: 72 hours', () => {
+    const script = readFileSync(join(__dirname, '..', 'scripts', 'temporal-postgres.sh'), 'utf8');
+    expect(script).toContain('RETENTION="${TEMPORAL_RETENTION:-72h}"');
+    expect(s.temporal!.environment!.DEFAULT_NAMESPACE_RETENTION).toBe('72h');
+  });
+
+  it('registers the search attributes with an admin-tools image that carries the temporal CLI', () => {
+    expect(s['temporal-setup']!.image).toMatch(/^temporalio\/admin-tools:[\d.]+-tctl-[\d.]+-cli-[\d.]+$/);
   });
 
   it('keeps the data dir owner-only in the image', () => {
     const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/chmod 0700 \/app\/data/);
+  });
+
+  it('copies the healthcheck script into the image where the healthchecks run it', () => {
+    const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain('COPY deploy/healthcheck.js ./deploy/healthcheck.js');
+    expect(dockerfile).toMatch(/^WORKDIR \/app$/m);
+  });
+});
+
+// Every image is one that exists: pinned by digest where public sources agree on one, otherwise an exact
+// tag seen published (docs/operations.md, "Compose"). A change of image is a change of this list.
+const PINNED_IMAGES = [
+  // The digests of these tags' multi-platform indexes, as several public projects pin them.
+  'postgres:16.4-bookworm@sha256:e62fbf9d3e2b49816a32c400ed2dba83e3b361e6833e624024309c35d334b412',
+  'temporalio/auto-setup:1.29.1@sha256:5b3502a3b685f9eff1b925af90c57c9e3dbeccbef367cc28a2a9712c63379312',
+  'prom/prometheus:v3.5.0@sha256:63805ebb8d2b3920190daf1cb14a60871b16fd38bed42b857a3182bc621f4996',
+  'node:20.19.5-bookworm-slim@sha256:9e70124bd00f47dd023e349cd587132ae61892acc0e47ed641416c3e18f401c3',
+  // Exact tags without a digest that two public sources agree on (temporalio/docker-compose#235: since
+  // 1.24 admin-tools has no bare server-version tag).
+  'temporalio/admin-tools:1.29.1-tctl-1.18.4-cli-1.5.0',
+  'temporalio/ui:2.42.1',
+  // Built from this repository's Dockerfile by the worker service.
+  'payrun:latest',
+];
+
+describe('image references', () => {
+  const root = join(__dirname, '..');
+
+  it('are all on the pinned list: every service image and every Dockerfile FROM', () => {
+    const images = Object.entries(s).map(([name, svc]) => ({ name, image: svc.image }));
+    for (const { name, image } of images)
+      expect({ name, pinned: PINNED_IMAGES.includes(image!) }).toEqual({ name, pinned: true });
+    const froms = [...readFileSync(join(root, 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map(
+      (m) => m[1]!,
+    );
+    expect(froms.length).toBeGreaterThan(0);
+    for (const from of froms)
+      expect({ from, pinned: PINNED_IMAGES.includes(from) }).toEqual({ from, pinned: true });
+  });
+
+  it('the list holds exact versions only: no latest but the local build, no bare major', () => {
+    for (const ref of PINNED_IMAGES) {
+      if (ref === 'payrun:latest') continue;
+      const tag = ref.split('@')[0]!.split(':')[1]!;
+      // PostgreSQL's releases are major.minor (16.4); everyone else's major.minor.patch.
+      expect({ ref, exact: /^v?\d+\.\d+(\.\d+)?(-[\w.-]+)?$/.test(tag) }).toEqual({ ref, exact: true });
+      if (ref.includes('@')) expect(ref).toMatch(/@sha256:[0-9a-f]{64}$/);
+    }
+    // Only the worker builds payrun:latest; the others reuse that image.
+    expect(
+      Object.entries(s)
+        .filter(([, svc]) => svc.build)
+        .map(([n]) => n),
+    ).toEqual(['worker']);
   });
 });
 
@@ -309,6 +478,17 @@ describe('docker-compose.yml and deploy/ (metrics)', () => {
     expect(s.worker!.ports).toBeUndefined();
   });
 
+  it("scrapes temporal-server's own metrics on the address the temporal service is told to serve them", () => {
+    const endpoint = String(s.temporal!.environment!.PROMETHEUS_ENDPOINT);
+    expect(endpoint).toMatch(/^0\.0\.0\.0:\d+$/);
+    const port = portOf(endpoint)!;
+    expect(targets('temporal-server')).toEqual([`temporal:${port}`]);
+    expect(s.temporal!.expose).toEqual([port]);
+    // The template reads that variable (the script sets it to a loopback port of its own).
+    const template = readFileSync(join(root, 'deploy', 'temporal', 'config.yaml.tmpl'), 'utf8');
+    expect(template).toContain('listenAddress: "{{ default .Env.PROMETHEUS_ENDPOINT');
+  });
+
   it("scrapes the ingress's internal port, never the bank-facing one", () => {
     const env = s.ingress!.environment!;
     expect(targets('payrun-ingress')).toEqual([`ingress:${String(env.INGRESS_INTERNAL_PORT)}`]);
@@ -317,7 +497,7 @@ describe('docker-compose.yml and deploy/ (metrics)', () => {
 
   it('runs Prometheus with that config and the alert rules, published on 127.0.0.1 only', () => {
     const p = s.prometheus!;
-    expect(p.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+$/);
+    expect(p.image).toMatch(/^prom\/prometheus:v\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
     const config = promVolumes.find((v) => v.startsWith('./deploy/prometheus/prometheus.yml:'))?.split(':');
     expect(config).toEqual(['./deploy/prometheus/prometheus.yml', expect.stringMatching(/^\//), 'ro']);
     expect(p.command).toContain(`--config.file=${config![1]}`);
