@@ -1,10 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadBatch, summarizeReport, writeReport, type ReportResult } from '../csv';
+import { ApplicationFailure } from '@temporalio/common';
+import { invalidResult, NOT_PROCESSED, ReportWriter, Summarizer, type ReportResult } from '../csv';
+import { readFileFormat, rowRules, streamRecords } from '../csv/stream';
 import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
-import { writePrivateFile } from '../private-fs';
+import { PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
-import { appendOutcomes, readAllRows, readMergedOutcomes, readMeta, readOutcomes, writeFinal } from './store';
+import { OutcomeIndex, outcomeChain, outcomeLines } from './outcome-index';
+import { appendOutcomes, readChunk, readMeta, writeFinal, type StoredBatchMeta } from './store';
 
 export function toReportResult(o: BatchRowOutcome): ReportResult {
   return {
@@ -17,39 +20,54 @@ export function toReportResult(o: BatchRowOutcome): ReportResult {
   };
 }
 
+/** The failure type of a report that cannot be written however often it is tried. */
+export const REPORT_FAILED = 'BatchReportFailed';
+
+/** Disk and descriptor trouble that may pass: the activity's retry policy tries again. */
+const TRANSIENT_CODES = new Set(['ENOSPC', 'EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 'EBUSY', 'EDQUOT']);
+
+export interface FinishOptions {
+  cancelled: boolean;
+  /** Called every few thousand rows while the report is written (the activity heartbeats). */
+  progress?: () => void;
+}
+
 /**
  * Writes `<name>.report.csv` (the file's own encoding and delimiter, every row with its outcome) and
- * `<name>.summary.txt` next to the file in done/, and moves the file there. Safe to run again.
+ * `<name>.summary.txt` next to the file in done/, and moves the file there. Safe to run again. The
+ * file and the outcomes are read a piece at a time, so a report of any size takes the same memory.
+ * A failure that trying again cannot mend (the file or the store unreadable, a bug) is thrown as a
+ * non-retryable ApplicationFailure of type BatchReportFailed, so the batch fails saying why instead
+ * of being retried for ever; disk trouble that may pass is thrown as it is.
  */
-export function finishBatch(dataDir: string, batchId: string, opts: { cancelled: boolean }): BatchFinal {
-  const meta = readMeta(dataDir, batchId);
-  if (opts.cancelled) {
-    const have = readOutcomes(dataDir, batchId);
-    const never = readAllRows(dataDir, batchId)
-      .filter((r) => !have.has(r.row))
-      .map((r): BatchRowOutcome => ({
-        row: r.row,
-        reference: r.request.reference,
-        amount: r.request.amount,
-        state: 'cancelled',
-        errorCode: 'batch_cancelled',
-        reason: 'the batch was cancelled before this payout started',
-      }));
-    appendOutcomes(dataDir, batchId, never);
+export async function finishBatch(
+  dataDir: string,
+  batchId: string,
+  opts: FinishOptions,
+): Promise<BatchFinal> {
+  try {
+    return await finish(dataDir, batchId, opts);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof ApplicationFailure || (code && TRANSIENT_CODES.has(code))) throw e;
+    const message = e instanceof Error ? e.message : String(e);
+    throw ApplicationFailure.create({
+      type: REPORT_FAILED,
+      message: `the report of batch ${batchId} could not be written: ${message}`,
+      nonRetryable: true,
+      cause: e instanceof Error ? e : undefined,
+    });
   }
+}
+
+async function finish(dataDir: string, batchId: string, opts: FinishOptions): Promise<BatchFinal> {
+  const meta = readMeta(dataDir, batchId);
+  if (opts.cancelled) await cancelNeverStarted(dataDir, meta);
   const donePath = meta.doneName ? join(meta.doneDir, meta.doneName) : meta.sourcePath;
   const filePath = existsSync(meta.sourcePath) ? meta.sourcePath : donePath;
-  const stopList = meta.load.stopList ? new Set(meta.load.stopList) : undefined;
-  const batch = loadBatch(readFileSync(filePath), { ...meta.load, stopList });
-  const outcomes = readMergedOutcomes(dataDir, batchId);
-  const results = (row: { row: number }) => {
-    const o = outcomes.get(row.row);
-    return o ? toReportResult(o) : undefined;
-  };
   const reportPath = join(meta.doneDir, `${meta.reportName}.report.csv`);
   const summaryPath = join(meta.doneDir, `${meta.reportName}.summary.txt`);
-  writePrivateFile(reportPath, writeReport(batch, results));
-  const summary = summarizeReport(batch, results).text;
+  const summary = await writeReportFile(dataDir, meta, filePath, reportPath, opts.progress);
   writePrivateFile(
     summaryPath,
     [
@@ -64,4 +82,170 @@ export function finishBatch(dataDir: string, batchId: string, opts: { cancelled:
   const final = { reportPath, summaryPath, summary };
   writeFinal(dataDir, batchId, final);
   return final;
+}
+
+/** Row numbers, one bit each: which rows already have an outcome. */
+class RowBits {
+  private bits = new Uint8Array(1024);
+  add(row: number): void {
+    const byte = row >> 3;
+    if (byte >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(this.bits.length * 2, byte + 1));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[byte]! |= 1 << (row & 7);
+  }
+  has(row: number): boolean {
+    return ((this.bits[row >> 3] ?? 0) & (1 << (row & 7))) !== 0;
+  }
+}
+
+/** Rows a cancelled batch never started: written to the store as cancelled, a chunk at a time. */
+async function cancelNeverStarted(dataDir: string, meta: StoredBatchMeta): Promise<void> {
+  const have = new RowBits();
+  for await (const { outcome } of outcomeLines(dataDir, meta.batchId)) have.add(outcome.row);
+  for (let i = 0; i < meta.chunkCount; i++) {
+    const never = readChunk(dataDir, meta.batchId, i)
+      .filter((r) => !have.has(r.row))
+      .map((r): BatchRowOutcome => ({
+        row: r.row,
+        reference: r.request.reference,
+        amount: r.request.amount,
+        state: 'cancelled',
+        errorCode: 'batch_cancelled',
+        reason: 'the batch was cancelled before this payout started',
+      }));
+    appendOutcomes(dataDir, meta.batchId, never);
+  }
+}
+
+/**
+ * Whether a row was accepted when the file was submitted: the first batch of the chain stored every
+ * accepted row, in row order, a chunk at a time. Rows must be asked for in ascending order.
+ */
+class AcceptedRows {
+  private chunk = -1;
+  private rows: number[] = [];
+  private at = 0;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly meta: StoredBatchMeta,
+  ) {}
+
+  has(row: number): boolean {
+    for (;;) {
+      while (this.at < this.rows.length && this.rows[this.at]! < row) this.at++;
+      if (this.at < this.rows.length) return this.rows[this.at] === row;
+      if (this.chunk + 1 >= this.meta.chunkCount) return false;
+      this.chunk++;
+      this.rows = readChunk(this.dataDir, this.meta.batchId, this.chunk).map((r) => r.row);
+      this.at = 0;
+    }
+  }
+}
+
+/** How often progress() is called, in rows. */
+const PROGRESS_EVERY = 5000;
+
+/**
+ * The report, streamed: a first pass over the file finds its widest row, its last row, and the
+ * references of the rows that were refused at submission (a duplicate reference is refused in all
+ * its rows, so only those rows can share one); the second writes every row with its outcome, or with
+ * the rules it broke, or as not processed. Returns the summary's text.
+ */
+async function writeReportFile(
+  dataDir: string,
+  meta: StoredBatchMeta,
+  filePath: string,
+  reportPath: string,
+  progress: (() => void) | undefined,
+): Promise<string> {
+  const rootMeta = readMeta(dataDir, meta.rootBatchId ?? meta.batchId);
+  const stopList = meta.load.stopList ? new Set(meta.load.stopList) : undefined;
+  const format = await readFileFormat(filePath, meta.load);
+
+  let headerRow = 0;
+  let width = 0;
+  let lastRow = 0;
+  let lastIsTotal = false;
+  let rules: ReturnType<typeof rowRules> | undefined;
+  const refused = new Map<string, number[]>();
+  const accepted = new AcceptedRows(dataDir, rootMeta);
+  let count = 0;
+  for await (const { row, cells } of streamRecords(filePath, format)) {
+    if (!rules) {
+      headerRow = row;
+      format.headers = cells;
+      rules = rowRules(cells, { stopList });
+      format.amountColumn = rules.amountColumn;
+      width = cells.length;
+      continue;
+    }
+    width = Math.max(width, cells.length);
+    lastRow = row;
+    lastIsTotal = rules.isTotal(cells);
+    if (!accepted.has(row)) {
+      const reference = rules.reference(cells);
+      const rows = refused.get(reference);
+      if (rows) rows.push(row);
+      else if (reference) refused.set(reference, [row]);
+    }
+    if (++count % PROGRESS_EVERY === 0) progress?.();
+  }
+  if (!rules) throw new Error(`the file ${filePath} is empty now; it was not when it was submitted`);
+  const sameReference = (reference: string) => {
+    const rows = refused.get(reference) ?? [];
+    // The last row, when it is the TOTAL row, is no data row: it shares no reference.
+    return lastIsTotal ? rows.filter((r) => r !== lastRow) : rows;
+  };
+
+  const outcomes = await OutcomeIndex.build(dataDir, meta.batchId, outcomeChain(dataDir, meta.batchId));
+  const tmp = `${reportPath}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
+  let open = true;
+  const summarizer = new Summarizer();
+  try {
+    const writer = new ReportWriter(format, width, (bytes) => writeSync(fd, bytes));
+    const acceptedAgain = new AcceptedRows(dataDir, rootMeta);
+    for await (const { row, cells } of streamRecords(filePath, format)) {
+      if (row === headerRow) continue;
+      if (row === lastRow && lastIsTotal) {
+        writer.totalRow(cells);
+        continue;
+      }
+      const outcome = outcomes.get(row);
+      const result = outcome
+        ? toReportResult(outcome)
+        : acceptedAgain.has(row)
+          ? NOT_PROCESSED
+          : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
+      writer.row(cells, result);
+      summarizer.add({ state: result.state, amount: rules.kopecks(cells), row });
+      if (++count % PROGRESS_EVERY === 0) progress?.();
+    }
+    writer.end();
+    open = false;
+    closeSync(fd);
+    renameSync(tmp, reportPath);
+  } catch (e) {
+    if (open) closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw e;
+  } finally {
+    outcomes.dispose();
+  }
+  return summarizer.result().text;
+}
+
+/** A row refused at submission, with the rules it broke; not processed if (oddly) it breaks none now. */
+function refusedResult(
+  rules: ReturnType<typeof rowRules>,
+  row: number,
+  cells: readonly string[],
+  sameReference: readonly number[],
+): ReportResult {
+  const errors = rules.errors(row, cells, sameReference);
+  return errors.length > 0 ? invalidResult(errors) : NOT_PROCESSED;
 }

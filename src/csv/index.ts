@@ -32,6 +32,11 @@ export {
 } from './validate';
 export {
   RESULT_COLUMNS,
+  NOT_PROCESSED,
+  invalidResult,
+  ReportWriter,
+  reportWidth,
+  Summarizer,
   summarize,
   summarizeReport,
   defaultResult,

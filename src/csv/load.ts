@@ -19,7 +19,7 @@ import type {
   PayoutRequest,
   RowError,
 } from './types';
-import { markDuplicateReferences, readAmount, validateRow } from './validate';
+import { markDuplicateReferences, readAmount, totalRowPositionError, validateRow } from './validate';
 
 /** sha256 hex of the file's bytes; the batch id derives from it. */
 export function contentHash(bytes: Buffer): string {
@@ -218,12 +218,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     const row = i + 1;
     const outcome = validateRow(cells, row, ctx);
     if (isTotal(cells)) {
-      outcome.errors.push({
-        row,
-        column: 'reference',
-        rule: 'total_row_position',
-        message: 'a TOTAL / ИТОГО row must be the last row of the file',
-      });
+      outcome.errors.push(totalRowPositionError(row));
       delete outcome.request;
     }
     if (outcome.kopecks === null) unreadable.push(row);

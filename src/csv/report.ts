@@ -8,7 +8,7 @@ import { stringify } from 'csv-stringify/sync';
 import { formatRubles, sumKopecks } from '../money';
 import { encodeText } from './decode';
 import { columnForHeader, type Column } from './format';
-import type { BatchFormat, BatchRow, LoadedBatch } from './types';
+import type { BatchFormat, BatchRow, LoadedBatch, RowError } from './types';
 
 export const RESULT_COLUMNS = [
   'state',
@@ -35,13 +35,7 @@ export type ReportResults = ReadonlyMap<number, ReportResult> | ((row: BatchRow)
 
 /** The result a row gets when the workflow supplied none: validation errors, file rejection, or not processed. */
 export function defaultResult(batch: ReportBatch, row: BatchRow): ReportResult {
-  if (row.errors.length > 0) {
-    return {
-      state: 'invalid',
-      error_code: [...new Set(row.errors.map((e) => e.rule))].join(' '),
-      reason: row.errors.map((e) => (e.column ? `${e.column}: ${e.message}` : e.message)).join('; '),
-    };
-  }
+  if (row.errors.length > 0) return invalidResult(row.errors);
   if (batch.rejected) {
     const why =
       batch.fileErrors.length > 0
@@ -53,7 +47,19 @@ export function defaultResult(batch: ReportBatch, row: BatchRow): ReportResult {
       reason: `not paid: the file was rejected (${why})`,
     };
   }
-  return { state: '', reason: 'not processed' };
+  return NOT_PROCESSED;
+}
+
+/** A row the batch never reached (nor cancelled). */
+export const NOT_PROCESSED: ReportResult = { state: '', reason: 'not processed' };
+
+/** A row refused by validation: every rule it broke, and every message. */
+export function invalidResult(errors: readonly RowError[]): ReportResult {
+  return {
+    state: 'invalid',
+    error_code: [...new Set(errors.map((e) => e.rule))].join(' '),
+    reason: errors.map((e) => (e.column ? `${e.column}: ${e.message}` : e.message)).join('; '),
+  };
 }
 
 export function resolveResults(

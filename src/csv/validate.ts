@@ -404,6 +404,27 @@ function readMethod(
 }
 
 /** Every occurrence of a reused reference is an error naming all the rows that use it. */
+/** The error each row sharing a payout reference gets; `rows`: every row with that reference, ascending. */
+export function duplicateReferenceError(row: number, reference: string, rows: readonly number[]): RowError {
+  const where = `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
+  return {
+    row,
+    column: 'reference',
+    rule: 'reference_duplicate',
+    message: `payout reference "${reference}" is used in rows ${where}; each payout needs its own reference`,
+  };
+}
+
+/** A TOTAL / ИТОГО row anywhere but last. */
+export function totalRowPositionError(row: number): RowError {
+  return {
+    row,
+    column: 'reference',
+    rule: 'total_row_position',
+    message: 'a TOTAL / ИТОГО row must be the last row of the file',
+  };
+}
+
 export function markDuplicateReferences(rows: readonly BatchRow[], referenceIndex: number | undefined): void {
   if (referenceIndex === undefined) return;
   const seen = new Map<string, BatchRow[]>();
@@ -417,14 +438,8 @@ export function markDuplicateReferences(rows: readonly BatchRow[], referenceInde
   for (const [reference, list] of seen) {
     if (list.length < 2) continue;
     const numbers = list.map((r) => r.row);
-    const where = `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
     for (const r of list) {
-      r.errors.push({
-        row: r.row,
-        column: 'reference',
-        rule: 'reference_duplicate',
-        message: `payout reference "${reference}" is used in rows ${where}; each payout needs its own reference`,
-      });
+      r.errors.push(duplicateReferenceError(r.row, reference, numbers));
       delete r.request;
     }
   }

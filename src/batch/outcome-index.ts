@@ -1,0 +1,109 @@
+/**
+ * A batch's row outcomes looked up by row in a bounded amount of memory, for reports of any size.
+ * outcomes.jsonl is in the order payouts finished, not row order, and a retry's outcomes sit in
+ * several batches' files: the lines are first sorted into bucket files of BUCKET_ROWS rows each
+ * (still sealed: the buckets hold nothing in clear), then read one bucket at a time while the report
+ * walks the rows in order. The buckets live in the batch's store folder and are removed afterwards.
+ */
+import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { appendPrivateFile, ensurePrivateDir } from '../private-fs';
+import { isSealedText, KeyRing, openText, resolvePayloadKeys } from '../temporal';
+import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import { batchDir, readMeta } from './store';
+
+const BUCKET_ROWS = 4096;
+/** Lines wait in memory per bucket up to this many characters before they are appended to its file. */
+const PENDING_CHARS = 16 * 1024;
+
+/** The store's sealing (store.ts keeps its own key ring private; this reads the same keys). */
+const rings = new Map<string, KeyRing>();
+function openLine(dataDir: string, line: string): BatchRowOutcome {
+  let ring = rings.get(dataDir);
+  if (!ring) {
+    ring = new KeyRing(resolvePayloadKeys({ ...process.env, PAYRUN_DATA_DIR: dataDir }));
+    rings.set(dataDir, ring);
+  }
+  return JSON.parse(isSealedText(line) ? openText(ring, line) : line) as BatchRowOutcome;
+}
+
+/** Every outcome line of one batch, in file order, read a line at a time. */
+export async function* outcomeLines(
+  dataDir: string,
+  batchId: string,
+): AsyncGenerator<{ line: string; outcome: BatchRowOutcome }> {
+  const file = join(batchDir(dataDir, batchId), 'outcomes.jsonl');
+  if (!existsSync(file)) return;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) if (line) yield { line, outcome: openLine(dataDir, line) };
+}
+
+/** The batches whose outcomes a batch's report shows: the first of its retry chain first. */
+export function outcomeChain(dataDir: string, batchId: string): string[] {
+  const chain: string[] = [];
+  for (let id: string | undefined = batchId; id; id = readMeta(dataDir, id).previousBatchId)
+    chain.unshift(id);
+  return chain;
+}
+
+export class OutcomeIndex {
+  private loaded = -1;
+  private current = new Map<number, BatchRowOutcome>();
+
+  private constructor(
+    private readonly dataDir: string,
+    private readonly dir: string,
+  ) {}
+
+  /** Sorts the outcomes of `batchIds` (oldest first; later lines win) into buckets under `batchId`'s folder. */
+  static async build(dataDir: string, batchId: string, batchIds: readonly string[]): Promise<OutcomeIndex> {
+    const dir = join(batchDir(dataDir, batchId), 'report-buckets');
+    rmSync(dir, { recursive: true, force: true });
+    ensurePrivateDir(dir);
+    const pending = new Map<number, string[]>();
+    const sizes = new Map<number, number>();
+    const flush = (bucket: number) => {
+      const lines = pending.get(bucket);
+      if (!lines?.length) return;
+      appendPrivateFile(join(dir, `${bucket}`), lines.join('\n') + '\n');
+      pending.set(bucket, []);
+      sizes.set(bucket, 0);
+    };
+    for (const id of batchIds) {
+      for await (const { line, outcome } of outcomeLines(dataDir, id)) {
+        const bucket = Math.floor(outcome.row / BUCKET_ROWS);
+        const lines = pending.get(bucket) ?? [];
+        lines.push(line);
+        pending.set(bucket, lines);
+        const size = (sizes.get(bucket) ?? 0) + line.length;
+        sizes.set(bucket, size);
+        if (size >= PENDING_CHARS) flush(bucket);
+      }
+    }
+    for (const bucket of pending.keys()) flush(bucket);
+    return new OutcomeIndex(dataDir, dir);
+  }
+
+  /** The outcome of a row; rows must be asked for in ascending order (each bucket is read once). */
+  get(row: number): BatchRowOutcome | undefined {
+    const bucket = Math.floor(row / BUCKET_ROWS);
+    if (bucket !== this.loaded) {
+      this.current = new Map();
+      this.loaded = bucket;
+      const file = join(this.dir, `${bucket}`);
+      if (existsSync(file)) {
+        for (const line of readFileSync(file, 'utf8').split('\n')) {
+          if (!line) continue;
+          const o = openLine(this.dataDir, line);
+          this.current.set(o.row, o);
+        }
+      }
+    }
+    return this.current.get(row);
+  }
+
+  dispose(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
