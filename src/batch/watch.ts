@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { batchFolders } from './folders';
 import { submitBatch, type SubmitOptions } from './submit';
@@ -81,12 +82,15 @@ export async function watchInbox(
   const watcher = new InboxWatcher(client, opts);
   while (!opts.signal?.aborted) {
     for (const e of await watcher.pollOnce()) opts.onEvent(e);
-    await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, opts.intervalMs);
-      opts.signal?.addEventListener('abort', () => {
-        clearTimeout(t);
-        resolve();
-      });
-    });
+    await pause(opts.intervalMs, opts.signal);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts; leaves no listener on the signal behind (node's timer removes it). */
+export async function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await sleep(ms, undefined, { signal });
+  } catch (e) {
+    if ((e as Error).name !== 'AbortError') throw e;
   }
 }

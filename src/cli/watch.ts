@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/config';
 import { watchInbox, type WatchEvent } from '../batch/watch';
 import { withClient } from './connect';
+import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from './numbers';
 
 const describe = (e: WatchEvent): string => {
   switch (e.kind) {
@@ -20,9 +21,14 @@ export function registerWatch(program: Command): void {
   program
     .command('watch')
     .description('poll batches/inbox/ (PAYRUN_BATCHES_DIR) and submit every file once it stops changing')
-    .option('--interval <seconds>', 'poll interval', '5')
+    .option(
+      '--interval <seconds>',
+      `seconds between two looks at the inbox (${WATCH_INTERVAL_SECONDS.min}–${WATCH_INTERVAL_SECONDS.max})`,
+      wholeNumberIn(WATCH_INTERVAL_SECONDS),
+      5,
+    )
     .option('--partial', 'pay the valid rows of files with invalid rows')
-    .action(async (flags: { interval: string; partial?: boolean }) => {
+    .action(async (flags: { interval: number; partial?: boolean }) => {
       const paths = loadBatchPaths();
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
@@ -33,7 +39,7 @@ export function registerWatch(program: Command): void {
           paths,
           taskQueue,
           policy: flags.partial ? 'partial' : 'whole-file',
-          intervalMs: Number(flags.interval) * 1000,
+          intervalMs: flags.interval * 1000,
           signal: abort.signal,
           onEvent: (e) => (e.kind === 'error' ? console.error(describe(e)) : console.log(describe(e))),
         }),
