@@ -178,7 +178,7 @@ async function writeReportFile(
     if (!rules) {
       headerRow = row;
       format.headers = cells;
-      rules = rowRules(cells, { stopList });
+      rules = rowRules(cells, { ...meta.load, stopList });
       format.amountColumn = rules.amountColumn;
       width = cells.length;
       continue;

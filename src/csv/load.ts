@@ -208,6 +208,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     amountColumn: headerMap.amountColumn,
     headerLength: headers.length,
     stopList: opts.stopList,
+    maxPayoutKopecks: opts.maxPayoutKopecks,
   };
   const rows: BatchRow[] = [];
   const amounts: number[] = [];

@@ -99,12 +99,21 @@ export async function* streamRecords(
  * from its caller: `sameReference`, every row of the file with this row's reference (a duplicate
  * when more than one), and whether it is a TOTAL row that is not last.
  */
-export function rowRules(headers: readonly string[], opts: Pick<LoadOptions, 'stopList'>) {
+export function rowRules(
+  headers: readonly string[],
+  opts: Pick<LoadOptions, 'stopList' | 'maxPayoutKopecks'>,
+) {
   const map = mapHeaders(headers);
   const { amountColumn } = map;
   const refIndex = map.index.reference;
   const amountIndex = map.index[amountColumn];
-  const ctx = { index: map.index, amountColumn, headerLength: headers.length, stopList: opts.stopList };
+  const ctx = {
+    index: map.index,
+    amountColumn,
+    headerLength: headers.length,
+    stopList: opts.stopList,
+    maxPayoutKopecks: opts.maxPayoutKopecks,
+  };
   const reference = (cells: readonly string[]): string =>
     refIndex === undefined ? '' : (cells[refIndex] ?? '').trim();
   return {

@@ -91,4 +91,6 @@ export interface LoadOptions {
   policy?: Policy;
   expectTotalKopecks?: number;
   stopList?: ReadonlySet<string>;
+  /** The most one payout may be; above it a row is refused (amount_above_limit). Default DEFAULT_MAX_PAYOUT_KOPECKS. */
+  maxPayoutKopecks?: number;
 }

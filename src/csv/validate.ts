@@ -3,7 +3,7 @@
  * row (as a spreadsheet numbers it), the column and the rule. Messages never echo card, account or phone
  * numbers, nor names.
  */
-import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
+import { formatRubles, MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
 import {
   checkInn12,
   isLuhnValid,
@@ -33,7 +33,17 @@ export interface RowContext {
   amountColumn: AmountColumn;
   headerLength: number;
   stopList?: ReadonlySet<string>;
+  /** The most one payout may be (DEFAULT_MAX_PAYOUT_KOPECKS unless configured). */
+  maxPayoutKopecks?: number;
 }
+
+/**
+ * The most one row may pay unless configured otherwise (PAYRUN_MAX_PAYOUT): 1 000 000,00 ₽. A
+ * self-employed person may earn 2.4 million roubles a year under the regime, so one payout above a
+ * million is almost always a mistyped amount (150 000 000,00 for 150 000,00), and one such row would
+ * otherwise hold the whole batch waiting for funds.
+ */
+export const DEFAULT_MAX_PAYOUT_KOPECKS = 1_000_000_00;
 
 export interface RowOutcome {
   request?: PayoutRequest;
@@ -59,10 +69,26 @@ export type AmountReading =
   | { kopecks: number; error?: { rule: string; message: string } }
   | { kopecks: null; error: { rule: string; message: string } };
 
+/**
+ * A rouble sign or abbreviation after an amount in roubles, as accounting writes it: `руб.`, `руб`,
+ * `р.`, `р`, `₽`, `RUB` (any case, after a space or not). Not in amount_kopecks: a rouble sign on
+ * kopecks is a unit mix-up, refused.
+ */
+const ROUBLE_SUFFIX = /(?<=\d)\s*(?:руб\.?|р\.?|₽|rub)\s*$/iu;
+
 /** The amount cell: kopecks when it reads as money (an error still for zero or less), else only the error. */
 export function readAmount(text: string, column: AmountColumn): AmountReading {
+  if (column === 'amount_kopecks' && ROUBLE_SUFFIX.test(text.trim()))
+    return {
+      kopecks: null,
+      error: {
+        rule: 'amount_format',
+        message: `amount "${text.trim()}" is in roubles but the column is amount_kopecks (whole kopecks, like 123456); name the column amount or write kopecks`,
+      },
+    };
   try {
-    const kopecks = column === 'amount' ? rublesToKopecks(text) : parseKopecks(text);
+    const kopecks =
+      column === 'amount' ? rublesToKopecks(text.trim().replace(ROUBLE_SUFFIX, '')) : parseKopecks(text);
     if (kopecks <= 0)
       return {
         kopecks,
@@ -95,10 +121,20 @@ export function describeChar(ch: string): string {
 }
 
 /**
+ * A list dash or plus: `-` or `+`, then a space, then a word (`- аванс за март`). No formula starts
+ * that way that could run anything: a spreadsheet reads it as a minus or plus before a name, which
+ * is an error, never a call or a link. Such text is accepted and sent as written; every report still
+ * writes it as text (neutralizeCell puts a quote before any cell starting with - or +).
+ */
+const BULLET = /^ *[-+] +\p{L}/u;
+
+/**
  * What a spreadsheet would take for the start of a formula (OWASP CSV injection: = + - @, tab,
- * carriage return), also after leading blanks; undefined when the cell starts harmlessly.
+ * carriage return), also after leading blanks; undefined when the cell starts harmlessly (a list
+ * dash before a word included, BULLET).
  */
 export function formulaStart(raw: string): string | undefined {
+  if (BULLET.test(raw)) return undefined;
   const first = /^[=+\-@\t\r]/.test(raw) ? raw[0]! : /^\s*([=+\-@])/.exec(raw)?.[1];
   return first === undefined
     ? undefined
@@ -251,7 +287,14 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   if (amountText) {
     const amount = readAmount(amountText, ctx.amountColumn);
     kopecks = amount.kopecks;
+    const limit = ctx.maxPayoutKopecks ?? DEFAULT_MAX_PAYOUT_KOPECKS;
     if (amount.error) fail(ctx.amountColumn, amount.error.rule, amount.error.message);
+    else if (kopecks !== null && kopecks > limit)
+      fail(
+        ctx.amountColumn,
+        'amount_above_limit',
+        `amount "${amountText}" is above the limit of one payout, ${formatRubles(limit)} ₽; check the amount (the limit is PAYRUN_MAX_PAYOUT)`,
+      );
   }
 
   // Payouts are in rubles only: a file without the column, or a blank cell, means rub.
