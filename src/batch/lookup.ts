@@ -3,6 +3,9 @@ import type { PayoutLookup } from '../../workflows/contracts/batch';
 import type { EarlierPayoutRun, PayoutStatus } from '../../workflows/contracts/payout';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { readPayoutEnding } from '../../workflows/payout-ending';
+import { PayoutTracker } from '../../workflows/payout-tracker';
+import { parsePayoutInput } from '../../workflows/validation';
+import { runEvidence } from './run-history';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 
@@ -15,8 +18,11 @@ type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 async function classifyRun(client: Client, workflowId: string, runId?: string): Promise<RunVerdict | 'none'> {
   const handle = client.workflow.getHandle(workflowId, runId);
   let closeStatus: string;
+  let runOf: string;
   try {
-    closeStatus = (await handle.describe()).status.name;
+    const described = await handle.describe();
+    closeStatus = described.status.name;
+    runOf = described.runId;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return 'none';
     throw err;
@@ -34,8 +40,17 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
       if (ending) return { closeStatus, verdict: 'in_doubt', status: ending.status };
     }
   }
-  // Terminated, timed out or failed by something else: its status query (the worker replays the
-  // closed run) still knows the session it created, if any.
+  // Terminated, timed out or failed by something else. A run whose own history proves it never reached
+  // the bank (refused its input, or closed before any worker ran it) moved nothing: it must not hold
+  // the reference hostage, or anyone could poison a reference in advance.
+  const evidence = await runEvidence(client, workflowId, runOf);
+  if (evidence.movedNothing)
+    return {
+      closeStatus,
+      verdict: 'not_paid',
+      status: movedNothingStatus(workflowId, evidence, closeStatus),
+    };
+  // Otherwise its status query (the worker replays the closed run) still knows the session it created, if any.
   let status: PayoutStatus | undefined;
   try {
     status = await handle.query(payoutStatusQuery);
@@ -43,6 +58,39 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
     status = undefined; // unreadable: the bank cannot be asked about it, so it stays in doubt
   }
   return { closeStatus, verdict: 'in_doubt', ...(status ? { status } : {}) };
+}
+
+/**
+ * The status of a run that provably moved nothing: its request when its input was valid (so status and
+ * reports show what it was for), else only the reference its workflow id names, with no payee and no amount.
+ */
+function movedNothingStatus(
+  workflowId: string,
+  evidence: { why: string; input: unknown },
+  closeStatus: string,
+): PayoutStatus {
+  const failure = {
+    code: 'moved_nothing',
+    reason: `the run ended ${closeStatus.toLowerCase()} and ${evidence.why}: no money moved; it may be paid again`,
+  };
+  const parsed = parsePayoutInput(evidence.input);
+  if (parsed.ok) {
+    const tracker = new PayoutTracker(parsed.value, { upsert: () => undefined, now: () => '' });
+    const status = tracker.fail('failed', failure);
+    status.timestamps = {};
+    return status;
+  }
+  return {
+    reference: workflowId.replace(/^payout-/, ''),
+    state: 'failed',
+    amount: 0,
+    currency: 'rub',
+    bank: {},
+    payee: { taxReference: '', method: { type: 'card', cardNumber: '' } },
+    failure,
+    timestamps: {},
+    notes: [],
+  };
 }
 
 /** What the latest run of a reference's payout workflow says (the batch decides what to do with it). */
