@@ -56,6 +56,8 @@ test-chaos: setup
 test-prod: setup
 	@# scripts/temporal-postgres.sh itself on real PostgreSQL: two checkouts, a crashed PostgreSQL, the watchdog.
 	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/
+	@# The alert rules on made-up series (promtool; installs Debian's prometheus package when missing).
+	./scripts/check-alerts.sh
 	@addr="$$(./scripts/temporal-postgres.sh start)" && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 

@@ -523,6 +523,60 @@ describe('docker-compose.yml and deploy/ (metrics)', () => {
     }
   });
 
+  it('watches the engine: its availability, persistence, payrun\u2019s task queue and the absence of every worker', () => {
+    const byName = new Map(rules.map((r) => [r.alert, r.expr]));
+    expect(byName.get('PayrunWorkersAbsent')).toBe('absent(up{job="payrun-worker"})');
+    expect(byName.get('TemporalServerDown')).toContain('up{job="temporal-server"}');
+    expect(byName.get('TemporalPersistenceErrors')).toContain('persistence_errors{job="temporal-server"}');
+    expect(byName.get('TemporalPersistenceLatency')).toContain(
+      'persistence_latency_bucket{job="temporal-server"}',
+    );
+    expect(byName.get('PayrunTaskQueueScheduleToStart')).toContain('taskqueue="payrun"');
+    // payrun's task queue in compose is the one the alert watches.
+    expect(s.worker!.environment!.PAYRUN_TASK_QUEUE).toBe('payrun');
+    // Every engine metric an alert reads has a panel in the dashboard's engine row.
+    const dashboard = JSON.parse(readFileSync(join(root, 'deploy', 'grafana', 'payrun.json'), 'utf8')) as {
+      panels: { type: string; title: string; targets?: { expr: string }[] }[];
+    };
+    const rowAt = dashboard.panels.findIndex((p) => p.type === 'row' && p.title.includes('temporal-server'));
+    expect(rowAt).toBeGreaterThanOrEqual(0);
+    const next = dashboard.panels.findIndex((p, i) => i > rowAt && p.type === 'row');
+    const engineExprs = dashboard.panels
+      .slice(rowAt + 1, next < 0 ? undefined : next)
+      .flatMap((p) => (p.targets ?? []).map((t) => t.expr))
+      .join('\n');
+    for (const metric of [
+      'up{job="temporal-server"}',
+      'persistence_errors{',
+      'persistence_latency_bucket{',
+      'task_schedule_to_start_latency_bucket{',
+    ])
+      expect({ metric, panel: engineExprs.includes(metric) }).toEqual({ metric, panel: true });
+  });
+
+  // promtool comes with Debian's prometheus package: scripts/check-alerts.sh installs it (as root), and
+  // `make test-prod` runs that script; here the rules are tested wherever promtool is already installed.
+  const promtool = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' }).status === 0;
+  (promtool ? it : it.skip)(
+    'every alert fires and stays quiet as deploy/prometheus/alerts.test.yml says (promtool)',
+    () => {
+      const run = spawnSync('bash', [join(root, 'scripts', 'check-alerts.sh')], { encoding: 'utf8' });
+      expect({ status: run.status, out: run.stdout + run.stderr }).toEqual({
+        status: 0,
+        out: expect.stringContaining('SUCCESS'),
+      });
+      // Each alert has at least one test that expects it to fire.
+      const tests = readFileSync(join(root, 'deploy', 'prometheus', 'alerts.test.yml'), 'utf8');
+      for (const r of rules)
+        expect({
+          alert: r.alert,
+          tested: new RegExp(`alertname: ${r.alert}\\n\\s+exp_alerts:\\n\\s+(#.*\\n\\s+)?- exp_labels`).test(
+            tests,
+          ),
+        }).toEqual({ alert: r.alert, tested: true });
+    },
+  );
+
   it('alerts and the dashboard use only metrics payrun and the SDK export', async () => {
     const { IngressMetrics, WorkerMetrics } = await import('../src/metrics');
     const defined = new Set(
