@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
+import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/authorize';
 import { loadBatchPaths } from '../src/batch/config';
 import { finishBatch } from '../src/batch/finish';
 import { lookupPayout } from '../src/batch/lookup';
@@ -15,6 +16,8 @@ import type {
 } from '../workflows/contracts/batch';
 import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
 import { PAID_STATES } from '../workflows/payout-ending';
+import type { BatchAuthorization, SignedStatement } from '../workflows/contracts/approval';
+import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';
 
 export interface BatchActivityDeps {
@@ -22,19 +25,22 @@ export interface BatchActivityDeps {
   bank: BankClient;
   /** Defaults to PAYRUN_DATA_DIR (read at call time, so a test can point it at a temp dir). */
   dataDir?: string;
+  /** Who may pay: read again whenever its file changes (src/policy/file.ts PolicySource). */
+  policy: { current(): Policy };
 }
 
 /** How many payout workflows one chunk looks up at once. */
 const LOOKUP_CONCURRENCY = 16;
 
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
-export function createBatchActivities({ client, bank, dataDir }: BatchActivityDeps) {
+export function createBatchActivities({ client, bank, dataDir, policy }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
   return {
     async openBatch({ batchId }: { batchId: string }): Promise<BatchMetaView> {
       const m = readMeta(dir(), batchId);
       const view: BatchMetaView = {
         fileName: m.fileName,
+        fileSha256: m.contentHash,
         rowCount: m.rowCount,
         invalidRows: m.invalidRows,
         totalKopecks: m.totalKopecks,
@@ -42,6 +48,30 @@ export function createBatchActivities({ client, bank, dataDir }: BatchActivityDe
       };
       if (m.previousBatchId) view.retryOf = m.previousBatchId;
       return view;
+    },
+
+    /**
+     * Who may pay this batch, judged now under the worker's policy: every run of the batch asks, so a
+     * batch restarted by hand with other options still waits for what its file requires.
+     */
+    async authorizeBatch(input: {
+      batchId: string;
+      requested?: boolean;
+      ignoreAge?: boolean;
+    }): Promise<BatchAuthorization> {
+      const { batchId, ...opts } = input;
+      return batchAuthorization(dir(), policy.current(), batchId, opts);
+    },
+
+    /** An approval or rejection the batch's validator let through, checked again under the current policy and kept. */
+    async recordBatchDecision(input: {
+      batchId: string;
+      signed: SignedStatement;
+      requested?: boolean;
+    }): Promise<DecisionOutcome> {
+      return recordDecision(dir(), policy.current(), input.batchId, input.signed, {
+        requested: input.requested,
+      });
     },
 
     /** One chunk of valid rows, each with what an existing payout workflow of its reference says. */

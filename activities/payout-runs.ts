@@ -1,6 +1,11 @@
 import type { Client } from '@temporalio/client';
 import type { PaymentSession } from '../src/bank';
+import { payoutAuthorization } from '../src/batch/authorize';
+import { loadBatchPaths } from '../src/batch/config';
 import { earlierPayoutRuns } from '../src/batch/lookup';
+import type { PayoutRequest } from '../src/csv/types';
+import type { Policy } from '../src/policy/file';
+import type { PayoutAuthorization } from '../workflows/contracts/approval';
 import type { EarlierPayoutRun } from '../workflows/contracts/payout';
 import { verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import type { CreatePayoutInput } from './bank';
@@ -11,6 +16,8 @@ export interface BeforeCreating {
   verdict?: TaxpayerVerdict;
   /** The session, when the payout asked for it and nothing above stood in its way. */
   created?: PaymentSession;
+  /** Who allowed this payout: its approved batch, its own approval to come, or a refusal (no session). */
+  authorization?: PayoutAuthorization;
 }
 
 /** What the payout workflow asks the Temporal server before it creates a bank session. */
@@ -18,6 +25,9 @@ export function createPayoutRunActivities(deps: {
   client: Client;
   taskQueue: string;
   createPayoutSession: (input: CreatePayoutInput) => Promise<PaymentSession>;
+  policy: { current(): Policy };
+  /** Defaults to PAYRUN_DATA_DIR (read at call time). */
+  dataDir?: string;
 }) {
   return {
     /**
@@ -34,14 +44,23 @@ export function createPayoutRunActivities(deps: {
       currentRunId: string;
       taxpayer?: TaxpayerAsk;
       createIfClear?: CreatePayoutInput;
+      /** Absent only for a run that pays nothing (reconcile). */
+      authorize?: { batchId?: string; request: PayoutRequest; requested?: boolean };
     }): Promise<BeforeCreating> {
+      const authorization = input.authorize
+        ? payoutAuthorization(
+            deps.dataDir ?? loadBatchPaths().dataDir,
+            deps.policy.current(),
+            input.authorize,
+          )
+        : undefined;
       const [earlier, verdict] = await Promise.all([
         earlierPayoutRuns(deps.client, input.workflowId, input.currentRunId),
         input.taxpayer ? askTaxpayerVerdict(deps.client, deps.taskQueue, input.taxpayer) : undefined,
       ]);
-      const found = { earlier, ...(verdict ? { verdict } : {}) };
+      const found = { earlier, ...(verdict ? { verdict } : {}), ...(authorization ? { authorization } : {}) };
       const create = input.createIfClear;
-      if (!create || earlier.length > 0) return found;
+      if (!create || earlier.length > 0 || authorization?.kind === 'refused') return found;
       if (create.request.selfEmployed && (!verdict || verdictRefusal(verdict))) return found;
       return { ...found, created: await deps.createPayoutSession(create) };
     },

@@ -1,4 +1,5 @@
 import {
+  type BatchCommandRecord,
   type BatchInFlightRow,
   type BatchMetaView,
   type BatchRowOutcome,
@@ -17,7 +18,10 @@ export interface BatchCarry {
   inFlight: BatchInFlightRow[];
   /** Outcomes that settled while the last flush ran: the next run writes them to the store. */
   unflushed?: BatchRowOutcome[];
+  /** Set once paying was allowed: by whom (approvers, or the reason none was needed) and when. */
   approval?: { by: string; at: string };
+  /** The audit trail of operator commands, carried over continue-as-new (newest COMMANDS_KEPT). */
+  commands?: BatchCommandRecord[];
   fundsOk: boolean;
   paused: boolean;
   runs: number;

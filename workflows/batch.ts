@@ -25,6 +25,8 @@ import {
   outcomeFromStatus,
 } from './batch-tally';
 import type { BatchCarry } from './batch-state';
+import { checkBatchDecision, parseSignedStatement } from './approval';
+import type { BatchAuthorization, BatchStatement, SignedStatement } from './contracts/approval';
 import {
   approveBatchUpdate,
   batchApproveSignal,
@@ -32,12 +34,15 @@ import {
   batchFundsChangedSignal,
   batchPauseSignal,
   batchProgressQuery,
+  batchRejectSignal,
   batchResumeSignal,
   cancelBatchUpdate,
   pauseBatchUpdate,
   payoutSettledSignal,
+  rejectBatchUpdate,
   resumeBatchUpdate,
   type BatchChunkRow,
+  type BatchCommandRecord,
   type BatchFinal,
   type BatchInFlightRow,
   type BatchPhase,
@@ -51,10 +56,9 @@ import { cancelSignal, payoutWorkflowId, reportToSignal } from './contracts/payo
 import type { payoutWorkflow } from './payout';
 import { BATCH_STORE } from './activity-options';
 import { BATCH_ID, STATE } from './search-attributes';
-import { iso } from './time';
+import { iso, workflowNow } from './time';
 import {
   invalidInput,
-  parseApproval,
   parseBatchWorkflowInput,
   parseCancellation,
   parsePauseResume,
@@ -62,8 +66,15 @@ import {
 } from './validation';
 
 type Acts = ReturnType<typeof createBatchActivities>;
-const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, finishBatch } =
-  proxyActivities<Acts>(BATCH_STORE);
+const {
+  openBatch,
+  loadBatchChunk,
+  recordBatchResults,
+  checkDeposit,
+  finishBatch,
+  authorizeBatch,
+  recordBatchDecision,
+} = proxyActivities<Acts>(BATCH_STORE);
 /** Reads the server's record of a payout this run waits for without being its parent. */
 const { checkPayout } = proxyActivities<Acts>(BATCH_STORE);
 
@@ -82,6 +93,8 @@ const DEFAULTS = {
 };
 /** Row outcomes go to the batch store in groups this size (and before continue-as-new and the report). */
 const FLUSH_AT = 100;
+/** Operator commands kept for the audit trail (the approvals themselves live in the batch store). */
+const COMMANDS_KEPT = 200;
 
 interface InFlight extends BatchInFlightRow {
   /** startChild not answered yet: it cannot be signalled, and continue-as-new waits for it. */
@@ -106,7 +119,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   const opts = { ...DEFAULTS, ...input.options };
   const payoutOptions = { ...opts.payout, requireApproval: false };
   const carry: BatchCarry = input.carry ?? {
-    meta: { fileName: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },
+    meta: { fileName: '', fileSha256: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },
     nextChunk: 0,
     dispatched: 0,
     dispatchedKopecks: 0,
@@ -123,6 +136,13 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   let rowError: unknown;
   let funds: BatchProgress['funds'];
   const done: { final?: BatchFinal } = {};
+  /** Who may pay, as the worker last judged the file's record under its policy; unset until it has read it. */
+  let auth: BatchAuthorization | undefined;
+  const recordCommand = (c: Omit<BatchCommandRecord, 'at'>) => {
+    const commands = (carry.commands ??= []);
+    commands.push({ ...c, at: iso() });
+    if (commands.length > COMMANDS_KEPT) commands.shift();
+  };
 
   const phase = (): BatchPhase => {
     if (done.final) return 'done';
@@ -152,18 +172,76 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
     amounts: carry.tally.amounts,
     failures: carry.tally.failures,
     failureCount: carry.tally.failureCount,
-    approval: { required: opts.requireApproval, by: carry.approval?.by, at: carry.approval?.at },
+    approval: {
+      required: auth?.required ?? opts.requireApproval,
+      ...(carry.approval ? { by: carry.approval.by, at: carry.approval.at } : {}),
+      ...(auth
+        ? {
+            because: auth.because,
+            needed: auth.needed,
+            submitter: auth.submitter,
+            approvedBy: auth.approvedBy,
+            ...(auth.rejected ? { rejected: auth.rejected } : {}),
+          }
+        : {}),
+    },
+    ...(carry.commands?.length ? { commands: carry.commands } : {}),
     funds,
     runs: carry.runs,
     final: done.final,
     ...(ignoredSignals.length ? { notes: [...ignoredSignals] } : {}),
   }));
-  const approve = (by: string): string => {
-    if (!opts.requireApproval) return 'approval is not required for this batch';
-    if (carry.approval) return `already approved by ${carry.approval.by}`;
-    if (cancelReq) return `nothing is awaiting approval: cancelled by ${cancelReq.by}`;
-    carry.approval = { by, at: iso() };
-    return 'approved';
+  const subject = () => ({
+    batchId,
+    fileSha256: carry.meta.fileSha256,
+    totalKopecks: carry.meta.totalKopecks,
+    rows: carry.meta.rowCount,
+  });
+  /** The validators' check: a statement that would not count is refused before it reaches history. */
+  const validDecision =
+    (decision: 'approve' | 'reject') =>
+    (raw: unknown): SignedStatement => {
+      const parsed = parseSignedStatement(raw);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      const s = parsed.value.statement;
+      if (s.kind !== 'batch' || s.decision !== decision)
+        throw new Error(`expected a signed ${decision} statement about this batch`);
+      if (!auth) throw new Error('the batch has not read its file and policy yet: try again in a moment');
+      const checked = checkBatchDecision(auth, parsed.value, subject(), workflowNow());
+      if (!checked.ok) throw new Error(checked.reason);
+      return parsed.value;
+    };
+  /** A decision the validator let through: the worker checks it again under its current policy and keeps it. */
+  const decide = async (signed: SignedStatement): Promise<string> => {
+    const s = signed.statement as BatchStatement;
+    const answer = await (async () => {
+      if (done.final) return `nothing to ${s.decision}: the batch is done`;
+      if (s.decision === 'approve') {
+        if (cancelReq) return `nothing is awaiting approval: cancelled by ${cancelReq.by}`;
+        if (carry.approval) return `nothing is awaiting approval: paying was allowed (${carry.approval.by})`;
+        if (auth && !auth.required && !auth.rejected) return 'approval is not required for this batch';
+      }
+      const outcome = await recordBatchDecision({ batchId, signed, requested: opts.requireApproval });
+      auth = outcome.auth;
+      if (!outcome.accepted) return `refused: ${outcome.reason}`;
+      if (s.decision === 'reject') {
+        const why = `rejected by ${s.person}${s.reason ? `: ${s.reason}` : ''}`;
+        cancel({ by: s.person, reason: why });
+        return `${why}; this file is not paid by any batch until it is approved again`;
+      }
+      const count = `${auth.approvedBy.length} of ${auth.needed}`;
+      return auth.satisfied
+        ? `approved by ${s.person} (${count}): paying may start`
+        : `approved by ${s.person} (${count}): waiting for another approver`;
+    })();
+    recordCommand({
+      command: s.decision as 'approve' | 'reject',
+      by: s.person,
+      proven: true,
+      answer,
+      ...(s.reason ? { note: s.reason } : {}),
+    });
+    return answer;
   };
   const pause = (): string => {
     if (done.final || cancelReq) return `nothing to pause: the batch is ${phase()}`;
@@ -185,36 +263,68 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   };
   /** Signals (Temporal UI's "Send signal") are noted and ignored when malformed, never thrown on. */
   const ignoredSignals: string[] = [];
+  const noteIgnored = (what: string) => {
+    if (ignoredSignals.push(`${iso()} ${what}`) > 20) ignoredSignals.shift();
+  };
   const whenValid =
     <T>(name: string, parse: (raw: unknown) => Result<T>, act: (value: T) => unknown) =>
     (raw: unknown) => {
       const r = parse(raw);
       if (r.ok) act(r.value);
-      else if (ignoredSignals.push(`${iso()} ignored a malformed ${name} signal: ${r.message}`) > 20)
-        ignoredSignals.shift();
+      else noteIgnored(`ignored a malformed ${name} signal: ${r.message}`);
     };
   /** Validators throw: a malformed or anonymous update is refused to its caller and leaves no history. */
   const valid = <T>(r: Result<T>): T => {
     if (!r.ok) throw new Error(r.message);
     return r.value;
   };
-  setHandler(
-    batchApproveSignal,
-    whenValid('approve', parseApproval, (a) => approve(a.by)),
-  );
-  setHandler(batchPauseSignal, whenValid('pause', parsePauseResume, pause));
-  setHandler(batchResumeSignal, whenValid('resume', parsePauseResume, resume));
-  setHandler(batchCancelSignal, whenValid('cancel', parseCancellation, cancel));
-  setHandler(approveBatchUpdate, (a) => approve(valid(parseApproval(a)).by), {
-    validator: (a) => void valid(parseApproval(a)),
+  /** An operator command by a named (not proven) caller, recorded for the audit trail with its answer. */
+  const named =
+    <T extends { by: string; note?: string; reason?: string }>(
+      command: BatchCommandRecord['command'],
+      act: (v: T) => string,
+    ) =>
+    (v: T): string => {
+      const answer = act(v);
+      const note = v.note ?? v.reason;
+      recordCommand({ command, by: v.by, proven: false, answer, ...(note ? { note } : {}) });
+      return answer;
+    };
+  const pauseNamed = named('pause', pause);
+  const resumeNamed = named('resume', resume);
+  const cancelNamed = named('cancel', cancel);
+  for (const [signal, decision] of [
+    [batchApproveSignal, 'approve'],
+    [batchRejectSignal, 'reject'],
+  ] as const)
+    setHandler(signal, async (raw) => {
+      const parsed = parseSignedStatement(raw);
+      if (!parsed.ok) return noteIgnored(`ignored a malformed ${decision} signal: ${parsed.reason}`);
+      let signed: SignedStatement;
+      try {
+        signed = validDecision(decision)(raw);
+      } catch (err) {
+        noteIgnored(`ignored a ${decision} signal: ${(err as Error).message}`);
+        return;
+      }
+      await decide(signed);
+    });
+  setHandler(batchPauseSignal, whenValid('pause', parsePauseResume, pauseNamed));
+  setHandler(batchResumeSignal, whenValid('resume', parsePauseResume, resumeNamed));
+  setHandler(batchCancelSignal, whenValid('cancel', parseCancellation, cancelNamed));
+  setHandler(approveBatchUpdate, (a) => decide(validDecision('approve')(a)), {
+    validator: (a) => void validDecision('approve')(a),
   });
-  setHandler(pauseBatchUpdate, (a) => (valid(parsePauseResume(a)), pause()), {
+  setHandler(rejectBatchUpdate, (a) => decide(validDecision('reject')(a)), {
+    validator: (a) => void validDecision('reject')(a),
+  });
+  setHandler(pauseBatchUpdate, (a) => pauseNamed(valid(parsePauseResume(a))), {
     validator: (a) => void valid(parsePauseResume(a)),
   });
-  setHandler(resumeBatchUpdate, (a) => (valid(parsePauseResume(a)), resume()), {
+  setHandler(resumeBatchUpdate, (a) => resumeNamed(valid(parsePauseResume(a))), {
     validator: (a) => void valid(parsePauseResume(a)),
   });
-  setHandler(cancelBatchUpdate, (a) => cancel(valid(parseCancellation(a))), {
+  setHandler(cancelBatchUpdate, (a) => cancelNamed(valid(parseCancellation(a))), {
     validator: (a) => void valid(parseCancellation(a)),
   });
   let fundsChanged = false;
@@ -350,10 +460,28 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   buffer.push(...(carry.unflushed ?? []));
   delete carry.unflushed;
 
-  if (opts.requireApproval && !carry.approval) {
+  // Every run asks, a hand-restarted one too: what the file's record requires, the input cannot lower.
+  auth = await authorizeBatch({
+    batchId,
+    requested: opts.requireApproval,
+    ignoreAge: carry.approval !== undefined,
+  });
+  if (!auth.satisfied && !cancelReq) {
+    if (carry.approval)
+      noteIgnored(`paying was allowed (${carry.approval.by}) and no longer is: ${auth.because}`);
+    carry.approval = undefined;
     stage = 'approval';
-    await condition(() => carry.approval !== undefined || cancelReq !== undefined);
+    upsertSearchAttributes([{ key: STATE, value: 'awaiting_approval' }]);
+    await condition(() => auth!.satisfied || cancelReq !== undefined);
   }
+  if (!cancelReq && !carry.approval)
+    carry.approval = {
+      by:
+        auth.required || auth.approvedBy.length > 0
+          ? auth.approvedBy.join(', ')
+          : `nobody needed: ${auth.because}`,
+      at: iso(),
+    };
   while (!carry.fundsOk && !cancelReq) {
     const neededKopecks = carry.meta.totalKopecks - carry.dispatchedKopecks;
     const { balanceKopecks } = await checkDeposit();
@@ -367,7 +495,7 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
       fundsChanged = false;
     }
   }
-  if (stage === 'funds') upsertSearchAttributes([{ key: STATE, value: 'paying' }]);
+  if (stage !== 'paying') upsertSearchAttributes([{ key: STATE, value: 'paying' }]);
   stage = 'paying';
 
   while (!cancelReq && carry.nextChunk < carry.meta.chunkCount) {

@@ -23,7 +23,9 @@ import {
   TEMPORAL_READ,
   WEBHOOK_CHECK,
 } from './activity-options';
+import { checkPayoutApproval, parseSignedStatement } from './approval';
 import { firstPayout, readPayoutSession } from './bank-session';
+import type { PayoutAuthorization, PolicyView, SignedStatement } from './contracts/approval';
 import { bankEventSignal } from './contracts/bank-event';
 import { payoutSettledSignal } from './contracts/batch';
 import type { CancelCommand } from './contracts/operator';
@@ -56,7 +58,6 @@ import { addBusinessDays, iso, workflowNow } from './time';
 import {
   BATCH_ID_PATTERN,
   invalidInput,
-  parseApproval,
   parseBankEvent,
   parseCancellation,
   parsePayoutInput,
@@ -138,7 +139,35 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   // session readings change it; reading through a function keeps each check honest.
   const phase = () => tracker.phase;
   const isFinal = () => tracker.status.timestamps.finished !== undefined;
-  const approve = (by: string): string => {
+  /** The policy an approval of this run is checked against: set when the worker says one is needed. */
+  let approvalPolicy: PolicyView | undefined;
+  /** Why this run may not pay at all (not in an approved batch's file): it ends rejected, no session. */
+  let refusal: Extract<PayoutAuthorization, { kind: 'refused' }> | undefined;
+  const applyAuthorization = (a: PayoutAuthorization | undefined) => {
+    // Absent in histories recorded before approvals existed, and in a reconcile run that pays nothing.
+    if (a?.kind === 'own_approval') {
+      approvalPolicy = a.policy;
+      tracker.status.approval = { ...tracker.status.approval!, required: true };
+      tracker.note(`approval required: ${a.because}`);
+    } else if (a?.kind === 'refused') refusal = a;
+  };
+  /** The validator's check: a forged, replayed or expired approval is refused before it reaches history. */
+  const validApproval = (raw: unknown): SignedStatement => {
+    const parsed = parseSignedStatement(raw);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    if (!tracker.status.approval!.required) return parsed.value; // answered "not required" below
+    if (!approvalPolicy) throw new Error('the payout has not read the policy yet: try again in a moment');
+    const checked = checkPayoutApproval(
+      approvalPolicy,
+      parsed.value,
+      { reference: request.reference, runId, amount: request.amount },
+      workflowNow(),
+    );
+    if (!checked.ok) throw new Error(checked.reason);
+    return parsed.value;
+  };
+  const approve = (signed: SignedStatement): string => {
+    const by = signed.statement.person;
     const approval = tracker.status.approval!;
     if (!approval.required) return 'approval is not required for this payout';
     if (approval.approvedBy) return `already approved by ${approval.approvedBy}`;
@@ -173,16 +202,21 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
     else tracker.note('ignored a malformed taxpayerVerdict signal');
   });
   setHandler(approveSignal, (a) => {
-    const r = parseApproval(a);
-    if (!ignored('approve', r) && r.ok)
-      tracker.note(`approve signal from ${r.value.by}: ${approve(r.value.by)}`);
+    const parsed = parseSignedStatement(a);
+    if (!parsed.ok) return tracker.note(`ignored a malformed approve signal: ${parsed.reason}`);
+    try {
+      const signed = validApproval(a);
+      tracker.note(`approve signal from ${signed.statement.person}: ${approve(signed)}`);
+    } catch (err) {
+      tracker.note(`ignored an approve signal: ${(err as Error).message}`);
+    }
   });
   setHandler(cancelSignal, (c) => {
     const r = parseCancellation(c);
     if (!ignored('cancel', r) && r.ok) cancel(r.value);
   });
-  setHandler(approvePayoutUpdate, (a) => approve(valid(parseApproval(a)).by), {
-    validator: (a) => void valid(parseApproval(a)),
+  setHandler(approvePayoutUpdate, (a) => approve(validApproval(a)), {
+    validator: (a) => void validApproval(a),
   });
   setHandler(cancelPayoutUpdate, (c) => cancel(valid(parseCancellation(c))), {
     validator: (c) => void valid(parseCancellation(c)),
@@ -330,7 +364,17 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
   /** 0. At most once whoever starts it: every earlier run of this reference is settled with the bank. */
   async function run(): Promise<PayoutStatus> {
     const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
-    const ask = { workflowId, currentRunId: runId, ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}) };
+    const authorize = {
+      batchId: input.batchId,
+      request,
+      ...(input.options?.requireApproval ? { requested: true } : {}),
+    };
+    const ask = {
+      workflowId,
+      currentRunId: runId,
+      ...(asksVerdict ? { taxpayer: taxpayerAsk } : {}),
+      ...(opts.reconcileOnly ? {} : { authorize }),
+    };
     // Usually nothing stands in the session's way, and one attempt of the look-up creates it too. Anything
     // else — a refusal, a failed attempt, a verdict or a cancel already here — takes the separate steps
     // below, as every payout did before (and as histories recorded before replay: no `created`).
@@ -343,9 +387,13 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
         if (isCancellation(err)) throw err;
         tracker.note(`creating the session with the look-up failed (${errorText(err)}); trying step by step`);
       }
-      if (before?.created) return payCreated(before.created, before.verdict, deadlineFrom);
+      if (before?.created) {
+        applyAuthorization(before.authorization);
+        return payCreated(before.created, before.verdict, deadlineFrom);
+      }
     }
     before ??= await beforeCreating(ask);
+    applyAuthorization(before.authorization);
     verdict ??= before.verdict;
     const earlier = before.earlier;
     const paidBefore = await settleEarlierRuns(earlier);
@@ -369,6 +417,7 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
           ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
           : 'nothing to reconcile: no earlier run of this reference',
       );
+    if (refusal) return finish('rejected', refusal.code, refusal.reason);
 
     return settled(pay());
   }

@@ -1,9 +1,20 @@
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/contracts/batch';
+import type { SubmitSource } from '../../workflows/contracts/approval';
+import type { Signer } from '../policy/keys';
+import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { startBatchWorkflow } from './submit';
-import { readAllRows, readFinal, readMergedOutcomes, readMeta, retryCount, writeBatch } from './store';
+import {
+  batchExists,
+  readAllRows,
+  readFinal,
+  readMergedOutcomes,
+  readMeta,
+  retryCount,
+  writeBatch,
+} from './store';
 
 /**
  * Outcomes a retry may pay: those that moved no money (their payout workflows ended Failed and may run
@@ -26,12 +37,25 @@ export const RETRYABLE_ROW_STATES: readonly string[] = [
 export async function retryFailed(
   client: Client,
   batchId: string,
-  opts: { paths: BatchPaths; taskQueue: string; batchOptions?: BatchOptions },
+  opts: {
+    paths: BatchPaths;
+    taskQueue: string;
+    batchOptions?: BatchOptions;
+    /** Who asks for the retry: a retry is a new batch, approved on its own (docs/batches.md#approval). */
+    submitter: Signer;
+    source?: SubmitSource;
+  },
 ): Promise<{ batchId: string; rows: number; totalKopecks: number }> {
   const { dataDir } = opts.paths;
   const meta = readMeta(dataDir, batchId);
   if (!readFinal(dataDir, batchId))
     throw new Error(`batch ${batchId} has not finished yet; retry its failed rows once it is done`);
+  // A second retry of the same batch could only find its rows already paid or in flight.
+  const later = laterRetry(dataDir, meta.rootBatchId, batchId);
+  if (later)
+    throw new Error(
+      `batch ${batchId} was already retried as ${later}; retry that one (payrun batch retry-failed ${later}) once it is done`,
+    );
   const outcomes = readMergedOutcomes(dataDir, batchId);
   const rows = readAllRows(dataDir, batchId).filter((r) =>
     RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
@@ -44,7 +68,7 @@ export async function retryFailed(
   const n = retryCount(dataDir, meta.rootBatchId) + 1;
   const id = retryBatchWorkflowId(meta.rootBatchId, n);
   const totalKopecks = rows.reduce((s, r) => s + r.request.amount, 0);
-  writeBatch(
+  const retryMeta = writeBatch(
     dataDir,
     {
       batchId: id,
@@ -63,7 +87,23 @@ export async function retryFailed(
     },
     rows,
   );
+  recordSubmission(
+    dataDir,
+    retryMeta,
+    opts.submitter,
+    opts.source ?? 'cli',
+    opts.batchOptions?.requireApproval === true,
+  );
   if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))
     throw new Error(`batch ${id} already exists`);
   return { batchId: id, rows: rows.length, totalKopecks };
+}
+
+/** The retry already made of `batchId`, if any (retries of one file are numbered from its first batch). */
+function laterRetry(dataDir: string, rootBatchId: string, batchId: string): string | undefined {
+  for (let n = retryCount(dataDir, rootBatchId); n >= 1; n--) {
+    const id = retryBatchWorkflowId(rootBatchId, n);
+    if (batchExists(dataDir, id) && readMeta(dataDir, id).previousBatchId === batchId) return id;
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
 import type { LoadOptions, PayoutRequest } from '../csv/types';
+import type { SignedStatement } from '../../workflows/contracts/approval';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
 
 export const CHUNK_ROWS = 500;
@@ -17,7 +18,7 @@ export interface StoredRow {
   request: PayoutRequest;
 }
 
-export interface StoredBatchMeta extends BatchMetaView {
+export interface StoredBatchMeta extends Omit<BatchMetaView, 'fileSha256'> {
   batchId: string;
   contentHash: string;
   /** The file while it is paid (processing/), or the first batch's file in done/ for a retry. */
@@ -149,4 +150,34 @@ export function retryCount(dataDir: string, rootBatchId: string): number {
   const store = join(dataDir, 'store');
   if (!existsSync(store)) return 0;
   return readdirSync(store).filter((d) => d.startsWith(`${rootBatchId}-retry-`)).length;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** What people said about one file (submitted, approved, rejected), whichever batch of it they meant. */
+function statementsFile(dataDir: string, fileSha256: string): string {
+  if (!SHA256.test(fileSha256)) throw new Error(`"${fileSha256}" is not a file's sha256`);
+  return join(dataDir, 'store', 'files', fileSha256, 'statements.jsonl');
+}
+
+/**
+ * Appends one signed statement to the file's record. Append-only: the record is the audit trail, and a
+ * statement's signature, not its place in the store, is what makes it count.
+ */
+export function appendStatement(dataDir: string, fileSha256: string, signed: SignedStatement): void {
+  const file = statementsFile(dataDir, fileSha256);
+  ensurePrivateDir(dataDir);
+  ensurePrivateDir(join(dataDir, 'store'));
+  ensurePrivateDir(join(dataDir, 'store', 'files'));
+  ensurePrivateDir(join(dataDir, 'store', 'files', fileSha256));
+  appendPrivateFile(file, sealJson(dataDir, signed) + '\n');
+}
+
+export function readStatements(dataDir: string, fileSha256: string): SignedStatement[] {
+  const file = statementsFile(dataDir, fileSha256);
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => openJson<SignedStatement>(dataDir, line));
 }

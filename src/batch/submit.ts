@@ -14,6 +14,9 @@ import {
   type BatchOptions,
   type BatchWorkflowInput,
 } from '../../workflows/contracts/batch';
+import type { SubmitSource } from '../../workflows/contracts/approval';
+import type { Signer } from '../policy/keys';
+import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
 import { batchExists, readMeta, writeBatch, type StoredBatchMeta } from './store';
@@ -24,6 +27,10 @@ export interface SubmitOptions {
   policy?: Policy;
   expectTotalKopecks?: number;
   batchOptions?: BatchOptions;
+  /** Who submits: their signed statement is stored with the file before the batch starts. */
+  submitter: Signer;
+  /** How the file came; the policy may ask approval of dropped files and not of submitted ones. Default cli. */
+  source?: SubmitSource;
 }
 
 export type SubmitOutcome =
@@ -124,6 +131,13 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     dataDir,
     meta,
     rows.map((r) => ({ row: r.row, request: r.request! })),
+  );
+  recordSubmission(
+    dataDir,
+    meta,
+    opts.submitter,
+    opts.source ?? 'cli',
+    opts.batchOptions?.requireApproval === true,
   );
   const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions);
   if (!started) return { status: 'already_submitted', batchId, firstFile: name };

@@ -1,12 +1,19 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
 import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
 import { lookupPayout } from '../batch/lookup';
+import { batchAudit } from '../batch/audit';
+import { subjectOf } from '../batch/authorize';
 import { retryFailed } from '../batch/retry';
-import { readFinal } from '../batch/store';
+import { batchExists, readFinal, readMeta, readStatements } from '../batch/store';
+import { contentHash } from '../csv';
 import { describeError, submitBatch } from '../batch/submit';
 import { loadBankConfig } from '../config';
+import { requireSigner } from '../policy/credential';
+import { loadPolicy, POLICY_VARIABLE } from '../policy/file';
+import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
 import { formatRubles, rublesToKopecks } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
@@ -16,6 +23,7 @@ import {
   cancelBatchUpdate,
   DEFAULT_MAX_IN_FLIGHT,
   pauseBatchUpdate,
+  rejectBatchUpdate,
   resumeBatchUpdate,
 } from '../../workflows/contracts/batch';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
@@ -43,7 +51,10 @@ export function registerBatch(program: Command): void {
       '--expect-total <rubles>',
       'control total in rubles (e.g. "14 234,46"); a mismatch rejects the file',
     )
-    .option('--approve-required', 'pay nothing until `payrun batch approve ID`')
+    .option(
+      '--approve-required',
+      'wait for an approver even where the policy does not ask it (payrun batch approve ID)',
+    )
     .option(
       '--max-in-flight <n>',
       `payouts in flight at once, 1–500 (default ${DEFAULT_MAX_IN_FLIGHT}, measured: docs/performance.md)`,
@@ -82,12 +93,13 @@ export function registerBatch(program: Command): void {
         }
         return;
       }
+      const submitter = requireSigner();
       await withClient(async (client, taskQueue) => {
         const batchOptions = {
           ...(flags.approveRequired ? { requireApproval: true } : {}),
           ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
         };
-        const r = await submitBatch(client, file, { ...common, taskQueue, batchOptions });
+        const r = await submitBatch(client, file, { ...common, taskQueue, batchOptions, submitter });
         if (r.status === 'rejected') {
           for (const e of r.errors) console.error(describeError(e));
           throw new CliFailure(
@@ -100,6 +112,9 @@ export function registerBatch(program: Command): void {
         }
         console.log(r.batchId);
         console.error(`${r.valid} valid rows (${formatRubles(r.totalKopecks)} RUB), ${r.invalid} invalid`);
+        console.error(
+          `submitted by ${submitter.person}; payrun batch status ${r.batchId} says whether it waits for approval`,
+        );
         if (flags.follow) {
           const result = await followBatch(client, r.batchId);
           console.log(
@@ -120,8 +135,65 @@ export function registerBatch(program: Command): void {
       });
     });
 
+  for (const decision of ['approve', 'reject'] as const)
+    batch
+      .command(decision)
+      .argument('<id>', 'batch id')
+      .option('--file <path>', 'the file you reviewed: refused unless it is exactly the batch’s file')
+      .option(decision === 'reject' ? '--reason <text>' : '--note <text>', 'why, for the audit trail')
+      .description(
+        decision === 'approve'
+          ? 'approve paying the batch, signed with your key (an approver who did not submit it)'
+          : 'reject the batch’s file: nothing of it is paid by any batch until it is approved again',
+      )
+      .action(async (id: string, flags: { file?: string; reason?: string; note?: string }) => {
+        const signer = requireSigner();
+        const { dataDir } = loadBatchPaths();
+        if (!batchExists(dataDir, id))
+          throw new CliFailure(`batch ${id} is not in the batch store ${dataDir}`);
+        const meta = readMeta(dataDir, id);
+        if (flags.file !== undefined && contentHash(readFileSync(flags.file)) !== meta.contentHash)
+          throw new CliFailure(
+            `this file changed since it was submitted: ${flags.file} is not the file of ${id}`,
+          );
+        const submitted = readStatements(dataDir, meta.contentHash).find(
+          (s) =>
+            s.statement.kind === 'batch' && s.statement.decision === 'submit' && s.statement.batchId === id,
+        );
+        if (decision === 'approve' && submitted?.statement.person === signer.person)
+          throw new CliFailure(
+            `you submitted this batch (as ${signer.person}): an approver must be someone else`,
+          );
+        const signed = signStatement(signer, {
+          kind: 'batch',
+          decision,
+          ...subjectOf(meta),
+          ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
+        });
+        await withClient(async (client) => {
+          const update = decision === 'approve' ? approveBatchUpdate : rejectBatchUpdate;
+          console.log(`${id}: ${await sendCommand(client.workflow.getHandle(id), update, signed)}`);
+        });
+      });
+
+  batch
+    .command('audit')
+    .argument('<id>', 'batch id')
+    .option('--json', 'print the entries as JSON')
+    .description('who submitted, approved, rejected, paused, cancelled, when, and the evidence checked')
+    .action(async (id: string, flags: { json?: boolean }) => {
+      const { dataDir } = loadBatchPaths();
+      if (!batchExists(dataDir, id)) throw new CliFailure(`batch ${id} is not in the batch store ${dataDir}`);
+      const policy = process.env[POLICY_VARIABLE] ? loadPolicy() : undefined;
+      const entries = await withClient((client) => batchAudit(client, dataDir, policy, id));
+      if (flags.json) return console.log(JSON.stringify(entries, null, 2));
+      for (const e of entries)
+        console.log(
+          `${e.at} ${e.batchId} ${e.what} by ${e.by}${e.name ? ` (${e.name})` : ''}: ${e.evidence}${e.note ? ` — ${e.note}` : ''}`,
+        );
+    });
+
   const commands = {
-    approve: [approveBatchUpdate, 'approve paying the batch (when submitted with --approve-required)'],
     pause: [pauseBatchUpdate, 'start no new payouts (those in flight finish)'],
     resume: [resumeBatchUpdate, 'start payouts again after pause'],
     cancel: [
@@ -160,8 +232,9 @@ export function registerBatch(program: Command): void {
     .option('--follow', 'show a progress bar until the retry is done')
     .description('a new batch of only the rows whose payout failed, was rejected, expired or was cancelled')
     .action(async (id: string, flags: { follow?: boolean }) => {
+      const submitter = requireSigner();
       await withClient(async (client, taskQueue) => {
-        const r = await retryFailed(client, id, { paths: loadBatchPaths(), taskQueue });
+        const r = await retryFailed(client, id, { paths: loadBatchPaths(), taskQueue, submitter });
         console.log(r.batchId);
         console.error(`${r.rows} rows (${formatRubles(r.totalKopecks)} RUB) retried from ${id}`);
         if (flags.follow) {

@@ -5,6 +5,8 @@ import { registerCodecServer } from './codec-server';
 import { registerDoctor } from './doctor';
 import { registerIngress } from './ingress';
 import { registerPayout } from './payout';
+import { registerRefund } from './refund';
+import { registerPeople } from './people';
 import { registerSandbox } from './sandbox';
 import { registerWatch } from './watch';
 import { registerWorker } from './worker';
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
   registerIngress(program);
   registerBatch(program);
   registerPayout(program);
+  registerRefund(program);
+  registerPeople(program);
   registerWatch(program);
   registerSandbox(program);
   registerCodecServer(program);

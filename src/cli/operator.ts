@@ -1,12 +1,22 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import type { UpdateDefinition } from '@temporalio/common';
+import { ConfigError } from '../config';
+import { findSigner } from '../policy/credential';
 import { CliFailure } from './connect';
 
-/** The operator behind a command: `--by`, else the login name; the workflow refuses an empty one. */
+/**
+ * Who asks a pause, resume or cancel: `--by`, else the person signed in, else the login name. These stop or
+ * hold money, so a name is recorded as given (the audit says it is not proven); approving takes a signature.
+ */
 export function operator(flags: { by?: string; note?: string; reason?: string }) {
+  const by = flags.by ?? findSigner()?.person ?? process.env.USER ?? process.env.LOGNAME;
+  if (!by)
+    throw new ConfigError([
+      '--by: who asks? Give --by NAME, or sign in with `payrun login` (neither was given and USER is not set)',
+    ]);
   return {
-    by: flags.by ?? process.env.USER ?? process.env.LOGNAME ?? '',
+    by,
     ...(flags.note !== undefined ? { note: flags.note } : {}),
     ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
   };

@@ -3,6 +3,8 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import type { Command } from 'commander';
 import { lookupPayout } from '../batch/lookup';
 import { formatRubles } from '../money';
+import { requireSigner } from '../policy/credential';
+import { signStatement } from '../policy/keys';
 import {
   approvePayoutUpdate,
   cancelPayoutUpdate,
@@ -117,21 +119,37 @@ export function registerPayout(program: Command): void {
         console.log(await reconcile(client, reference, taskQueue)),
       );
     });
-  for (const [name, update, description] of [
-    ['approve', approvePayoutUpdate, 'approve a payout started with requireApproval'],
-    ['cancel', cancelPayoutUpdate, 'cancel a payout before it is confirmed'],
-  ] as const) {
-    payout
-      .command(name)
-      .argument('<reference>', 'the payout reference')
-      .option('--by <name>', 'who asks (default: $USER)')
-      .option(name === 'cancel' ? '--reason <text>' : '--note <text>', 'why, for the audit trail')
-      .description(description)
-      .action(async (reference: string, flags: { by?: string; note?: string; reason?: string }) => {
-        await withClient(async (client) => {
-          const handle = client.workflow.getHandle(payoutWorkflowId(reference));
-          console.log(`${reference}: ${await sendCommand(handle, update, operator(flags))}`);
+  payout
+    .command('approve')
+    .argument('<reference>', 'the payout reference')
+    .description('approve a payout that waits for approval (started outside a batch), signed with your key')
+    .action(async (reference: string) => {
+      const signer = requireSigner();
+      await withClient(async (client) => {
+        const handle = client.workflow.getHandle(payoutWorkflowId(reference));
+        // The approval is of this run as it stands: its run id and amount are what the signature covers.
+        const { runId } = await handle.describe();
+        const status = await handle.query(payoutStatusQuery);
+        const signed = signStatement(signer, {
+          kind: 'payout',
+          decision: 'approve',
+          reference,
+          runId,
+          amount: status.amount,
         });
+        console.log(`${reference}: ${await sendCommand(handle, approvePayoutUpdate, signed)}`);
       });
-  }
+    });
+  payout
+    .command('cancel')
+    .argument('<reference>', 'the payout reference')
+    .option('--by <name>', 'who asks (default: the person signed in, else $USER)')
+    .option('--reason <text>', 'why, for the audit trail')
+    .description('cancel a payout before it is confirmed')
+    .action(async (reference: string, flags: { by?: string; reason?: string }) => {
+      await withClient(async (client) => {
+        const handle = client.workflow.getHandle(payoutWorkflowId(reference));
+        console.log(`${reference}: ${await sendCommand(handle, cancelPayoutUpdate, operator(flags))}`);
+      });
+    });
 }

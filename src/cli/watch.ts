@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/config';
 import { watchInbox, type WatchEvent } from '../batch/watch';
+import { requireSigner } from '../policy/credential';
 import { withClient } from './connect';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from './numbers';
 
@@ -30,6 +31,8 @@ export function registerWatch(program: Command): void {
     .option('--partial', 'pay the valid rows of files with invalid rows')
     .action(async (flags: { interval: number; partial?: boolean }) => {
       const paths = loadBatchPaths();
+      // A service identity (PAYRUN_PERSON, PAYRUN_KEY_FILE): it submits dropped files and can never approve them.
+      const submitter = requireSigner();
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
@@ -38,6 +41,8 @@ export function registerWatch(program: Command): void {
         watchInbox(client, {
           paths,
           taskQueue,
+          submitter,
+          source: 'inbox',
           policy: flags.partial ? 'partial' : 'whole-file',
           intervalMs: flags.interval * 1000,
           signal: abort.signal,

@@ -66,6 +66,8 @@ export async function startDemoComponents(opts: {
   temporalAddress: string;
   /** The dev key file every component encrypts with (src/temporal/keys.ts). */
   payloadKeysFile: string;
+  /** Who may pay: the demo's people (src/demo/index.ts). */
+  policyFile: string;
   codec: { port: number; token: string; uiOrigins: string[] };
 }): Promise<DemoStack> {
   const keys = ensurePartnerKeys(opts.dataDir);
@@ -81,6 +83,7 @@ export async function startDemoComponents(opts: {
     PAYRUN_TASK_QUEUE: TASK_QUEUE,
     PAYRUN_PAYLOAD_KEYS_FILE: opts.payloadKeysFile,
     PAYRUN_DATA_DIR: opts.dataDir,
+    PAYRUN_POLICY_FILE: opts.policyFile,
   };
   const bankPublicKeyFile = join(sandboxDir, 'bank-public.pem');
   try {

@@ -6,6 +6,11 @@ import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../tempora
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
 import { batchFolders } from '../batch/folders';
 import { submitBatch } from '../batch/submit';
+import { subjectOf } from '../batch/authorize';
+import { readMeta } from '../batch/store';
+import { writePolicy, type PersonSpec } from '../policy/generate';
+import { signerFromKeyFile, signStatement } from '../policy/keys';
+import { approveBatchUpdate } from '../../workflows/contracts/batch';
 import { describeCounts, followBatch } from '../cli/follow';
 import { PROJECT_ROOT } from '../paths';
 import { ensureCodecToken, startDemoComponents, TASK_QUEUE } from './components';
@@ -16,6 +21,14 @@ import type { Component } from './processes';
 const DATA_DIR = resolve(process.env.PAYRUN_DATA_DIR ?? '.payrun');
 const KEEP = process.env.KEEP === '1';
 const EXAMPLE = join(PROJECT_ROOT, 'batches', 'examples', 'demo-payouts.csv');
+
+/** The demo's accounting department: one prepares, two may approve, the inbox watcher submits only. */
+const DEMO_PEOPLE: PersonSpec[] = [
+  { id: 'demo-preparer', name: 'Анна Демидова (демо)', roles: ['preparer'] },
+  { id: 'demo-approver', name: 'Олег Демченко (демо)', roles: ['approver'] },
+  { id: 'demo-approver-2', name: 'Ирина Демьянова (демо)', roles: ['approver'] },
+  { id: 'demo-watcher', name: 'inbox watcher (demo)', roles: ['service'] },
+];
 
 async function main(): Promise<void> {
   const logDir = join(DATA_DIR, 'logs');
@@ -28,6 +41,9 @@ async function main(): Promise<void> {
   const uiPort = await preferredPort(8233);
   const codecPort = await preferredPort(8888);
   const codecToken = ensureCodecToken(DATA_DIR);
+  const people = writePolicy(join(DATA_DIR, 'people'), DEMO_PEOPLE);
+  const as = (id: string) =>
+    `PAYRUN_POLICY_FILE=${people.file} PAYRUN_PERSON=${id} PAYRUN_KEY_FILE=${people.keyFiles[id]}`;
   const server: RunningDevServer = await startDevServer({
     port: await preferredPort(7233),
     uiPort,
@@ -53,6 +69,7 @@ async function main(): Promise<void> {
       logDir,
       temporalAddress: server.address,
       payloadKeysFile,
+      policyFile: people.file,
       codec: {
         port: codecPort,
         token: codecToken,
@@ -82,11 +99,26 @@ async function main(): Promise<void> {
       taskQueue: TASK_QUEUE,
       policy: 'partial',
       batchOptions: { payout: { pollAfterMs: 5_000 } },
+      submitter: signerFromKeyFile('demo-preparer', people.keyFiles['demo-preparer']!),
     });
     if (submitted.status !== 'started')
       throw new Error(`the demo batch was not started (${submitted.status})`);
     console.log(
-      `submitted ${file} as ${submitted.batchId}: ${submitted.valid} valid rows, ${submitted.invalid} invalid`,
+      `1. submitted ${file} as ${submitted.batchId}: ${submitted.valid} valid rows, ${submitted.invalid} invalid\n` +
+        `   as the demo preparer, like: ${as('demo-preparer')} bin/payrun batch submit --partial FILE`,
+    );
+    // The policy asks an approver who is not the submitter: the demo approves as its demo approver, and says so.
+    const approval = signStatement(signerFromKeyFile('demo-approver', people.keyFiles['demo-approver']!), {
+      kind: 'batch',
+      decision: 'approve',
+      ...subjectOf(readMeta(DATA_DIR, submitted.batchId)),
+    });
+    const answer = await client.workflow
+      .getHandle(submitted.batchId)
+      .executeUpdate(approveBatchUpdate, { args: [approval] });
+    console.log(
+      `2. approved as the demo approver (the demo does it for you): ${answer}\n` +
+        `   like: ${as('demo-approver')} bin/payrun batch approve ${submitted.batchId}`,
     );
     const result = await Promise.race([
       followBatch(client, submitted.batchId),

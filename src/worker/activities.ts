@@ -8,6 +8,7 @@ import { createWebhookActivities } from '../../activities/webhooks';
 import type { BankClient } from '../bank';
 import type { PayerConfig } from '../config';
 import type { WorkerMetrics } from '../metrics';
+import type { Policy } from '../policy/file';
 import { instrumentBankClient } from './bank-metrics';
 
 export interface ActivityDeps {
@@ -19,6 +20,10 @@ export interface ActivityDeps {
   bankPublicKey?: KeyObject;
   /** Counts bank calls and batch rows (src/metrics); absent, nothing is counted. */
   metrics?: WorkerMetrics;
+  /** Who may pay (PAYRUN_POLICY_FILE): batches and payouts ask it before any money moves. */
+  policy: { current(): Policy };
+  /** The batch store's folder; PAYRUN_DATA_DIR at call time when absent. */
+  dataDir?: string;
 }
 
 /** Every activity a payrun worker serves, built from the clients it shares. */

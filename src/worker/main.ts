@@ -7,6 +7,7 @@ import { createLogger } from '../logger';
 import { addProcessMetrics, serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
 import { connectNative } from '../temporal/worker-options';
+import { loadPolicy, PolicySource } from '../policy/file';
 import { createPayrunWorker } from './create';
 import { loadWorkerMetricsConfig, WORKER_METRICS_VARS, type WorkerMetricsConfig } from './metrics-config';
 import { installTemporalRuntime } from './runtime';
@@ -23,6 +24,9 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   boundHeapGrowth(heapGrowingPercent);
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
   const payer = loadPayerConfig();
+  // Read once now so a broken policy stops the start with its line named; later edits are read as they come.
+  const policy = loadPolicy();
+  const policySource = new PolicySource();
   const bankPublicKey = loadWorkerBankKey(process.env, (message) => log.warn(message));
   const metricsConfig = loadWorkerMetricsConfig();
   installTemporalRuntime(undefined, {
@@ -46,6 +50,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
         taskQueue: config.taskQueue,
         bankPublicKey,
         metrics,
+        policy: policySource,
       }),
       metrics,
     });
@@ -59,6 +64,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
         sdkMetrics: metricsConfig.sdk ?? 'off',
         signedWebhooks: bankPublicKey ? 'checked' : 'read from session/status',
         heapGrowingPercent: heapGrowingPercent ?? 'v8',
+        policy: `${policy.path} (${policy.view.version}, ${policy.view.people.length} people)`,
       },
       'worker started',
     );

@@ -102,6 +102,7 @@ export function submitOptions(
   return {
     paths,
     taskQueue: stack.taskQueue,
+    submitter: stack.signer('preparer'),
     ...extra,
     batchOptions: { fundsRecheckMs: 500, payout: FAST_PAYOUTS, ...extra.batchOptions },
   };

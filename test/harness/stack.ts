@@ -6,6 +6,17 @@ import { BankClient } from '../../src/bank';
 import type { PayerConfig } from '../../src/config';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PolicySource } from '../../src/policy/file';
+import {
+  writePolicy,
+  type PersonSpec,
+  type PolicyRulesSpec,
+  type WrittenPolicy,
+} from '../../src/policy/generate';
+import { signerFromKeyFile, type Signer } from '../../src/policy/keys';
 import { buildActivities } from '../../src/worker/activities';
 import { connectClient, startTestWorker, temporalAddress, type TestWorker } from './temporal';
 
@@ -30,8 +41,34 @@ export interface Stack {
   workerEnv: NodeJS.ProcessEnv;
   ingress: ListeningIngress;
   taskQueue: string;
+  /** The stack's policy file and each test person's key (TEST_PEOPLE). */
+  people: WrittenPolicy & { dir: string };
+  /** A test person's signer: `preparer`, `approver`, `approver2`, `viewer`, `watcher`, `both`. */
+  signer(id: string): Signer;
+  /** `workerEnv` plus a test person's credential, for `payrun` commands run as that person. */
+  cliEnv(id: string): NodeJS.ProcessEnv;
   stop(): Promise<void>;
 }
+
+/** The test department: `both` may prepare and approve (never their own batch); `watcher` is a service. */
+export const TEST_PEOPLE: PersonSpec[] = [
+  { id: 'preparer', name: 'Мария Подготовкина', roles: ['preparer'] },
+  { id: 'approver', name: 'Олег Утвердилов', roles: ['approver'] },
+  { id: 'approver2', name: 'Ирина Второва', roles: ['approver'] },
+  { id: 'both', name: 'Пётр Двойной', roles: ['preparer', 'approver'] },
+  { id: 'viewer', name: 'Вера Смотрова', roles: ['viewer'] },
+  { id: 'watcher', name: 'inbox watcher', roles: ['service'] },
+];
+
+/**
+ * Most suites test something other than approvals: their stacks ask none (a policy that says so, not the
+ * absence of one). Approval suites pass `policy: {}` for the defaults, or the rules they test.
+ */
+export const NO_APPROVALS: PolicyRulesSpec = {
+  submitted_files_need_approval: false,
+  dropped_files_need_approval: false,
+  hand_started_payouts_need_approval_above: '1 000 000 000,00',
+};
 
 export interface StackOptions {
   sandbox?: Partial<SandboxOptions>;
@@ -41,6 +78,8 @@ export interface StackOptions {
   dataConverterOverride?: DataConverter;
   /** Worker tuning for the benchmark's sweep (maxCachedWorkflows, pollers, slots, …). */
   workerOverrides?: Partial<WorkerOptions>;
+  /** The policy's rules; default NO_APPROVALS. */
+  policy?: PolicyRulesSpec;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -62,6 +101,8 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     dataConverterOverride: opts.dataConverterOverride,
   });
   const taskQueue = `stack-${randomUUID()}`;
+  const policyDir = mkdtempSync(join(tmpdir(), 'payrun-policy-'));
+  const people = { ...writePolicy(policyDir, TEST_PEOPLE, opts.policy ?? NO_APPROVALS), dir: policyDir };
   const ingress = await createIngress({
     client,
     taskQueue,
@@ -77,6 +118,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     client,
     taskQueue,
     bankPublicKey: createPublicKey(sandbox.bankPublicKeyPem),
+    policy: new PolicySource({ PAYRUN_POLICY_FILE: people.file }),
   });
   const stack: Stack = {
     sandbox,
@@ -84,6 +126,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     client,
     ingress,
     taskQueue,
+    people,
+    signer: (id) => {
+      const file = people.keyFiles[id];
+      if (!file) throw new Error(`no test person ${id}`);
+      return signerFromKeyFile(id, file);
+    },
+    cliEnv: (id) => ({ ...stack.workerEnv, PAYRUN_PERSON: id, PAYRUN_KEY_FILE: people.keyFiles[id] }),
     worker:
       opts.inProcessWorker === false
         ? undefined
@@ -104,6 +153,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       PAYER_TYPE: TEST_PAYER.payerType,
       PAYER_TAX_NUMBER: TEST_PAYER.payerTaxNumber,
       PAYER_NAME: TEST_PAYER.payerName,
+      PAYRUN_POLICY_FILE: people.file,
     },
     async stop() {
       await stack.worker?.stop();

@@ -50,6 +50,7 @@ it('leaves every file and folder of a demo-sized batch owner-only, and no card n
   const file = join(inbox, `rest-${run}.csv`);
   writeFileSync(file, csv);
   const submitted = await submitBatch(stack.client, file, {
+    submitter: stack.signer('preparer'),
     paths: { dataDir, batchesDir },
     taskQueue: stack.taskQueue,
     policy: 'partial',

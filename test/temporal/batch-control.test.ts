@@ -21,6 +21,7 @@ import {
   waitForProgress,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
+import { batchDecision } from '../harness/approvals';
 
 const refs = (p: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${p}-${String(i).padStart(3, '0')}`);
@@ -55,9 +56,9 @@ describe('operating a batch: approval, pause, resume, cancel, dry run', () => {
     const handle = batchHandle(stack, r.batchId);
     await waitForProgress(handle, (p) => p.phase === 'awaiting_approval' && p.rows === 4);
     await handle.signal(batchPauseSignal, { by: 'test' });
-    await handle.signal(batchApproveSignal, { by: 'maria.accountant' });
+    await handle.signal(batchApproveSignal, batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
     const paused = await waitForProgress(handle, (p) => p.phase === 'paused');
-    expect(paused.approval).toMatchObject({ required: true, by: 'maria.accountant' });
+    expect(paused.approval).toMatchObject({ required: true, by: 'approver' });
     await new Promise((res) => setTimeout(res, 1_500));
     expect((await waitForProgress(handle, () => true)).dispatched).toBe(0);
     expect([...ledgerPayouts(stack, references).values()]).toEqual([0, 0, 0, 0]);

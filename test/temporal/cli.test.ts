@@ -13,7 +13,11 @@ describe('payrun CLI against the stack', () => {
   beforeAll(async () => {
     stack = await startStack();
     paths = batchTestPaths();
-    env = { ...stack.workerEnv, PAYRUN_DATA_DIR: paths.dataDir, PAYRUN_BATCHES_DIR: paths.batchesDir };
+    env = {
+      ...stack.cliEnv('preparer'),
+      PAYRUN_DATA_DIR: paths.dataDir,
+      PAYRUN_BATCHES_DIR: paths.batchesDir,
+    };
   });
   afterAll(async () => stack?.stop());
 

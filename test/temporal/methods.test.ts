@@ -150,15 +150,14 @@ describe('every payout method pays through the real stack', () => {
       const lookup = await lookupPayout(stack.client, payoutWorkflowId(refused));
       expect(lookup).toMatchObject({ kind: 'not_paid', status: { state: 'failed' } });
 
-      const retry = await retryFailed(stack.client, r.batchId, { paths, taskQueue: stack.taskQueue });
+      const retryOptions = { paths, taskQueue: stack.taskQueue, submitter: stack.signer('preparer') };
+      const retry = await retryFailed(stack.client, r.batchId, retryOptions);
       expect(retry.rows).toBe(1);
       await batchHandle(stack, retry.batchId).result();
       expect(paidEntries(stack, refused)).toHaveLength(1);
       expect(paidEntries(stack, fine)).toHaveLength(1);
       // Once more: nothing left to retry, nothing paid again.
-      await expect(
-        retryFailed(stack.client, retry.batchId, { paths, taskQueue: stack.taskQueue }),
-      ).rejects.toThrow(/no failed/);
+      await expect(retryFailed(stack.client, retry.batchId, retryOptions)).rejects.toThrow(/no failed/);
       expect(paidEntries(stack, refused)).toHaveLength(1);
     } finally {
       await fetch(`${stack.sandbox.url}/__admin/faults`, { method: 'POST', body: '{}' });

@@ -11,6 +11,7 @@ import { temporalAddress, testSetup } from '../harness/temporal';
 import { EncryptionCodec } from '../../src/temporal';
 import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import { waitFor } from '../harness/wait';
+import { runCli } from '../harness/cli-process';
 
 /** The commands docs/payouts.md gives operators, exactly as written there. */
 function documentedCommands(): string[] {
@@ -53,7 +54,7 @@ describe('operator commands from docs/payouts.md', () => {
     expect(commands.map((c) => c.split(' ').slice(0, 3).join(' '))).toEqual([
       'temporal workflow start',
       'temporal workflow query',
-      'temporal workflow signal',
+      'bin/payrun payout approve',
       'temporal workflow result',
     ]);
     // Asynchronously: the worker answering the CLI's query runs in this very process.
@@ -74,7 +75,9 @@ describe('operator commands from docs/payouts.md', () => {
     const handle = stack.client.workflow.getHandle(`payout-${reference}`);
     await waitFor(async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_approval');
     expect(await run(commands[1]!)).toContain('awaiting_approval');
-    await run(commands[2]!);
+    // The approval is signed by the stack's approver, as `payrun login` or PAYRUN_PERSON/PAYRUN_KEY_FILE would.
+    const approved = await runCli(commands[2]!.split(' ').slice(1), stack.cliEnv('approver'));
+    expect(approved).toMatchObject({ code: 0, stdout: `${reference}: approved\n` });
     const result = await run(commands[3]!);
     expect(result).toMatch(/COMPLETED/);
     expect(result).toContain('succeeded');

@@ -13,6 +13,7 @@ import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harne
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
+import { payoutApproval } from '../harness/approvals';
 
 /** One of the ingress's counters, e.g. `payrun_ingress_requests_total{outcome="late"}`. */
 async function ingressCounter(stack: Stack, series: string): Promise<number> {
@@ -157,10 +158,10 @@ describe('payout workflow end to end against the bank sandbox', () => {
     const handle = await startPayout(stack, request, { ...FAST, requireApproval: true });
     await waitFor(async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_approval');
     expect(paidEntries(stack, request.reference)).toHaveLength(0);
-    await handle.signal(approveSignal, { by: 'maria.accountant' });
+    await handle.signal(approveSignal, await payoutApproval(stack, handle, 'approver'));
     const status = await outcome(handle);
     expect(status.state).toBe('succeeded');
-    expect(status.approval).toMatchObject({ required: true, approvedBy: 'maria.accountant' });
+    expect(status.approval).toMatchObject({ required: true, approvedBy: 'approver' });
     expect(paidEntries(stack, request.reference)).toHaveLength(1);
     await recordHistoryIfAsked('payout-approved', handle);
   });

@@ -25,6 +25,7 @@ import { failureType, FAST, outcome, paidEntries, payoutRequest, startPayout } f
 import { startStack, type Stack } from '../harness/stack';
 import { signedWebhook } from '../harness/signed-webhooks';
 import { waitFor } from '../harness/wait';
+import { batchDecision, payoutApproval } from '../harness/approvals';
 
 const forged = (type: BankEventSignal['type'], sessionId: string | undefined, payoutStatus: string) => ({
   id: `forged-${randomUUID()}`,
@@ -205,18 +206,22 @@ describe('a workflow believes only the bank and a valid operator; at most once w
     const history = await handle.fetchHistory();
     expect(history.events?.filter((e) => e.workflowExecutionUpdateAcceptedEventAttributes)).toHaveLength(0);
 
-    expect(await handle.executeUpdate(approvePayoutUpdate, { args: [{ by: 'maria.accountant' }] })).toBe(
-      'approved',
-    );
-    expect(await handle.executeUpdate(approvePayoutUpdate, { args: [{ by: 'someone.else' }] })).toMatch(
-      /already approved by maria.accountant/,
-    );
+    expect(
+      await handle.executeUpdate(approvePayoutUpdate, {
+        args: [await payoutApproval(stack, handle, 'approver')],
+      }),
+    ).toBe('approved');
+    expect(
+      await handle.executeUpdate(approvePayoutUpdate, {
+        args: [await payoutApproval(stack, handle, 'approver2')],
+      }),
+    ).toMatch(/already approved by approver/);
     await waitForState(handle, 'awaiting_result');
     expect(await handle.executeUpdate(cancelPayoutUpdate, { args: [{ by: 'late' }] })).toMatch(
       /too late to cancel: the payout was confirmed/,
     );
     const s = await status(handle);
-    expect(s.approval?.approvedBy).toBe('maria.accountant');
+    expect(s.approval?.approvedBy).toBe('approver');
     expect(s.timestamps.confirmed).toBeDefined();
     await handle.terminate('test done: the sandbox never finishes this payout');
   });
@@ -235,7 +240,7 @@ describe('a workflow believes only the bank and a valid operator; at most once w
     expect(await failureType(handle)).toBe('invalid_input');
   });
 
-  it('a batch awaiting approval ignores cancel null and anonymous approval: nothing paid until a named approve', async () => {
+  it('a batch awaiting approval ignores cancel null and anonymous approval: nothing paid until a signed approve', async () => {
     const paths = batchTestPaths();
     const references = [`${uniquePrefix()}-a`, `${uniquePrefix()}-b`];
     const r = await dropAndSubmit(
@@ -260,11 +265,13 @@ describe('a workflow believes only the bank and a valid operator; at most once w
     expect(p.phase).toBe('awaiting_approval');
     expect(p.dispatched).toBe(0);
     expect([...ledgerPayouts(stack, references).values()]).toEqual([0, 0]);
-    expect(await handle.executeUpdate(approveBatchUpdate, { args: [{ by: 'maria.accountant' }] })).toBe(
-      'approved',
-    );
+    expect(
+      await handle.executeUpdate(approveBatchUpdate, {
+        args: [batchDecision(stack, paths.dataDir, r.batchId, 'approver')],
+      }),
+    ).toMatch(/^approved by approver \(1 of 1\): paying may start$/);
     await handle.result();
     expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1]);
-    expect((await handle.query(batchProgressQuery)).approval).toMatchObject({ by: 'maria.accountant' });
+    expect((await handle.query(batchProgressQuery)).approval).toMatchObject({ by: 'approver' });
   });
 });

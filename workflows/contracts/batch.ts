@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { BatchAuthorization, SignedStatement } from './approval';
 import { type ApprovalCommand, type CancelCommand } from './operator';
 import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from './payout';
 import type { PayoutRequest } from '../../src/csv/types';
@@ -21,7 +22,10 @@ export const retryBatchWorkflowId = (rootBatchId: string, n: number) => `${rootB
 export type BatchPhase = 'awaiting_approval' | 'awaiting_funds' | 'paying' | 'paused' | 'cancelling' | 'done';
 
 export interface BatchOptions {
-  /** Pay nothing until an `approve` signal; the payouts then confirm on their own. Default false. */
+  /**
+   * Ask for approval even where the policy does not (docs/batches.md#approval). It can only raise the
+   * requirement: what the policy and the file's record require is required whatever the input says.
+   */
   requireApproval?: boolean;
   /** Payouts in flight at once (a sliding window). Default 20. */
   maxInFlight?: number;
@@ -71,6 +75,8 @@ export interface BatchChunkRow {
 /** The parts of the stored batch the workflow needs (the rows themselves stay in the store). */
 export interface BatchMetaView {
   fileName: string;
+  /** The sha256 of the file's bytes (64 hex): approvals are of these bytes. */
+  fileSha256: string;
   /** Valid rows to pay. */
   rowCount: number;
   invalidRows: number;
@@ -132,7 +138,22 @@ export interface BatchProgress {
   amounts: Record<string, number>;
   failures: BatchFailure[];
   failureCount: number;
-  approval?: { required: boolean; by?: string; at?: string };
+  /**
+   * Who may pay, as the batch last judged it: whether approval is required and why, how many approvers,
+   * who submitted and approved, a standing rejection. `by`/`at`: when paying was allowed, by whom.
+   */
+  approval?: {
+    required: boolean;
+    by?: string;
+    at?: string;
+    because?: string;
+    needed?: number;
+    submitter?: string;
+    approvedBy?: string[];
+    rejected?: BatchAuthorization['rejected'];
+  };
+  /** Operator commands this batch took (pause, resume, cancel, approve, reject), oldest first, bounded. */
+  commands?: BatchCommandRecord[];
   funds?: { neededKopecks: number; balanceKopecks?: number; checkedAt?: string };
   runs: number;
   final?: BatchFinal;
@@ -148,8 +169,25 @@ export interface BatchResult extends BatchFinal {
 
 export const batchProgressQuery = defineQuery<BatchProgress>('progress');
 
-/** Operator commands on a batch as Updates (validated, answered); the signals stay for Temporal UI. */
-export const approveBatchUpdate = defineUpdate<string, [ApprovalCommand]>('approveBatch');
+/** One operator command as the batch took it, for the audit trail. */
+export interface BatchCommandRecord {
+  command: 'approve' | 'reject' | 'pause' | 'resume' | 'cancel';
+  /** A person id proven by signature (approve, reject), or the name the caller gave (pause, resume, cancel). */
+  by: string;
+  proven: boolean;
+  at: string;
+  answer: string;
+  note?: string;
+}
+
+/**
+ * Approve or reject the batch's file: a statement signed by an approver (docs/batches.md#approval). The
+ * validator checks the signature, the person's role, that they did not submit it and that it is about this
+ * batch's exact file, so a forged, replayed or self-given approval is refused before it reaches history.
+ */
+export const approveBatchUpdate = defineUpdate<string, [SignedStatement]>('approveBatch');
+
+export const rejectBatchUpdate = defineUpdate<string, [SignedStatement]>('rejectBatch');
 
 export const pauseBatchUpdate = defineUpdate<string, [ApprovalCommand]>('pauseBatch');
 
@@ -157,7 +195,10 @@ export const resumeBatchUpdate = defineUpdate<string, [ApprovalCommand]>('resume
 
 export const cancelBatchUpdate = defineUpdate<string, [CancelCommand]>('cancelBatch');
 
-export const batchApproveSignal = defineSignal<[ApprovalCommand]>('approve');
+/** Temporal UI's "Send signal": the same signed statement, noted and ignored when it does not count. */
+export const batchApproveSignal = defineSignal<[SignedStatement]>('approve');
+
+export const batchRejectSignal = defineSignal<[SignedStatement]>('reject');
 
 export const batchPauseSignal = defineSignal<[ApprovalCommand]>('pause');
 

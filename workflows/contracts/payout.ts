@@ -1,5 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { type ApprovalCommand, type CancelCommand } from './operator';
+import type { SignedStatement } from './approval';
+import { type CancelCommand } from './operator';
 import type { PayoutMethod, PayoutRequest } from '../../src/csv/types';
 
 // The payout workflow's contract: its id, input, result and status, its Updates, signals and query.
@@ -37,7 +38,10 @@ export type InFlightPayoutState =
 export type FinalPayoutState = Exclude<PayoutState, InFlightPayoutState>;
 
 export interface PayoutOptions {
-  /** Confirm only after an `approve` signal (per payout, or inherited from its batch). */
+  /**
+   * Confirm only after an approver's signed approval of this run. A payout started outside any batch needs
+   * one anyway above the policy's amount (docs/security.md#who-may-pay); this can only ask for more.
+   */
   requireApproval?: boolean;
   /** Wait for confirmation_payout (and a possible return) after success. Default false. */
   awaitCreditConfirmation?: boolean;
@@ -107,11 +111,11 @@ export const payoutStatusQuery = defineQuery<PayoutStatus>('status');
  * written to history, and the caller gets the real outcome back. The signals of the same meaning stay
  * for Temporal UI's "Send signal"; their handlers note and ignore malformed input.
  */
-export const approvePayoutUpdate = defineUpdate<string, [ApprovalCommand]>('approvePayout');
+export const approvePayoutUpdate = defineUpdate<string, [SignedStatement]>('approvePayout');
 
 export const cancelPayoutUpdate = defineUpdate<string, [CancelCommand]>('cancelPayout');
 
-export const approveSignal = defineSignal<[ApprovalCommand]>('approve');
+export const approveSignal = defineSignal<[SignedStatement]>('approve');
 
 export const cancelSignal = defineSignal<[CancelCommand]>('cancel');
 

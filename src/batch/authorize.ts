@@ -1,0 +1,183 @@
+/**
+ * Approval as a property of the file: what people said about a batch's file (the batch store keeps it
+ * by the file's sha256) judged under the current policy. The submitter, the worker's activities, the
+ * command line and the console all ask here; workflows/approval.ts holds the rules.
+ */
+import { checkBatchDecision, judgeBatch, type BatchSubject } from '../../workflows/approval';
+import type {
+  BatchAuthorization,
+  PayoutAuthorization,
+  SignedStatement,
+  SubmitSource,
+} from '../../workflows/contracts/approval';
+import type { PayoutRequest } from '../csv/types';
+import type { Policy } from '../policy/file';
+import { signStatement, type Signer } from '../policy/keys';
+import {
+  appendStatement,
+  batchExists,
+  readChunk,
+  readMeta,
+  readStatements,
+  type StoredBatchMeta,
+} from './store';
+
+export const subjectOf = (
+  meta: Pick<StoredBatchMeta, 'batchId' | 'contentHash' | 'totalKopecks' | 'rowCount'>,
+): BatchSubject => ({
+  batchId: meta.batchId,
+  fileSha256: meta.contentHash,
+  totalKopecks: meta.totalKopecks,
+  rows: meta.rowCount,
+});
+
+/** Judging verifies signatures (about a millisecond each): once per batch, policy and record, not per payout. */
+const judged = new Map<string, BatchAuthorization>();
+const JUDGED_KEPT = 64;
+
+export function batchAuthorization(
+  dataDir: string,
+  policy: Policy,
+  batchId: string,
+  opts: { requested?: boolean; ignoreAge?: boolean } = {},
+  now = Date.now(),
+): BatchAuthorization {
+  const meta = readMeta(dataDir, batchId);
+  const statements = readStatements(dataDir, meta.contentHash);
+  const key = opts.ignoreAge
+    ? `${dataDir}\0${batchId}\0${policy.view.version}\0${statements.length}\0${opts.requested ?? false}`
+    : undefined; // judged with their age, approvals change with the clock: never cached
+  const hit = key !== undefined ? judged.get(key) : undefined;
+  if (hit) return hit;
+  const auth = judgeBatch(policy.view, statements, subjectOf(meta), now, opts);
+  if (key !== undefined) {
+    if (judged.size >= JUDGED_KEPT) judged.delete(judged.keys().next().value!);
+    judged.set(key, auth);
+  }
+  return auth;
+}
+
+/** The submitter's own statement, stored before the batch starts: who submitted it, how, and what they asked. */
+export function recordSubmission(
+  dataDir: string,
+  meta: Pick<StoredBatchMeta, 'batchId' | 'contentHash' | 'totalKopecks' | 'rowCount'>,
+  signer: Signer,
+  source: SubmitSource,
+  requireApproval: boolean,
+): SignedStatement {
+  const signed = signStatement(signer, {
+    kind: 'batch',
+    decision: 'submit',
+    ...subjectOf(meta),
+    source,
+    ...(requireApproval ? { requireApproval: true } : {}),
+  });
+  appendStatement(dataDir, meta.contentHash, signed);
+  return signed;
+}
+
+export type DecisionOutcome =
+  | { accepted: true; auth: BatchAuthorization }
+  | { accepted: false; auth: BatchAuthorization; reason: string };
+
+/**
+ * An approval or rejection, checked against the policy as it is now (a person revoked since the workflow
+ * last looked is refused here) and the file's record; kept only when it counts.
+ */
+export function recordDecision(
+  dataDir: string,
+  policy: Policy,
+  batchId: string,
+  signed: SignedStatement,
+  opts: { requested?: boolean } = {},
+  now = Date.now(),
+): DecisionOutcome {
+  const meta = readMeta(dataDir, batchId);
+  const subject = subjectOf(meta);
+  const before = judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subject, now, opts);
+  const checked = checkBatchDecision(before, signed, subject, now);
+  if (!checked.ok) return { accepted: false, auth: before, reason: checked.reason };
+  appendStatement(dataDir, meta.contentHash, signed);
+  return {
+    accepted: true,
+    auth: judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subject, now, opts),
+  };
+}
+
+/** Keys in a fixed order, so the same request reads the same whichever layer built it. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object')
+    return `{${Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/** Each batch's rows by reference, read once per worker: a payout proves it is one of them. */
+const rowIndex = new Map<string, Map<string, string>>();
+const ROW_INDEXES_KEPT = 8;
+
+function rowsOf(dataDir: string, batchId: string): Map<string, string> {
+  const key = `${dataDir}\0${batchId}`;
+  let index = rowIndex.get(key);
+  if (!index) {
+    index = new Map();
+    const meta = readMeta(dataDir, batchId);
+    for (let i = 0; i < meta.chunkCount; i++)
+      for (const r of readChunk(dataDir, batchId, i)) index.set(r.request.reference, canonical(r.request));
+    if (rowIndex.size >= ROW_INDEXES_KEPT) rowIndex.delete(rowIndex.keys().next().value!);
+    rowIndex.set(key, index);
+  }
+  return index;
+}
+
+/**
+ * Whether a payout may create a bank session: a payout of a batch only when the batch's file is approved
+ * (or needs no approval) and the payout is exactly one of its rows; a payout started by hand needs its own
+ * approval above the policy's amount. Asked once per payout, before any bank call.
+ */
+export function payoutAuthorization(
+  dataDir: string,
+  policy: Policy,
+  input: { batchId?: string; request: PayoutRequest; requested?: boolean },
+  now = Date.now(),
+): PayoutAuthorization {
+  const { batchId, request } = input;
+  const asked: PayoutAuthorization = {
+    kind: 'own_approval',
+    policy: policy.view,
+    because: 'its starter asked for approval',
+  };
+  if (batchId === undefined) {
+    const above = policy.view.rules.handStartedApprovalAboveKopecks;
+    if (input.requested) return asked;
+    return request.amount > above
+      ? {
+          kind: 'own_approval',
+          policy: policy.view,
+          because: `started outside any batch, for more than ${above} kopecks: the policy asks an approver's signed approval`,
+        }
+      : { kind: 'not_needed', because: `started outside any batch, for at most ${above} kopecks` };
+  }
+  const refused = (reason: string): PayoutAuthorization => ({
+    kind: 'refused',
+    code: 'not_approved',
+    reason,
+  });
+  if (!batchExists(dataDir, batchId)) return refused(`batch ${batchId} is not in the batch store`);
+  const auth = batchAuthorization(dataDir, policy, batchId, { ignoreAge: true }, now);
+  if (!auth.satisfied)
+    return refused(
+      auth.rejected
+        ? `batch ${batchId}'s file was rejected by ${auth.rejected.by}${auth.rejected.reason ? `: ${auth.rejected.reason}` : ''}`
+        : `batch ${batchId} is not approved (${auth.approvedBy.length} of ${auth.needed} approvals; ${auth.because})`,
+    );
+  if (rowsOf(dataDir, batchId).get(request.reference) !== canonical(request))
+    return refused(
+      `reference ${request.reference} is not a row of batch ${batchId}'s file, or differs from it`,
+    );
+  return input.requested ? asked : { kind: 'batch', batchId };
+}

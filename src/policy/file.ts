@@ -1,0 +1,208 @@
+/**
+ * The policy file: who may pay (people, roles, the keys that prove them) and the rules (when approval is
+ * needed, four eyes above an amount, how long an approval lasts). YAML because operators edit it by hand
+ * and comment it; checked whole at start, each error naming its line.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from '../config';
+import { MoneyFormatError, rublesToKopecks } from '../money';
+import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
+
+export const ROLES = [
+  'preparer',
+  'approver',
+  'viewer',
+  'admin',
+  'service',
+  'authenticator',
+] as const satisfies readonly Role[];
+
+export interface Policy {
+  /** Where it was read from (errors and the audit name it). */
+  path: string;
+  view: PolicyView;
+  /** Display names by person id: for people reading the audit, never for workflows or logs. */
+  names: Map<string, string>;
+  /** Console sign-in: scrypt password hashes and TOTP secrets by person id, when the policy has them. */
+  logins: Map<string, { passwordHash?: string; totp?: string }>;
+}
+
+const HOUR = 3_600_000;
+
+const roubles = (what: string) =>
+  z.union([z.string(), z.number()]).transform((v, ctx) => {
+    try {
+      return rublesToKopecks(String(v));
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${what} in roubles, like "1 000 000,00" (${err instanceof MoneyFormatError ? err.message : 'not an amount'})`,
+      });
+      return z.NEVER;
+    }
+  });
+
+const person = z.strictObject({
+  id: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9._-]{0,63}$/,
+      'expected an id: 1–64 of a-z 0-9 . _ -, starting with a letter or digit',
+    ),
+  name: z.string().min(1).max(200),
+  roles: z
+    .array(z.enum(ROLES, { error: `expected roles among ${ROLES.join(', ')}` }))
+    .min(1, 'expected at least one role'),
+  keys: z
+    .array(
+      z
+        .string()
+        .regex(/^ed25519:[0-9a-f]{64}$/, 'expected ed25519:<64 hex digits> (payrun keys generate prints it)'),
+    )
+    .min(1, 'expected at least one public key'),
+  revoked: z.union([z.string(), z.date()]).optional(),
+  password: z
+    .string()
+    .regex(/^scrypt\$/, 'expected a scrypt$… hash (payrun console hash-password prints it)')
+    .optional(),
+  totp: z
+    .string()
+    .regex(/^[A-Z2-7]{16,64}$/, 'expected a base32 TOTP secret')
+    .optional(),
+});
+
+const rules = z
+  .strictObject({
+    submitted_files_need_approval: z.boolean().default(true),
+    dropped_files_need_approval: z.boolean().default(true),
+    two_approvers_above: roubles('an amount').nullable().default(rublesToKopecks('1 000 000,00')),
+    hand_started_payouts_need_approval_above: roubles('an amount').default(0),
+    approvals_expire_after_hours: z
+      .number()
+      .positive()
+      .max(24 * 366)
+      .default(72),
+  })
+  // Parsed through, so an absent rules block gets every default above.
+  .prefault({});
+
+const policyFile = z.strictObject({ people: z.array(person).min(1, 'expected at least one person'), rules });
+
+/** Parses policy text; every problem is named with its line (`path:line: field: rule`). */
+export function parsePolicy(text: string, path: string): Policy {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const lineOf = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
+  if (doc.errors.length > 0)
+    throw new ConfigError(doc.errors.map((e) => `${path}:${lineOf(e.pos[0])}: ${e.message.split('\n')[0]}`));
+  const raw: unknown = doc.toJS();
+  const r = policyFile.safeParse(raw);
+  const problems: string[] = [];
+  const at = (keys: readonly PropertyKey[]): number => {
+    let node: unknown = doc.contents;
+    let offset = (node as Node | null)?.range?.[0];
+    for (const key of keys) {
+      if (isMap(node)) node = node.get(key, true);
+      else if (isSeq(node)) node = node.get(Number(key), true);
+      else break;
+      offset = (node as Node | undefined)?.range?.[0] ?? offset;
+    }
+    return lineOf(offset);
+  };
+  if (!r.success)
+    for (const issue of r.error.issues)
+      problems.push(`${path}:${at(issue.path)}: ${issue.path.join('.') || 'policy'}: ${issue.message}`);
+  const ids = new Set<string>();
+  const people: PolicyPerson[] = [];
+  const names = new Map<string, string>();
+  const logins = new Map<string, { passwordHash?: string; totp?: string }>();
+  for (const [i, p] of (r.success ? r.data.people : []).entries()) {
+    if (ids.has(p.id))
+      problems.push(`${path}:${at(['people', i, 'id'])}: people.${i}.id: ${p.id} is listed twice`);
+    ids.add(p.id);
+    let revokedAt: string | undefined;
+    if (p.revoked !== undefined) {
+      const t = p.revoked instanceof Date ? p.revoked.getTime() : Date.parse(p.revoked);
+      if (Number.isNaN(t))
+        problems.push(
+          `${path}:${at(['people', i, 'revoked'])}: people.${i}.revoked: expected a date and time`,
+        );
+      else revokedAt = new Date(t).toISOString();
+    }
+    people.push({
+      id: p.id,
+      roles: [...new Set(p.roles)],
+      keys: p.keys.map((k) => k.slice('ed25519:'.length)),
+      ...(revokedAt ? { revokedAt } : {}),
+    });
+    names.set(p.id, p.name);
+    logins.set(p.id, {
+      ...(p.password ? { passwordHash: p.password } : {}),
+      ...(p.totp ? { totp: p.totp } : {}),
+    });
+  }
+  if (problems.length > 0 || !r.success) throw new ConfigError(problems);
+  const rl = r.data.rules;
+  return {
+    path,
+    names,
+    logins,
+    view: {
+      version: createHash('sha256').update(text).digest('hex').slice(0, 16),
+      people,
+      rules: {
+        submittedNeedApproval: rl.submitted_files_need_approval,
+        droppedNeedApproval: rl.dropped_files_need_approval,
+        twoApproversAboveKopecks: rl.two_approvers_above,
+        handStartedApprovalAboveKopecks: rl.hand_started_payouts_need_approval_above,
+        approvalExpiresAfterMs: rl.approvals_expire_after_hours * HOUR,
+      },
+    },
+  };
+}
+
+export const POLICY_VARIABLE = 'PAYRUN_POLICY_FILE';
+
+/** The policy named by PAYRUN_POLICY_FILE; a missing variable or file is a configuration error. */
+export function loadPolicy(env: Record<string, string | undefined> = process.env): Policy {
+  const path = env[POLICY_VARIABLE];
+  if (!path)
+    throw new ConfigError([
+      `${POLICY_VARIABLE}: required: the policy file naming who may submit and approve payouts (docs/security.md#who-may-pay)`,
+    ]);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`${POLICY_VARIABLE}: cannot read ${path}: ${(err as Error).message}`]);
+  }
+  return parsePolicy(text, path);
+}
+
+/**
+ * The policy as a worker keeps it: read again when the file changes, so a revocation takes effect without
+ * a restart. An edit that breaks the file fails closed: every check throws (and its activity retries) until
+ * the file is mended, rather than going on under the policy before the edit.
+ */
+export class PolicySource {
+  private cached?: { policy: Policy; stamp: string };
+
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {}
+
+  current(): Policy {
+    const path = this.env[POLICY_VARIABLE];
+    let stamp = '';
+    try {
+      stamp = path ? createHash('sha256').update(readFileSync(path)).digest('hex') : '';
+    } catch {
+      // unreadable now: loadPolicy below says why
+    }
+    if (this.cached && this.cached.stamp === stamp) return this.cached.policy;
+    const policy = loadPolicy(this.env);
+    this.cached = { policy, stamp };
+    return policy;
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Writes a policy file with a fresh key per person: the demo's people, and the tests'. Production policies
+ * are written by hand (docs/security.md#who-may-pay); this is the same format, made in one step.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { Role } from '../../workflows/contracts/approval';
+import { ensurePrivateDir, writePrivateFile } from '../private-fs';
+import { generateSigningKey } from './keys';
+
+export interface PersonSpec {
+  id: string;
+  name: string;
+  roles: Role[];
+  revoked?: string;
+}
+
+export interface PolicyRulesSpec {
+  submitted_files_need_approval?: boolean;
+  dropped_files_need_approval?: boolean;
+  two_approvers_above?: string | null;
+  hand_started_payouts_need_approval_above?: string;
+  approvals_expire_after_hours?: number;
+}
+
+export interface WrittenPolicy {
+  file: string;
+  /** Each person's private key file, by id. */
+  keyFiles: Record<string, string>;
+}
+
+/**
+ * `<dir>/policy.yaml` and `<dir>/keys/<id>.pem`, owner-only. Keys already in `dir` are kept (the demo's
+ * people keep their keys from run to run); the policy file is written anew from `people` and `rules`.
+ */
+export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRulesSpec = {}): WrittenPolicy {
+  ensurePrivateDir(dir);
+  ensurePrivateDir(join(dir, 'keys'));
+  const keyFiles: Record<string, string> = {};
+  const listed = people.map((p) => {
+    const keyFile = join(dir, 'keys', `${p.id}.pem`);
+    const publicFile = `${keyFile}.pub`;
+    if (!existsSync(keyFile) || !existsSync(publicFile)) {
+      const key = generateSigningKey();
+      writePrivateFile(keyFile, key.privateKeyPem);
+      writePrivateFile(publicFile, key.publicKey);
+    }
+    keyFiles[p.id] = keyFile;
+    return {
+      id: p.id,
+      name: p.name,
+      roles: p.roles,
+      keys: [readFileSync(publicFile, 'utf8').trim()],
+      ...(p.revoked ? { revoked: p.revoked } : {}),
+    };
+  });
+  const file = join(dir, 'policy.yaml');
+  writePrivateFile(
+    file,
+    `# Who may pay (docs/security.md#who-may-pay). Written by payrun for ${dir}.\n` +
+      stringify({ people: listed, rules }),
+  );
+  return { file, keyFiles };
+}

@@ -1,0 +1,41 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import { subjectOf } from '../../src/batch/authorize';
+import { readMeta } from '../../src/batch/store';
+import { signStatement } from '../../src/policy/keys';
+import type { BatchStatement, PayoutStatement, SignedStatement } from '../../workflows/contracts/approval';
+import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import type { Stack } from './stack';
+
+/** A test person's signed approve (or reject) of a batch, about the batch's stored file. */
+export function batchDecision(
+  stack: Stack,
+  dataDir: string,
+  batchId: string,
+  person: string,
+  decision: 'approve' | 'reject' = 'approve',
+  extra: Partial<Omit<BatchStatement, 'kind' | 'decision'>> = {},
+): SignedStatement<BatchStatement> {
+  return signStatement<BatchStatement>(stack.signer(person), {
+    kind: 'batch',
+    decision,
+    ...subjectOf(readMeta(dataDir, batchId)),
+    ...extra,
+  });
+}
+
+/** A test person's signed approval of the payout's current run, for its amount. */
+export async function payoutApproval(
+  stack: Stack,
+  handle: WorkflowHandle,
+  person: string,
+): Promise<SignedStatement<PayoutStatement>> {
+  const { runId } = await handle.describe();
+  const status = await handle.query(payoutStatusQuery);
+  return signStatement<PayoutStatement>(stack.signer(person), {
+    kind: 'payout',
+    decision: 'approve',
+    reference: status.reference,
+    runId,
+    amount: status.amount,
+  });
+}

@@ -1,0 +1,298 @@
+/**
+ * Checks signed statements against the policy: the one rule for the workflows' Update validators, the
+ * worker's activities, the command line and the console. Pure and deterministic (the workflow bundle
+ * includes it): Ed25519 from @noble/curves, a pure-JS implementation, because workflow code may not
+ * load Node's crypto; `now` is always passed in.
+ */
+import { ed25519 } from '@noble/curves/ed25519';
+import { hexToBytes, utf8ToBytes } from '@noble/curves/abstract/utils';
+import { z } from 'zod';
+import {
+  statementMessage,
+  type BatchAuthorization,
+  type BatchStatement,
+  type Decision,
+  type PayoutStatement,
+  type PolicyPerson,
+  type PolicyView,
+  type Role,
+  type SignedStatement,
+} from './contracts/approval';
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** A statement signed a little in the future is a clock apart; more than this is refused. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
+const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
+
+const personId = z
+  .string()
+  .regex(ID, 'expected a person id: 1–64 of a-z 0-9 . _ -, starting with a letter or digit');
+const when = z.string().regex(ISO, 'expected a UTC time like 2026-11-24T09:30:00.000Z');
+const whole = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+const batchStatement = z.strictObject({
+  v: z.literal(1),
+  kind: z.literal('batch'),
+  decision: z.enum(['submit', 'approve', 'reject']),
+  batchId: z.string().regex(BATCH_ID, 'expected batch-<16 hex digits>[-retry-<n>]'),
+  fileSha256: z.string().regex(HEX64, 'expected the file’s sha256: 64 hex digits'),
+  totalKopecks: whole,
+  rows: whole,
+  person: personId,
+  at: when,
+  source: z.enum(['cli', 'inbox', 'console']).optional(),
+  requireApproval: z.boolean().optional(),
+  reason: z.string().max(500).optional(),
+  via: personId.optional(),
+});
+
+const payoutStatement = z.strictObject({
+  v: z.literal(1),
+  kind: z.literal('payout'),
+  decision: z.literal('approve'),
+  reference: z.string().regex(REFERENCE, 'expected a payout reference'),
+  runId: z.string().min(1).max(64),
+  amount: whole,
+  person: personId,
+  at: when,
+  via: personId.optional(),
+});
+
+const signedStatement = z.strictObject({
+  statement: z.discriminatedUnion('kind', [batchStatement, payoutStatement]),
+  signature: z.string().regex(/^[0-9a-f]{128}$/, 'expected an Ed25519 signature: 128 hex digits'),
+});
+
+/**
+ * A signed statement, or why the input is not one. An old-style `{ by: "name" }` is refused with the way
+ * to give a real approval: a typed name proves nothing.
+ */
+export function parseSignedStatement(raw: unknown): Checked<SignedStatement> {
+  if (raw && typeof raw === 'object' && 'by' in raw && !('statement' in raw))
+    return {
+      ok: false,
+      reason:
+        'a name is not an approval: it must be a statement signed by the person (payrun batch approve|reject, payrun payout approve, or the console)',
+    };
+  const r = signedStatement.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data as SignedStatement };
+  const issue = r.error.issues[0]!;
+  return { ok: false, reason: `${issue.path.join('.') || 'input'}: ${issue.message}` };
+}
+
+const MAY: Record<Decision | 'payout', readonly Role[]> = {
+  submit: ['preparer', 'service', 'admin'],
+  approve: ['approver'],
+  reject: ['approver'],
+  payout: ['approver'],
+};
+
+function verifies(signed: SignedStatement, keys: string[]): boolean {
+  const message = utf8ToBytes(statementMessage(signed.statement));
+  const signature = hexToBytes(signed.signature);
+  return keys.some((k) => {
+    try {
+      return ed25519.verify(signature, message, hexToBytes(k));
+    } catch {
+      return false; // a malformed key in the policy verifies nothing
+    }
+  });
+}
+
+const revoked = (p: PolicyPerson, at: number) => p.revokedAt !== undefined && Date.parse(p.revokedAt) <= at;
+
+/**
+ * The statement's person, when its signature checks out under the policy, the person may make this kind
+ * of statement, neither they (nor the service signing for them) are revoked, and it is not from the future.
+ */
+export function checkStatement(
+  policy: PolicyView,
+  signed: SignedStatement,
+  now: number,
+): Checked<PolicyPerson> {
+  const s = signed.statement;
+  const person = policy.people.find((p) => p.id === s.person);
+  if (!person) return { ok: false, reason: `${s.person} is not a person of the policy` };
+  if (revoked(person, now)) return { ok: false, reason: `${s.person} was revoked at ${person.revokedAt}` };
+  const role = s.kind === 'payout' ? 'payout' : s.decision;
+  if (!person.roles.some((r) => MAY[role].includes(r)))
+    return {
+      ok: false,
+      reason: `${s.person} may not ${role === 'payout' ? 'approve' : role} (roles: ${person.roles.join(', ') || 'none'}; needs ${MAY[role].join(' or ')})`,
+    };
+  let signer = person;
+  if (s.via !== undefined) {
+    const via = policy.people.find((p) => p.id === s.via);
+    if (!via || !via.roles.includes('authenticator'))
+      return { ok: false, reason: `${s.via} is not an authenticating service of the policy` };
+    if (revoked(via, now)) return { ok: false, reason: `${s.via} was revoked at ${via.revokedAt}` };
+    signer = via;
+  }
+  if (!verifies(signed, signer.keys))
+    return {
+      ok: false,
+      reason: `the signature is not ${signer.id}’s (no key of theirs in the policy verifies it)`,
+    };
+  if (Date.parse(s.at) > now + CLOCK_SKEW_MS)
+    return { ok: false, reason: `it is dated in the future (${s.at})` };
+  return { ok: true, value: person };
+}
+
+/** What a batch statement must match: the batch and the exact file it was made from. */
+export interface BatchSubject {
+  batchId: string;
+  fileSha256: string;
+  totalKopecks: number;
+  rows: number;
+}
+
+function sameBatch(s: BatchStatement, subject: BatchSubject): string | undefined {
+  if (s.fileSha256 !== subject.fileSha256) return 'it is about another file (this file changed since?)';
+  if (s.decision === 'reject') return undefined; // a rejection is of the file, whichever batch of it
+  if (s.batchId !== subject.batchId) return `it is about batch ${s.batchId}, not ${subject.batchId}`;
+  if (s.totalKopecks !== subject.totalKopecks || s.rows !== subject.rows)
+    return `it is about ${s.rows} rows totalling ${s.totalKopecks} kopecks, not ${subject.rows} rows and ${subject.totalKopecks}`;
+  return undefined;
+}
+
+export function approversNeeded(policy: PolicyView, totalKopecks: number): number {
+  const above = policy.rules.twoApproversAboveKopecks;
+  return above !== null && totalKopecks > above ? 2 : 1;
+}
+
+/**
+ * Everything said about a batch's file, judged: who submitted it, whether approval is required (the policy
+ * for how it came, or its submitter's or starter's request: nothing lowers it), who approved it since the
+ * last rejection, and whether paying may start. `ignoreAge`: approvals that counted when the batch started
+ * paying still count for its payouts (expiry guards the start, not a batch already paying).
+ */
+export function judgeBatch(
+  policy: PolicyView,
+  statements: SignedStatement[],
+  subject: BatchSubject,
+  now: number,
+  opts: { requested?: boolean; ignoreAge?: boolean } = {},
+): BatchAuthorization {
+  const refused: BatchAuthorization['refused'] = [];
+  const valid: BatchStatement[] = [];
+  for (const signed of statements) {
+    if (signed.statement.kind !== 'batch') continue;
+    const s = signed.statement;
+    const mismatch = sameBatch(s, subject);
+    // Statements about the file's other batches (a retry's first run, say) are simply not about this one.
+    if (mismatch) {
+      if (s.batchId === subject.batchId)
+        refused.push({ person: s.person, decision: s.decision, reason: mismatch });
+      continue;
+    }
+    const checked = checkStatement(policy, signed, now);
+    if (checked.ok) valid.push(s);
+    else refused.push({ person: s.person, decision: s.decision, reason: checked.reason });
+  }
+  const byTime = (a: BatchStatement, b: BatchStatement) => Date.parse(a.at) - Date.parse(b.at);
+  valid.sort(byTime);
+  const submit = valid.filter((s) => s.decision === 'submit').pop();
+  const fromInbox = submit?.source === 'inbox';
+  const byPolicy = fromInbox ? policy.rules.droppedNeedApproval : policy.rules.submittedNeedApproval;
+  const required = !submit || byPolicy || !!submit.requireApproval || !!opts.requested;
+  const because = !submit
+    ? 'no proven submitter: approval required'
+    : byPolicy
+      ? `the policy requires approval of ${fromInbox ? 'dropped' : 'submitted'} files`
+      : submit.requireApproval || opts.requested
+        ? 'its submitter asked for approval'
+        : `the policy does not require approval of ${fromInbox ? 'dropped' : 'submitted'} files`;
+  const rejection = valid.filter((s) => s.decision === 'reject').pop();
+  const approvedBy: string[] = [];
+  for (const s of valid) {
+    if (s.decision !== 'approve') continue;
+    const reason =
+      submit && s.person === submit.person
+        ? `${s.person} submitted this batch: an approver must be someone else`
+        : rejection && Date.parse(s.at) <= Date.parse(rejection.at)
+          ? `given before ${rejection.person} rejected the file at ${rejection.at}`
+          : !opts.ignoreAge && Date.parse(s.at) + policy.rules.approvalExpiresAfterMs < now
+            ? `expired: given at ${s.at}, approvals count for ${Math.round(policy.rules.approvalExpiresAfterMs / 3_600_000)} h`
+            : undefined;
+    if (reason) refused.push({ person: s.person, decision: 'approve', reason });
+    else if (!approvedBy.includes(s.person)) approvedBy.push(s.person);
+  }
+  const needed = approversNeeded(policy, subject.totalKopecks);
+  const enough = approvedBy.length >= needed;
+  const standingRejection = rejection && !enough;
+  return {
+    required,
+    needed,
+    because,
+    ...(submit ? { submitter: submit.person } : {}),
+    approvedBy,
+    ...(standingRejection
+      ? {
+          rejected: {
+            by: rejection.person,
+            at: rejection.at,
+            ...(rejection.reason ? { reason: rejection.reason } : {}),
+          },
+        }
+      : {}),
+    refused,
+    satisfied: enough || (!required && !rejection),
+    policy,
+  };
+}
+
+/**
+ * Whether one more statement would count for this batch now: the validator's question, so that a forged,
+ * replayed, self-given or repeated approval is refused before it reaches history.
+ */
+export function checkBatchDecision(
+  auth: BatchAuthorization,
+  signed: SignedStatement,
+  subject: BatchSubject,
+  now: number,
+): Checked<BatchStatement> {
+  const s = signed.statement;
+  if (s.kind !== 'batch' || s.decision === 'submit')
+    return { ok: false, reason: 'expected an approve or reject statement about this batch' };
+  const mismatch =
+    sameBatch(s, subject) ??
+    (s.batchId !== subject.batchId ? `it is about batch ${s.batchId}, not ${subject.batchId}` : undefined);
+  if (mismatch) return { ok: false, reason: mismatch };
+  const checked = checkStatement(auth.policy, signed, now);
+  if (!checked.ok) return checked;
+  if (s.decision === 'approve') {
+    if (auth.submitter === s.person)
+      return { ok: false, reason: `${s.person} submitted this batch: an approver must be someone else` };
+    if (auth.approvedBy.includes(s.person))
+      return { ok: false, reason: `${s.person} has already approved this batch` };
+    if (Date.parse(s.at) + auth.policy.rules.approvalExpiresAfterMs < now)
+      return { ok: false, reason: `the statement expired (given at ${s.at})` };
+  }
+  return { ok: true, value: s };
+}
+
+/** Whether a payout approval counts for this run of this payout. */
+export function checkPayoutApproval(
+  policy: PolicyView,
+  signed: SignedStatement,
+  subject: { reference: string; runId: string; amount: number },
+  now: number,
+): Checked<PayoutStatement> {
+  const s = signed.statement;
+  if (s.kind !== 'payout') return { ok: false, reason: 'expected a payout approval statement' };
+  if (s.reference !== subject.reference || s.runId !== subject.runId)
+    return { ok: false, reason: `it approves ${s.reference} run ${s.runId}, not this run ${subject.runId}` };
+  if (s.amount !== subject.amount)
+    return { ok: false, reason: `it approves ${s.amount} kopecks, not ${subject.amount}` };
+  const checked = checkStatement(policy, signed, now);
+  if (!checked.ok) return checked;
+  if (Date.parse(s.at) + policy.rules.approvalExpiresAfterMs < now)
+    return { ok: false, reason: `the statement expired (given at ${s.at})` };
+  return { ok: true, value: s };
+}
