@@ -2,10 +2,14 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { routeToWorkflows } from '../src/routing/workflows';
 import type { BankEventSignal } from '../workflows/contracts/bank-event';
+import type { EarlierRefundRun } from '../workflows/contracts/refund';
+import { createRefundRunActivities } from './refund-runs';
 
 export interface RoutingActivities {
   /** Delivers an inbox event to its workflows; throws (retryably) while none takes it. */
   rerouteBankEvent(evt: BankEventSignal): Promise<{ delivered: string[] }>;
+  /** The refund workflow's earlier runs (activities/refund-runs.ts), served with these Temporal look-ups. */
+  earlierRefundRuns(input: { workflowId: string; currentRunId: string }): Promise<EarlierRefundRun[]>;
 }
 
 /** Error type of "nobody took it yet": the inbox's retry policy does the waiting. */
@@ -14,6 +18,7 @@ export const NOT_DELIVERED_YET = 'BankEventNotDeliveredYet';
 /** The inbox's reroute, with the ingress's own routing rule minus the inbox fallback. */
 export function createRoutingActivities(client: Client): RoutingActivities {
   return {
+    ...createRefundRunActivities(client),
     async rerouteBankEvent(evt) {
       // An inbox never delivers to itself: it already holds the event.
       const { info } = Context.current();

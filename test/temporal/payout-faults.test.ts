@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { BankClient } from '../../src/bank';
-import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
+import { TEST_INNS } from '../../src/sandbox/test-values';
 import { refundStatusQuery, refundWorkflowId } from '../../workflows/contracts/refund';
 import { refundWorkflow } from '../../workflows/refund';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { succeededPayment } from '../harness/payments';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
@@ -109,7 +109,7 @@ describe('refund workflow', () => {
     const refunds = stack.sandbox.ledger().filter((e) => e.kind === 'refund' && e.session_id === sessionId);
     expect(refunds).toHaveLength(1);
     expect(refunds[0]!.amount).toBe(20_000);
-    await recordHistoryIfAsked('refund-partial', handle);
+    await recordHistoryIfAsked('refund-guarded', handle);
   });
 
   it('a forged payment_refunded ends nothing and a null one is noted: refunded only when the bank says so', async () => {
@@ -165,30 +165,3 @@ describe('refund workflow', () => {
     }
   });
 });
-
-/** A card payment taken through the bank (the partner confirms it), to have something to refund. */
-async function succeededPayment(bank: BankClient, amount: number): Promise<string> {
-  const { session } = await bank.sessions.initPayment({
-    payment_details: {
-      type: 'card',
-      card: {
-        type: 'bank_card',
-        bank_card: {
-          number: TEST_CARDS.SUCCESS,
-          expiration_month: '12',
-          expiration_year: '30',
-          security_code: '123',
-        },
-      },
-    },
-    amount_details: { amount, currency: 'rub' },
-    customer: { reference: `customer-${randomUUID()}` },
-    payment_options: { return_url: 'https://example.test/return' },
-  });
-  const id = session!.id;
-  const state = async () => (await bank.sessions.status({ session_id: id })).session!;
-  await waitFor(async () => (await state()).acquiring_payments?.[0]?.status === 'pending');
-  await bank.sessions.confirm({ session_id: id });
-  await waitFor(async () => (await state()).status === 'accepted');
-  return id;
-}
