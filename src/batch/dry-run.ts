@@ -5,9 +5,12 @@ import { loadBatch, type RowError } from '../csv';
 import { formatRubles } from '../money';
 import type { PayoutRequest } from '../csv/types';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
+import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from '../map-limit';
+import { farAboveTypical, largestRows, maxPayoutFromEnv, type AmountRow } from './amounts';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
+import type { TaxpayerAsk } from './verdicts';
 
 export interface DryRunRow {
   row: number;
@@ -27,8 +30,15 @@ export interface DryRunReport {
   balanceKopecks?: number;
   /** Deposit short by this much for what would be paid (0 = enough). */
   shortKopecks?: number;
+  /** When short: the largest rows that would be paid, largest first. */
+  largest?: AmountRow[];
+  /** Rows that would be paid far above the file's typical (median) amount: likely mistyped. */
+  farAboveTypical?: { medianKopecks: number; rows: AmountRow[] };
   taxNumbersChecked: number;
 }
+
+/** Rows named when the deposit is short. */
+const LARGEST_SHOWN = 5;
 
 const NPD_POLL_MS = 500;
 const NPD_WAIT_MS = 30_000;
@@ -59,6 +69,12 @@ export interface DryRunOptions extends Pick<SubmitOptions, 'paths' | 'policy' | 
    * reports already-paid rows and reference conflicts as the real run will. Absent: not checked.
    */
   lookupReference?: (reference: string) => Promise<PayoutLookup>;
+  /**
+   * How a tax number is checked; undefined: no answer in time. Default: with the bank directly. The
+   * CLI passes verdictFromTaxpayerWorkflow (src/batch/verdicts.ts): the payouts' own per-tax-number
+   * workflows check and keep the verdicts, so a submit right after reuses them.
+   */
+  checkTaxpayer?: (ask: TaxpayerAsk) => Promise<TaxpayerVerdict | undefined>;
 }
 
 /** Why a row would not be paid because of its reference's earlier payout; undefined = nothing against it. */
@@ -84,21 +100,28 @@ export async function dryRunBatch(
   file: string,
   opts: DryRunOptions,
 ): Promise<DryRunReport> {
-  const batch = loadBatch(readFileSync(file), loadOptionsFor(opts));
+  const maxPayoutKopecks = maxPayoutFromEnv();
+  const batch = loadBatch(readFileSync(file), {
+    ...loadOptionsFor(opts),
+    ...(maxPayoutKopecks !== undefined ? { maxPayoutKopecks } : {}),
+  });
   const invalid = batch.rows.flatMap((r) => r.errors);
   const base = { file, rejected: batch.rejected, fileErrors: batch.fileErrors, invalid };
   if (batch.rejected) return { ...base, rows: [], payKopecks: 0, taxNumbersChecked: 0 };
 
-  const inns = [
-    ...new Set(batch.accepted.filter((r) => r.selfEmployed).map((r) => r.recipient.taxReference)),
-  ];
+  // Each distinct tax number once, with the first row that pays it.
+  const asks = new Map<string, TaxpayerAsk>();
+  for (const r of batch.accepted)
+    if (r.selfEmployed && !asks.has(r.recipient.taxReference))
+      asks.set(r.recipient.taxReference, { taxReference: r.recipient.taxReference, reference: r.reference });
+  const check = opts.checkTaxpayer ?? ((ask: TaxpayerAsk) => taxpayerVerdict(bank, ask.taxReference));
   let done = 0;
-  opts.onProgress?.({ done, total: inns.length });
+  opts.onProgress?.({ done, total: asks.size });
   const verdicts = new Map(
-    await mapLimit(inns, Math.max(1, opts.concurrency ?? NPD_CONCURRENCY), async (inn) => {
-      const verdict = await taxpayerVerdict(bank, inn);
-      opts.onProgress?.({ done: ++done, total: inns.length });
-      return [inn, verdict] as const;
+    await mapLimit([...asks.values()], Math.max(1, opts.concurrency ?? NPD_CONCURRENCY), async (ask) => {
+      const verdict = await check(ask);
+      opts.onProgress?.({ done: ++done, total: asks.size });
+      return [ask.taxReference, whyNot(verdict)] as const;
     }),
   );
   const lookup = opts.lookupReference;
@@ -116,21 +139,32 @@ export async function dryRunBatch(
       earlier?.get(r.reference) ?? (r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined);
     return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}) };
   });
-  const payKopecks = rows.filter((r) => r.pay).reduce((s, r) => s + r.amount, 0);
+  const paying = rows.filter((r) => r.pay);
+  const payKopecks = paying.reduce((s, r) => s + r.amount, 0);
   const balance = await bank.reports.walletBalance({ request_datetime: new Date().toISOString() });
   const balanceKopecks = balance.wallets.reduce((s, w) => s + w.amount_details.amount, 0);
+  const shortKopecks = Math.max(0, payKopecks - balanceKopecks);
   return {
     ...base,
     rows,
     payKopecks,
     balanceKopecks,
-    shortKopecks: Math.max(0, payKopecks - balanceKopecks),
-    taxNumbersChecked: inns.length,
+    shortKopecks,
+    ...(shortKopecks > 0 ? { largest: largestRows(paying, LARGEST_SHOWN) } : {}),
+    farAboveTypical: farAboveTypical(paying),
+    taxNumbersChecked: asks.size,
   };
 }
 
-/** undefined = would be paid; otherwise why not. */
-async function taxpayerVerdict(bank: BankClient, inn: string): Promise<string | undefined> {
+/** undefined = would be paid; otherwise why not (the payout workflow's own rule, verdictRefusal). */
+function whyNot(verdict: TaxpayerVerdict | undefined): string | undefined {
+  if (!verdict) return 'the tax service did not answer within 30 s';
+  const refusal = verdictRefusal(verdict);
+  return refusal && `${refusal.reason} (${refusal.code})`;
+}
+
+/** The bank's verdict; undefined when the tax service did not answer within NPD_WAIT_MS. */
+async function taxpayerVerdict(bank: BankClient, inn: string): Promise<TaxpayerVerdict | undefined> {
   let requestId: string;
   try {
     requestId = (await bank.npd.check({ tax_reference: inn })).request_id;
@@ -145,13 +179,14 @@ async function taxpayerVerdict(bank: BankClient, inn: string): Promise<string | 
     const res = await bank.npd.requestStatus({ request_id: requestId });
     if (res.status !== 'pending') {
       const error = (res as { error?: { code?: string } }).error?.code;
-      if (error) return `the tax service check did not complete (${error})`;
-      if (!res.is_professional_income_taxpayer)
-        return 'not a professional income taxpayer (not_self_employed)';
-      if (!res.is_linked) return 'has not linked payrun’s partner in the tax service (not_linked)';
-      return undefined;
+      return {
+        isProfessionalIncomeTaxpayer: res.is_professional_income_taxpayer === true,
+        isLinked: res.is_linked === true,
+        checkedAt: new Date().toISOString(),
+        ...(error ? { error } : {}),
+      };
     }
-    if (Date.now() > deadline) return 'the tax service did not answer within 30 s';
+    if (Date.now() > deadline) return undefined;
     await new Promise((r) => setTimeout(r, NPD_POLL_MS));
   }
 }

@@ -102,7 +102,7 @@ test('many distinct tax numbers: checked side by side up to the bound, progress 
   expect(report.taxNumbersChecked).toBe(total);
   expect(report.rows).toHaveLength(DISTINCT + 3);
   expect(report.rows.filter((r) => !r.pay).map((r) => [r.reference, r.why])).toEqual([
-    ['not-se', 'not a professional income taxpayer (not_self_employed)'],
+    ['not-se', 'the recipient is not a professional income taxpayer (not_self_employed)'],
   ]);
   expect(formatDryRun(report).slice(-2)).toEqual([
     expect.stringMatching(new RegExp(`^would pay ${DISTINCT + 2} of ${DISTINCT + 3} rows, `)),

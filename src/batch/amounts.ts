@@ -1,0 +1,79 @@
+/**
+ * Amounts that deserve a second look before money moves: the rows far above what the file typically
+ * pays (a mistyped 150 000 000,00 for 150 000,00), and the largest rows of a batch waiting for funds.
+ */
+import { rublesToKopecks } from '../money';
+import { ConfigError } from '../config';
+import { readChunk, readMeta } from './store';
+
+export interface AmountRow {
+  row: number;
+  reference: string;
+  amount: number;
+}
+
+/** A row is far above the file's typical amount at this many times its median. */
+export const FAR_ABOVE_MEDIAN = 10;
+/** Too few rows have no typical amount worth comparing with. */
+const MIN_ROWS_FOR_TYPICAL = 5;
+
+/** The median amount (the lower middle of an even count), kopecks. */
+export function medianKopecks(amounts: readonly number[]): number {
+  const sorted = [...amounts].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? 0;
+}
+
+/** Rows paying at least FAR_ABOVE_MEDIAN times the file's median, largest first; none in a small file. */
+export function farAboveTypical(rows: readonly AmountRow[]): { medianKopecks: number; rows: AmountRow[] } {
+  const median = medianKopecks(rows.map((r) => r.amount));
+  if (rows.length < MIN_ROWS_FOR_TYPICAL || median <= 0) return { medianKopecks: median, rows: [] };
+  return {
+    medianKopecks: median,
+    rows: rows.filter((r) => r.amount >= median * FAR_ABOVE_MEDIAN).sort((a, b) => b.amount - a.amount),
+  };
+}
+
+/** The `n` largest rows, largest first (rows in row order on a tie); keeps only `n` at a time. */
+export function largestRows(rows: Iterable<AmountRow>, n: number): AmountRow[] {
+  const top: AmountRow[] = [];
+  for (const r of rows) {
+    if (top.length === n && r.amount <= top[n - 1]!.amount) continue;
+    top.push(r);
+    top.sort((a, b) => b.amount - a.amount || a.row - b.row);
+    if (top.length > n) top.pop();
+  }
+  return top;
+}
+
+/** The largest rows of a stored batch, read a chunk at a time; undefined when the store has no such batch here. */
+export function largestStoredRows(dataDir: string, batchId: string, n: number): AmountRow[] | undefined {
+  let chunkCount: number;
+  try {
+    chunkCount = readMeta(dataDir, batchId).chunkCount;
+  } catch {
+    return undefined; // another machine's batch store: the status says what the workflow knows
+  }
+  function* rows(): Generator<AmountRow> {
+    for (let i = 0; i < chunkCount; i++)
+      for (const r of readChunk(dataDir, batchId, i))
+        yield { row: r.row, reference: r.request.reference, amount: r.request.amount };
+  }
+  return largestRows(rows(), n);
+}
+
+/** PAYRUN_MAX_PAYOUT: the most one payout may be, in roubles as accounting writes them ("1 000 000"). */
+export function maxPayoutFromEnv(env: Record<string, string | undefined> = process.env): number | undefined {
+  const text = env.PAYRUN_MAX_PAYOUT;
+  if (text === undefined || text.trim() === '') return undefined;
+  let kopecks: number;
+  try {
+    kopecks = rublesToKopecks(text);
+  } catch {
+    kopecks = 0;
+  }
+  if (kopecks <= 0)
+    throw new ConfigError([
+      `PAYRUN_MAX_PAYOUT: the most one payout may be, in roubles (like "1 000 000" or "250000,00"), not "${text}"`,
+    ]);
+  return kopecks;
+}
