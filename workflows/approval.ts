@@ -267,6 +267,11 @@ export function checkBatchDecision(
   const checked = checkStatement(auth.policy, signed, now);
   if (!checked.ok) return checked;
   if (s.decision === 'approve') {
+    if (auth.rejected && Date.parse(s.at) <= Date.parse(auth.rejected.at))
+      return {
+        ok: false,
+        reason: `given before ${auth.rejected.by} rejected the file at ${auth.rejected.at}`,
+      };
     if (auth.submitter === s.person)
       return { ok: false, reason: `${s.person} submitted this batch: an approver must be someone else` };
     if (auth.approvedBy.includes(s.person))
