@@ -6,6 +6,7 @@ import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-
 import { lookupPayout } from '../batch/lookup';
 import { batchAudit } from '../batch/audit';
 import { subjectOf } from '../batch/authorize';
+import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
 import { batchExists, readFinal, readMeta, readStatements } from '../batch/store';
 import { contentHash } from '../csv';
@@ -17,18 +18,17 @@ import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
 import { formatRubles, rublesToKopecks } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
+import type { BatchStatement } from '../../workflows/contracts/approval';
 import {
-  approveBatchUpdate,
   batchProgressQuery,
   cancelBatchUpdate,
   DEFAULT_MAX_IN_FLIGHT,
   pauseBatchUpdate,
-  rejectBatchUpdate,
   resumeBatchUpdate,
 } from '../../workflows/contracts/batch';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { CliFailure, withClient } from './connect';
-import { operator, parseMaxInFlight, sendCommand } from './operator';
+import { operator, parseMaxInFlight, refusedAsFailure, sendCommand } from './operator';
 import { describeCounts, describeProgress, followBatch } from './follow';
 
 interface SubmitFlags {
@@ -164,15 +164,15 @@ export function registerBatch(program: Command): void {
           throw new CliFailure(
             `you submitted this batch (as ${signer.person}): an approver must be someone else`,
           );
-        const signed = signStatement(signer, {
+        const signed = signStatement<BatchStatement>(signer, {
           kind: 'batch',
           decision,
           ...subjectOf(meta),
           ...(flags.reason !== undefined ? { reason: flags.reason } : {}),
         });
         await withClient(async (client) => {
-          const update = decision === 'approve' ? approveBatchUpdate : rejectBatchUpdate;
-          console.log(`${id}: ${await sendCommand(client.workflow.getHandle(id), update, signed)}`);
+          const answer = await refusedAsFailure(id, () => sendBatchDecision(client, id, signed));
+          console.log(`${id}: ${answer}`);
         });
       });
 

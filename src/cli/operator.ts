@@ -44,13 +44,26 @@ export async function sendCommand<A>(
   update: UpdateDefinition<string, [A]>,
   arg: A,
 ): Promise<string> {
+  return refusedAsFailure(
+    handle.workflowId,
+    () => handle.executeUpdate(update, { args: [arg] }),
+    update.name,
+  );
+}
+
+/** A workflow's refusal, or a workflow that is not there, as a one-line failure (exit 1). */
+export async function refusedAsFailure(
+  workflowId: string,
+  send: () => Promise<string>,
+  what = 'the command',
+): Promise<string> {
   try {
-    return await handle.executeUpdate(update, { args: [arg] });
+    return await send();
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
-      throw new CliFailure(`${update.name} refused: ${err.cause?.message ?? err.message}`);
+      throw new CliFailure(`${what} refused: ${err.cause?.message ?? err.message}`);
     if (err instanceof WorkflowNotFoundError)
-      throw new CliFailure(`no running workflow ${handle.workflowId} (it may have finished)`);
+      throw new CliFailure(`no running workflow ${workflowId} (it may have finished)`);
     throw err;
   }
 }

@@ -6,11 +6,12 @@ import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../tempora
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
 import { batchFolders } from '../batch/folders';
 import { submitBatch } from '../batch/submit';
+import type { BatchStatement } from '../../workflows/contracts/approval';
 import { subjectOf } from '../batch/authorize';
+import { sendBatchDecision } from '../batch/decide';
 import { readMeta } from '../batch/store';
 import { writePolicy, type PersonSpec } from '../policy/generate';
 import { signerFromKeyFile, signStatement } from '../policy/keys';
-import { approveBatchUpdate } from '../../workflows/contracts/batch';
 import { describeCounts, followBatch } from '../cli/follow';
 import { PROJECT_ROOT } from '../paths';
 import { ensureCodecToken, startDemoComponents, TASK_QUEUE } from './components';
@@ -108,14 +109,15 @@ async function main(): Promise<void> {
         `   as the demo preparer, like: ${as('demo-preparer')} bin/payrun batch submit --partial FILE`,
     );
     // The policy asks an approver who is not the submitter: the demo approves as its demo approver, and says so.
-    const approval = signStatement(signerFromKeyFile('demo-approver', people.keyFiles['demo-approver']!), {
-      kind: 'batch',
-      decision: 'approve',
-      ...subjectOf(readMeta(DATA_DIR, submitted.batchId)),
-    });
-    const answer = await client.workflow
-      .getHandle(submitted.batchId)
-      .executeUpdate(approveBatchUpdate, { args: [approval] });
+    const approval = signStatement<BatchStatement>(
+      signerFromKeyFile('demo-approver', people.keyFiles['demo-approver']!),
+      {
+        kind: 'batch',
+        decision: 'approve',
+        ...subjectOf(readMeta(DATA_DIR, submitted.batchId)),
+      },
+    );
+    const answer = await sendBatchDecision(client, submitted.batchId, approval);
     console.log(
       `2. approved as the demo approver (the demo does it for you): ${answer}\n` +
         `   like: ${as('demo-approver')} bin/payrun batch approve ${submitted.batchId}`,
