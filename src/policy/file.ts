@@ -114,7 +114,10 @@ export function parsePolicy(text: string, path: string): Policy {
   };
   if (!r.success)
     for (const issue of r.error.issues)
-      problems.push(`${path}:${at(issue.path)}: ${issue.path.join('.') || 'policy'}: ${issue.message}`);
+      problems.push(
+        // An unknown key is named at its own line, not at its parent's.
+        `${path}:${at(issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path)}: ${issue.path.join('.') || 'policy'}: ${issue.message}`,
+      );
   const ids = new Set<string>();
   const people: PolicyPerson[] = [];
   const names = new Map<string, string>();

@@ -1,0 +1,381 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  checkBatchDecision,
+  checkStatement,
+  judgeBatch,
+  parseSignedStatement,
+} from '../../workflows/approval';
+import {
+  statementMessage,
+  type BatchStatement,
+  type SignedStatement,
+} from '../../workflows/contracts/approval';
+import { ConfigError } from '../../src/config';
+import { findSigner, login, requireSigner } from '../../src/policy/credential';
+import { parsePolicy, PolicySource, type Policy } from '../../src/policy/file';
+import { writePolicy } from '../../src/policy/generate';
+import { publicKeyText, signerFromKey, signerFromKeyFile, signStatement } from '../../src/policy/keys';
+import { runCli } from '../harness/cli-process';
+
+const HOUR = 3_600_000;
+const NOW = Date.parse('2026-11-24T10:00:00.000Z');
+const at = (ms: number) => new Date(ms);
+
+function department(rules = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'payrun-policy-test-'));
+  const written = writePolicy(
+    dir,
+    [
+      { id: 'maria', name: 'Мария', roles: ['preparer'] },
+      { id: 'oleg', name: 'Олег', roles: ['approver'] },
+      { id: 'irina', name: 'Ирина', roles: ['approver'] },
+      { id: 'petr', name: 'Пётр', roles: ['preparer', 'approver'] },
+      { id: 'gone', name: 'Ушедший', roles: ['approver'], revoked: '2026-11-01T00:00:00Z' },
+      { id: 'console', name: 'console', roles: ['authenticator'] },
+      { id: 'inbox', name: 'watcher', roles: ['service'] },
+    ],
+    { two_approvers_above: '1 000,00', ...rules },
+  );
+  const policy = parsePolicy(readFileSync(written.file, 'utf8'), written.file);
+  const signer = (id: string, via?: string) => signerFromKeyFile(id, written.keyFiles[via ?? id]!, via);
+  return { dir, written, policy, signer };
+}
+
+const subject = {
+  batchId: 'batch-0123456789abcdef',
+  fileSha256: 'a'.repeat(64),
+  totalKopecks: 50_000,
+  rows: 2,
+};
+const say = (
+  d: ReturnType<typeof department>,
+  person: string,
+  decision: BatchStatement['decision'],
+  when = NOW,
+  extra: Partial<BatchStatement> = {},
+  via?: string,
+) =>
+  signStatement<BatchStatement>(
+    d.signer(person, via),
+    { kind: 'batch', decision, ...subject, ...extra },
+    at(when),
+  );
+
+describe('the policy file', () => {
+  it('reads people, keys and the rules, with the defaults where a rule is absent', () => {
+    const { policy } = department();
+    expect(policy.view.people.map((p) => p.id)).toEqual([
+      'maria',
+      'oleg',
+      'irina',
+      'petr',
+      'gone',
+      'console',
+      'inbox',
+    ]);
+    expect(policy.view.rules).toEqual({
+      submittedNeedApproval: true,
+      droppedNeedApproval: true,
+      twoApproversAboveKopecks: 100_000,
+      handStartedApprovalAboveKopecks: 0,
+      approvalExpiresAfterMs: 72 * HOUR,
+    });
+    expect(policy.view.people.find((p) => p.id === 'gone')?.revokedAt).toBe('2026-11-01T00:00:00.000Z');
+    expect(policy.names.get('oleg')).toBe('Олег');
+    expect(JSON.stringify(policy.view)).not.toContain('Олег'); // names never go to workflows
+  });
+
+  it('names the line of every error', () => {
+    const text = [
+      'people:',
+      '  - id: maria',
+      '    name: Мария',
+      '    roles: [preparer, boss]',
+      '    keys: [ed25519:1234]',
+      '  - id: maria',
+      '    name: again',
+      '    roles: [approver]',
+      `    keys: [ed25519:${'0'.repeat(64)}]`,
+      'rules:',
+      '  two_approvers_above: "много"',
+      '  surprise: 1',
+    ].join('\n');
+    let problems: string[] = [];
+    try {
+      parsePolicy(text, 'policy.yaml');
+    } catch (err) {
+      problems = (err as ConfigError).problems;
+    }
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^policy\.yaml:4: people\.0\.roles\.1: expected roles among/),
+        expect.stringMatching(/^policy\.yaml:5: people\.0\.keys\.0: expected ed25519:<64 hex digits>/),
+        expect.stringMatching(/^policy\.yaml:11: rules\.two_approvers_above: expected an amount in roubles/),
+        expect.stringMatching(/^policy\.yaml:12: rules: Unrecognized key: "surprise"/),
+      ]),
+    );
+    expect(() => parsePolicy('people: [', 'p.yaml')).toThrow(/p\.yaml:1: /);
+    const dup = text
+      .replace('boss', 'approver')
+      .replace('ed25519:1234', `ed25519:${'1'.repeat(64)}`)
+      .replace(/rules:[\s\S]*/, '');
+    expect(() => parsePolicy(dup, 'p.yaml')).toThrow(/p\.yaml:6: people\.1\.id: maria is listed twice/);
+  });
+
+  it('is read again when its file changes, and fails closed while an edit breaks it', () => {
+    const d = department();
+    const source = new PolicySource({ PAYRUN_POLICY_FILE: d.written.file });
+    expect(source.current().view.people.find((p) => p.id === 'oleg')?.revokedAt).toBeUndefined();
+    const good = readFileSync(d.written.file, 'utf8');
+    writeFileSync(d.written.file, good + '\n  broken: [');
+    expect(() => source.current()).toThrow(ConfigError);
+    writeFileSync(
+      d.written.file,
+      good.replace('- id: oleg', '- id: oleg\n    revoked: 2026-11-20T00:00:00Z'),
+    );
+    expect(source.current().view.people.find((p) => p.id === 'oleg')?.revokedAt).toBe(
+      '2026-11-20T00:00:00.000Z',
+    );
+  });
+});
+
+describe('statements and their signatures', () => {
+  it('is signed over one canonical text; Node signs and the pure-JS verifier checks', () => {
+    const d = department();
+    const s = say(d, 'oleg', 'approve');
+    expect(statementMessage(s.statement)).toBe(
+      'payrun-statement-v1\n' +
+        JSON.stringify({
+          at: s.statement.at,
+          batchId: subject.batchId,
+          decision: 'approve',
+          fileSha256: subject.fileSha256,
+          kind: 'batch',
+          person: 'oleg',
+          rows: 2,
+          totalKopecks: 50_000,
+          v: 1,
+        }),
+    );
+    expect(checkStatement(d.policy.view, s, NOW)).toMatchObject({ ok: true, value: { id: 'oleg' } });
+    const tampered = { ...s, statement: { ...s.statement, totalKopecks: 1 } };
+    expect(checkStatement(d.policy.view, tampered, NOW)).toEqual({
+      ok: false,
+      reason: 'the signature is not oleg’s (no key of theirs in the policy verifies it)',
+    });
+  });
+
+  it.each([
+    ['a typed name', { by: 'oleg' }, /a name is not an approval/],
+    ['null', null, /input: /],
+    [
+      'an extra key',
+      { ...JSON.parse(JSON.stringify(say(department(), 'oleg', 'approve'))), extra: 1 },
+      /Unrecognized key: "extra"/,
+    ],
+    ['a short signature', { statement: {}, signature: 'ab' }, /./],
+    ['a huge reason', null, /./],
+  ])('refuses %s as a statement', (_, raw, why) => {
+    const r = parseSignedStatement(raw);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(why);
+  });
+
+  it('refuses a reason over 500 characters, an unknown person, a role that may not, a revoked one and the future', () => {
+    const d = department();
+    const huge = say(d, 'oleg', 'reject', NOW, { reason: 'я'.repeat(501) });
+    expect(parseSignedStatement(JSON.parse(JSON.stringify(huge))).ok).toBe(false);
+    const stranger = signStatement<BatchStatement>(
+      signerFromKey('nobody', generateKeyPairSync('ed25519').privateKey),
+      {
+        kind: 'batch',
+        decision: 'approve',
+        ...subject,
+      },
+    );
+    const cases: [SignedStatement, RegExp][] = [
+      [stranger, /nobody is not a person of the policy/],
+      [say(d, 'maria', 'approve'), /maria may not approve \(roles: preparer; needs approver\)/],
+      [say(d, 'inbox', 'approve'), /inbox may not approve/],
+      [say(d, 'oleg', 'submit'), /oleg may not submit/],
+      [say(d, 'gone', 'approve'), /gone was revoked at 2026-11-01/],
+      [say(d, 'oleg', 'approve', NOW + 6 * 60_000), /dated in the future/],
+    ];
+    for (const [s, why] of cases) {
+      const r = checkStatement(d.policy.view, s, NOW);
+      expect(r.ok ? 'ok' : r.reason).toMatch(why);
+    }
+    expect(checkStatement(d.policy.view, say(d, 'oleg', 'approve', NOW + 4 * 60_000), NOW).ok).toBe(true);
+  });
+
+  it('counts an authenticating service signing for a person as that person, with their roles', () => {
+    const d = department();
+    const viaConsole = say(d, 'oleg', 'approve', NOW, {}, 'console');
+    expect(viaConsole.statement).toMatchObject({ person: 'oleg', via: 'console' });
+    expect(checkStatement(d.policy.view, viaConsole, NOW).ok).toBe(true);
+    const r = checkStatement(d.policy.view, say(d, 'maria', 'approve', NOW, {}, 'console'), NOW);
+    expect(r.ok ? '' : r.reason).toMatch(/maria may not approve/);
+    // The service's key alone, not claiming `via`, is not the person's.
+    const posing = signStatement<BatchStatement>(signerFromKeyFile('oleg', d.written.keyFiles.console!), {
+      kind: 'batch',
+      decision: 'approve',
+      ...subject,
+    });
+    expect(checkStatement(d.policy.view, posing, NOW).ok).toBe(false);
+    // Only an authenticator may sign for others.
+    const r2 = checkStatement(d.policy.view, say(d, 'oleg', 'approve', NOW, {}, 'irina'), NOW);
+    expect(r2.ok ? '' : r2.reason).toMatch(/irina is not an authenticating service/);
+  });
+});
+
+describe('judging a file', () => {
+  const judge = (d: ReturnType<typeof department>, statements: SignedStatement[], opts = {}) =>
+    judgeBatch(d.policy.view, statements, subject, NOW, opts);
+
+  it('requires approval without a proven submitter, and by the policy for how the file came', () => {
+    const d = department({ submitted_files_need_approval: false });
+    expect(judge(d, [])).toMatchObject({
+      required: true,
+      satisfied: false,
+      because: 'no proven submitter: approval required',
+    });
+    expect(judge(d, [say(d, 'maria', 'submit', NOW, { source: 'cli' })])).toMatchObject({
+      required: false,
+      satisfied: true,
+    });
+    expect(judge(d, [say(d, 'inbox', 'submit', NOW, { source: 'inbox' })])).toMatchObject({
+      required: true,
+      satisfied: false,
+      because: 'the policy requires approval of dropped files',
+    });
+    expect(judge(d, [say(d, 'maria', 'submit', NOW, { requireApproval: true })])).toMatchObject({
+      required: true,
+    });
+    expect(judge(d, [say(d, 'maria', 'submit')], { requested: true })).toMatchObject({ required: true });
+  });
+
+  it('counts distinct approvers other than the submitter, two above the threshold', () => {
+    const d = department();
+    const submit = say(d, 'petr', 'submit');
+    expect(judge(d, [submit, say(d, 'petr', 'approve'), say(d, 'oleg', 'approve')])).toMatchObject({
+      approvedBy: ['oleg'],
+      needed: 1,
+      satisfied: true,
+      refused: [{ person: 'petr', reason: 'petr submitted this batch: an approver must be someone else' }],
+    });
+    const big = { ...subject, totalKopecks: 100_001 };
+    const bigSay = (p: string, dec: BatchStatement['decision']) =>
+      say(d, p, dec, NOW, { totalKopecks: 100_001 });
+    const one = judgeBatch(
+      d.policy.view,
+      [bigSay('maria', 'submit'), bigSay('oleg', 'approve'), bigSay('oleg', 'approve')],
+      big,
+      NOW,
+    );
+    expect(one).toMatchObject({ needed: 2, approvedBy: ['oleg'], satisfied: false });
+    const two = judgeBatch(
+      d.policy.view,
+      [bigSay('maria', 'submit'), bigSay('oleg', 'approve'), bigSay('irina', 'approve')],
+      big,
+      NOW,
+    );
+    expect(two).toMatchObject({ needed: 2, approvedBy: ['oleg', 'irina'], satisfied: true });
+  });
+
+  it('lets a rejection stand until approvals after it, and expiry guard the start but not a batch paying', () => {
+    const d = department();
+    const submit = say(d, 'maria', 'submit');
+    const early = say(d, 'oleg', 'approve', NOW - 2 * HOUR);
+    const rejected = say(d, 'irina', 'reject', NOW - HOUR, {
+      batchId: 'batch-0123456789abcdef-retry-1',
+      reason: 'не тот месяц',
+    });
+    expect(judge(d, [submit, early, rejected])).toMatchObject({
+      satisfied: false,
+      rejected: { by: 'irina', reason: 'не тот месяц' },
+      approvedBy: [],
+    });
+    expect(judge(d, [submit, early, rejected, say(d, 'oleg', 'approve')])).toMatchObject({
+      satisfied: true,
+      approvedBy: ['oleg'],
+    });
+    const old = say(d, 'oleg', 'approve', NOW - 73 * HOUR);
+    expect(judge(d, [submit, old])).toMatchObject({
+      satisfied: false,
+      refused: [{ reason: expect.stringMatching(/^expired/) }],
+    });
+    expect(judge(d, [submit, old], { ignoreAge: true })).toMatchObject({ satisfied: true });
+  });
+
+  it('refuses, before history, a decision that would not count', () => {
+    const d = department();
+    const auth = judge(d, [say(d, 'petr', 'submit'), say(d, 'oleg', 'approve')]);
+    const check = (s: SignedStatement) => {
+      const r = checkBatchDecision(auth, s, subject, NOW);
+      return r.ok ? 'ok' : r.reason;
+    };
+    expect(check(say(d, 'irina', 'approve'))).toBe('ok');
+    expect(check(say(d, 'petr', 'approve'))).toMatch(/petr submitted this batch/);
+    expect(check(say(d, 'oleg', 'approve'))).toMatch(/oleg has already approved/);
+    expect(check(say(d, 'irina', 'approve', NOW, { fileSha256: 'b'.repeat(64) }))).toMatch(/another file/);
+    expect(check(say(d, 'irina', 'approve', NOW, { batchId: 'batch-0123456789abcdef-retry-2' }))).toMatch(
+      /about batch .*retry-2/,
+    );
+    expect(check(say(d, 'irina', 'approve', NOW, { rows: 3 }))).toMatch(/3 rows/);
+    expect(check(say(d, 'irina', 'submit'))).toMatch(/expected an approve or reject/);
+    expect(check(say(d, 'irina', 'approve', NOW - 73 * HOUR))).toMatch(/expired/);
+  });
+});
+
+describe('who is at the command line', () => {
+  it('signs with PAYRUN_PERSON and PAYRUN_KEY_FILE, or the credential payrun login kept owner-only', () => {
+    const d = department();
+    const home = mkdtempSync(join(tmpdir(), 'payrun-home-'));
+    const env = { XDG_CONFIG_HOME: home };
+    expect(findSigner(env)).toBeUndefined();
+    expect(() => requireSigner(env)).toThrow(/nobody is signed in/);
+    expect(() => findSigner({ PAYRUN_PERSON: 'oleg' })).toThrow(/set both/);
+    expect(() => login(d.policy, 'oleg', d.written.keyFiles.irina!, env)).toThrow(/not one of oleg's keys/);
+    expect(() => login(d.policy, 'gone', d.written.keyFiles.gone!, env)).toThrow(/revoked/);
+    const file = login(d.policy, 'oleg', d.written.keyFiles.oleg!, env);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(findSigner(env)?.person).toBe('oleg');
+    expect(findSigner({ PAYRUN_PERSON: 'irina', PAYRUN_KEY_FILE: d.written.keyFiles.irina! })?.person).toBe(
+      'irina',
+    );
+  });
+
+  it('payrun keys generate, login and whoami work as docs/batches.md writes them', async () => {
+    const d = department();
+    const home = mkdtempSync(join(tmpdir(), 'payrun-home-'));
+    const env = { XDG_CONFIG_HOME: home, HOME: home, PAYRUN_POLICY_FILE: d.written.file };
+    const generated = await runCli(['keys', 'generate', '--person', 'oleg'], env);
+    expect(generated.code).toBe(0);
+    const keyFile = join(home, 'payrun', 'oleg.key.pem');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(generated.stdout).toMatch(/^ed25519:[0-9a-f]{64}\n$/);
+    expect(generated.stdout.trim()).toBe(publicKeyText(signerKey(keyFile)));
+    expect((await runCli(['keys', 'generate', '--person', 'oleg'], env)).code).toBe(2); // never overwrites
+
+    // Not in the policy yet: refused, naming why.
+    const refused = await runCli(['login', '--person', 'oleg', '--key', keyFile], env);
+    expect(refused).toMatchObject({ code: 2 });
+    expect(refused.stderr).toMatch(/this key is not one of oleg's keys/);
+    const policy = readFileSync(d.written.file, 'utf8');
+    const olegKey = readFileSync(`${d.written.keyFiles.oleg}.pub`, 'utf8').trim();
+    writeFileSync(d.written.file, policy.replace(olegKey, generated.stdout.trim()));
+    expect(await runCli(['login', '--person', 'oleg', '--key', keyFile], env)).toMatchObject({ code: 0 });
+    expect((await runCli(['whoami'], env)).stdout).toBe('oleg\n');
+    expect((await runCli(['logout'], env)).stdout).toBe('signed out\n');
+    expect((await runCli(['whoami'], env)).stdout).toMatch(/nobody is signed in/);
+  });
+});
+
+function signerKey(file: string) {
+  return require('node:crypto').createPrivateKey(readFileSync(file, 'utf8'));
+}
+
+export type { Policy };
