@@ -46,11 +46,13 @@ export async function payoutStatus(client: Client, reference: string): Promise<s
       const lines = describeStatus(lookup.status);
       return [`${lines[0]} (${closed})`, ...lines.slice(1)];
     }
-    case 'needs_attention':
-      return [
-        ...(lookup.status ? describeStatus(lookup.status) : [`${reference}: needs attention`]),
-        `needs attention: ${lookup.reason}`,
-      ];
+    case 'needs_attention': {
+      // What to do first; the state the run last reported (say awaiting_ready_to_confirm) is history, not now.
+      const head = `${reference}: needs attention: ${lookup.reason}`;
+      if (!lookup.status) return [head];
+      const [last, ...rest] = describeStatus(lookup.status);
+      return [head, `last known: ${last}`, ...rest];
+    }
   }
 }
 
