@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import { BankApiError, type BankClient } from '../bank';
 import { loadBatch, type RowError } from '../csv';
-import { formatRubles } from '../money';
 import type { PayoutRequest } from '../csv/types';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
 import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from '../map-limit';
-import { farAboveTypical, largestRows, maxPayoutFromEnv, type AmountRow } from './amounts';
+import { t } from '../i18n';
+import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, maxPayoutFromEnv, type AmountRow } from './amounts';
+import { differencesText } from './reasons';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 import type { TaxpayerAsk } from './verdicts';
 
@@ -82,10 +83,15 @@ function referenceVerdict(r: PayoutRequest, lookup: PayoutLookup): string | unde
   if (lookup.kind !== 'paid') return undefined;
   const wanted = { amount: r.amount, payee: { taxReference: r.recipient.taxReference, method: r.method } };
   const differences = referenceDifferences(lookup.status, wanted);
-  const by = lookup.status.batchId ? `batch ${lookup.status.batchId}` : 'a payout outside any batch';
-  return differences.length
-    ? `reference_conflict: already paid by ${by} to another payee or amount (differs: ${differences.join(', ')})`
-    : `already_paid by ${by}; not paid again`;
+  const by = lookup.status.batchId ?? null;
+  if (differences.length === 0) return t('reference.already_paid', { by });
+  // The workflows name an amount difference in kopecks: said here in roubles, the file's way.
+  const named = differences.map((d) =>
+    d.startsWith('amount (')
+      ? t('report.reference_conflict_amount', { then: lookup.status.amount, now: r.amount })
+      : differencesText(d),
+  );
+  return t('reference.conflict', { by, differences: named.join(', ') });
 }
 
 /**
@@ -158,9 +164,14 @@ export async function dryRunBatch(
 
 /** undefined = would be paid; otherwise why not (the payout workflow's own rule, verdictRefusal). */
 function whyNot(verdict: TaxpayerVerdict | undefined): string | undefined {
-  if (!verdict) return 'the tax service did not answer within 30 s';
+  if (!verdict) return t('dryrun.no_answer');
   const refusal = verdictRefusal(verdict);
-  return refusal && `${refusal.reason} (${refusal.code})`;
+  if (!refusal) return undefined;
+  const reason =
+    refusal.code === 'not_self_employed' || refusal.code === 'not_linked'
+      ? t(`taxpayer.${refusal.code}`)
+      : t('taxpayer.error', { code: refusal.code });
+  return `${reason} (${refusal.code})`;
 }
 
 /** The bank's verdict; undefined when the tax service did not answer within NPD_WAIT_MS. */
@@ -191,27 +202,35 @@ async function taxpayerVerdict(bank: BankClient, inn: string): Promise<TaxpayerV
   }
 }
 
-/** The dry run as lines for a terminal: no card, account or phone numbers. */
+/** The dry run as lines for a terminal, in the language set: no card, account or phone numbers. */
 export function formatDryRun(r: DryRunReport): string[] {
   if (r.rejected)
-    return [
-      'the file would be rejected:',
-      ...[...r.fileErrors, ...r.invalid].map((e) => `  ${describeError(e)}`),
-    ];
-  const lines = r.rows.map(
-    (x) =>
-      `row ${x.row} ${x.reference} ${formatRubles(x.amount)} RUB: ${x.pay ? 'would be paid' : `would not be paid — ${x.why}`}`,
+    return [t('dryrun.rejected'), ...[...r.fileErrors, ...r.invalid].map((e) => `  ${describeError(e)}`)];
+  const lines = r.rows.map((x) =>
+    t('dryrun.row', {
+      row: x.row,
+      reference: x.reference,
+      amount: x.amount,
+      ...(x.why ? { why: x.why } : {}),
+    }),
   );
-  for (const e of r.invalid) lines.push(`${describeError(e)}: invalid, not paid`);
-  const paying = r.rows.filter((x) => x.pay).length;
+  for (const e of r.invalid) lines.push(t('dryrun.invalid', { error: describeError(e) }));
+  const far = r.farAboveTypical;
+  if (far && far.rows.length > 0)
+    lines.push(
+      t('dryrun.far_above', { median: far.medianKopecks, rows: far.rows, factor: FAR_ABOVE_MEDIAN }),
+    );
   lines.push(
-    `would pay ${paying} of ${r.rows.length + new Set(r.invalid.map((e) => e.row)).size} rows, ${formatRubles(r.payKopecks)} RUB; ` +
-      `deposit ${formatRubles(r.balanceKopecks ?? 0)} RUB` +
-      (r.shortKopecks
-        ? ` — short by ${formatRubles(r.shortKopecks)} RUB: the batch would wait for funds`
-        : ' — enough'),
-    `checked ${r.taxNumbersChecked} tax number(s) with the bank; no payment session was created`,
+    t('dryrun.total', {
+      paying: r.rows.filter((x) => x.pay).length,
+      rows: r.rows.length + new Set(r.invalid.map((e) => e.row)).size,
+      pay: r.payKopecks,
+      balance: r.balanceKopecks ?? 0,
+      short: r.shortKopecks ?? 0,
+    }),
   );
+  if (r.largest?.length) lines.push(`  ${t('status.largest', { rows: r.largest })}`);
+  lines.push(t('dryrun.checked', { count: r.taxNumbersChecked }));
   return lines;
 }
 

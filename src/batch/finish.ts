@@ -1,11 +1,13 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { invalidResult, NOT_PROCESSED, ReportWriter, Summarizer, type ReportResult } from '../csv';
+import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResult } from '../csv';
+import { t } from '../i18n';
 import { readFileFormat, rowRules, streamRecords } from '../csv/stream';
 import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
 import { PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
+import { outcomeReason } from './reasons';
 import { OutcomeIndex, outcomeChain, outcomeLines } from './outcome-index';
 import { appendOutcomes, readChunk, readMeta, writeFinal, type StoredBatchMeta } from './store';
 
@@ -16,7 +18,7 @@ export function toReportResult(o: BatchRowOutcome): ReportResult {
     bank_payout_id: o.payoutId,
     receipt_link: o.receiptLink,
     error_code: o.errorCode,
-    reason: o.reason,
+    reason: outcomeReason(o),
   };
 }
 
@@ -70,13 +72,13 @@ async function finish(dataDir: string, batchId: string, opts: FinishOptions): Pr
   const summary = await writeReportFile(dataDir, meta, filePath, reportPath, opts.progress);
   writePrivateFile(
     summaryPath,
-    [
-      `batch ${batchId}${meta.previousBatchId ? ` (retry of ${meta.previousBatchId})` : ''}`,
-      `file ${meta.fileName}`,
+    t('summary.file', {
+      batchId,
+      ...(meta.previousBatchId ? { retryOf: meta.previousBatchId } : {}),
+      file: meta.fileName,
       summary,
-      `report ${reportPath}`,
-      '',
-    ].join('\n'),
+      report: reportPath,
+    }) + '\n',
   );
   if (filePath !== donePath) moveFile(filePath, donePath);
   const final = { reportPath, summaryPath, summary };
@@ -114,7 +116,7 @@ async function cancelNeverStarted(dataDir: string, meta: StoredBatchMeta): Promi
         amount: r.request.amount,
         state: 'cancelled',
         errorCode: 'batch_cancelled',
-        reason: 'the batch was cancelled before this payout started',
+        reason: t('report.batch_cancelled'),
       }));
     appendOutcomes(dataDir, meta.batchId, never);
   }
@@ -219,7 +221,7 @@ async function writeReportFile(
       const result = outcome
         ? toReportResult(outcome)
         : acceptedAgain.has(row)
-          ? NOT_PROCESSED
+          ? notProcessed()
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
       writer.row(cells, result);
       summarizer.add({ state: result.state, amount: rules.kopecks(cells), row });
@@ -247,5 +249,5 @@ function refusedResult(
   sameReference: readonly number[],
 ): ReportResult {
   const errors = rules.errors(row, cells, sameReference);
-  return errors.length > 0 ? invalidResult(errors) : NOT_PROCESSED;
+  return errors.length > 0 ? invalidResult(errors) : notProcessed();
 }

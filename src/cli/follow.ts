@@ -1,35 +1,84 @@
 import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import { formatRubles } from '../money';
+import { loadBatchPaths } from '../batch/config';
+import { largestStoredRows, type AmountRow } from '../batch/amounts';
+import { outcomeReason } from '../batch/reasons';
+import { t } from '../i18n';
 import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/contracts/batch';
 
-/** One line per state: count and rubles. */
+/** One line per state: count and roubles, in the language set (PAYRUN_LANG). */
 export function describeCounts(counts: Record<string, number>, amounts: Record<string, number>): string {
-  const parts = Object.entries(counts).map(([s, n]) => `${s} ${n} (${formatRubles(amounts[s] ?? 0)} RUB)`);
-  return parts.length ? parts.join(', ') : 'nothing finished yet';
+  const parts = Object.entries(counts).map(([state, count]) =>
+    t('summary.part', { state, part: { count, kopecks: amounts[state] ?? 0, unreadable: 0 } }),
+  );
+  return parts.length ? parts.join(', ') : t('status.nothing_finished');
 }
 
-export function describeProgress(p: BatchProgress): string[] {
+/** Failures `batch status` lists; the rest are counted. */
+const FAILURES_SHOWN = 10;
+/** Rows named when a batch waits for funds. */
+const LARGEST_SHOWN = 5;
+
+export interface DescribeOptions {
+  /**
+   * The largest rows of a batch waiting for funds. Default: read from the batch store on this machine
+   * (PAYRUN_DATA_DIR), where the submit wrote it; none when it is not there.
+   */
+  largestRows?: AmountRow[];
+}
+
+export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): string[] {
   const lines = [
-    `${p.batchId}: ${p.phase}${p.fileName ? ` — ${p.fileName}` : ''}`,
-    `rows ${p.rows} valid (${formatRubles(p.totalKopecks)} RUB), ${p.invalidRows} invalid; started ${p.dispatched}, in flight ${p.inFlight}, finished ${p.finished}`,
+    t('status.head', { batchId: p.batchId, phase: p.phase, ...(p.fileName ? { file: p.fileName } : {}) }),
+    t('status.rows', {
+      rows: p.rows,
+      total: p.totalKopecks,
+      invalid: p.invalidRows,
+      dispatched: p.dispatched,
+      inFlight: p.inFlight,
+      finished: p.finished,
+    }),
     `  ${describeCounts(p.counts, p.amounts)}`,
   ];
   if (p.approval?.required)
     lines.push(
-      `approval: ${p.approval.by ? `given by ${p.approval.by} at ${p.approval.at}` : 'waiting (payrun batch approve ID)'}`,
+      p.approval.by && p.approval.at
+        ? t('status.approval_given', { by: p.approval.by, at: p.approval.at })
+        : t('status.approval_waiting'),
     );
-  if (p.funds)
+  if (p.funds) {
+    const balance = p.funds.balanceKopecks ?? 0;
     lines.push(
-      `deposit ${formatRubles(p.funds.balanceKopecks ?? 0)} RUB for ${formatRubles(p.funds.neededKopecks)} RUB to pay (checked ${p.funds.checkedAt})`,
+      t('status.funds', {
+        balance,
+        needed: p.funds.neededKopecks,
+        ...(p.funds.checkedAt ? { checkedAt: p.funds.checkedAt } : {}),
+      }),
     );
-  for (const f of p.failures.slice(0, 10))
+    if (p.phase === 'awaiting_funds' && p.funds.neededKopecks > balance) {
+      lines.push(`  ${t('status.shortfall', { short: p.funds.neededKopecks - balance })}`);
+      const largest =
+        opts.largestRows ?? largestStoredRows(loadBatchPaths().dataDir, p.batchId, LARGEST_SHOWN) ?? [];
+      if (largest.length > 0) lines.push(`  ${t('status.largest', { rows: largest })}`);
+    }
+  }
+  // The workflow keeps the first failures to end, in the order they ended: shown in row order.
+  const shown = [...p.failures].sort((a, b) => a.row - b.row).slice(0, FAILURES_SHOWN);
+  for (const f of shown) {
+    const reason = outcomeReason({ ...f, amount: 0, ...(f.code ? { errorCode: f.code } : {}) });
     lines.push(
-      `  row ${f.row} ${f.reference}: ${f.state}${f.code ? ` ${f.code}` : ''}${f.reason ? ` — ${f.reason}` : ''}`,
+      `  ${t('status.failure', { row: f.row, reference: f.reference, state: f.state, ...(f.code ? { code: f.code } : {}), ...(reason ? { reason } : {}) })}`,
     );
-  if (p.failureCount > 10) lines.push(`  … ${p.failureCount - 10} more in the report`);
-  if (p.final) lines.push(`report ${p.final.reportPath}`, `summary ${p.final.summaryPath}`);
+  }
+  // Everything not listed that the report lists as not paid: failures beyond those shown, and invalid rows.
+  const moreFailures = p.failureCount - shown.length;
+  if (moreFailures > 0 || (p.invalidRows > 0 && shown.length > 0))
+    lines.push(`  ${t('status.more', { failures: moreFailures, invalid: p.invalidRows })}`);
+  if (p.final)
+    lines.push(
+      ...t('status.report', { report: p.final.reportPath, summary: p.final.summaryPath }).split('\n'),
+    );
   return lines;
 }
 

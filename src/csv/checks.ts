@@ -1,6 +1,7 @@
 /**
  * Check digits and formats of Russian payment details. Pure functions on digit strings.
  */
+import { t } from '../i18n';
 
 /** Luhn check on a 13–19 digit card number (digits only). */
 export function isLuhnValid(cardNumber: string): boolean {
@@ -80,15 +81,14 @@ export function normalizePhone(input: string): PhoneResult {
     return {
       ok: false,
       rule: 'phone_starts_with_8',
-      message:
-        'phone starts with 8; write it with the country code instead: +7 and the 10 digits after the 8',
+      message: t('csv.phone_starts_with_8'),
     };
   }
   if (!/^7\d{10}$/.test(digits)) {
     return {
       ok: false,
       rule: 'phone_format',
-      message: 'phone is not a Russian number of 11 digits starting with 7 (like +7 912 345-67-89)',
+      message: t('csv.phone_format'),
     };
   }
   return { ok: true, phone: digits };

@@ -2,6 +2,7 @@
  * Bytes → text, and the file's own conventions (encoding, BOM, delimiter, line ending), so the
  * report can be written back the same way.
  */
+import { t } from '../i18n';
 import iconv from 'iconv-lite';
 import type { Delimiter, Encoding, FileEncoding } from './types';
 
@@ -62,8 +63,7 @@ const isControlByte = (b: number): boolean =>
  */
 export function whyNotText(head: Buffer): string | undefined {
   if (head.length === 0) return undefined;
-  if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1')))
-    return 'the file is a ZIP archive, most likely an Excel workbook (.xlsx): save it from the spreadsheet as CSV';
+  if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) return t('csv.file_zip');
   let nulAtOdd = 0;
   let nul = 0;
   let control = 0;
@@ -76,9 +76,8 @@ export function whyNotText(head: Buffer): string | undefined {
     if (isControlByte(b)) control++;
   }
   if (nul > 0 && nul >= head.length / 4 && (nulAtOdd > nul * 0.9 || nulAtOdd < nul * 0.1))
-    return 'the file looks like UTF-16 text without a byte order mark: save it again as CSV UTF-8 (or Unicode text)';
-  if (nul > 0 || control > head.length / 100)
-    return 'the file is not text (it holds binary data, not a CSV export): save it from the spreadsheet as CSV';
+    return t('csv.file_utf16_no_bom');
+  if (nul > 0 || control > head.length / 100) return t('csv.file_binary');
   return undefined;
 }
 
@@ -94,7 +93,7 @@ export function decodeBytes(bytes: Buffer, encoding?: Encoding): Decoded {
   if (mark && mark.encoding !== 'utf-8') {
     if (encoding)
       throw new EncodingError(
-        `the file starts with a ${FILE_ENCODING_NAME[mark.encoding]} byte order mark but ${encoding} was stated`,
+        t('csv.bom_mismatch', { bom: FILE_ENCODING_NAME[mark.encoding], stated: encoding }),
       );
     return {
       text: iconv.decode(bytes.subarray(mark.length), ICONV_NAME[mark.encoding], { stripBOM: false }),
@@ -107,8 +106,7 @@ export function decodeBytes(bytes: Buffer, encoding?: Encoding): Decoded {
   const bom = mark !== undefined;
   const body = bom ? bytes.subarray(3) : bytes;
   if (encoding === 'windows-1251') {
-    if (bom)
-      throw new EncodingError('the file starts with a UTF-8 byte order mark but windows-1251 was stated');
+    if (bom) throw new EncodingError(t('csv.bom_mismatch', { bom: 'UTF-8', stated: 'windows-1251' }));
     return { text: iconv.decode(body, 'win1251'), encoding, bom: false, check: 'windows-1251' };
   }
   try {

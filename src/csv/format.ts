@@ -1,6 +1,7 @@
 /**
  * The batch file's columns and every header alias, in one place. docs/batch-format.md mirrors this table.
  */
+import { t } from '../i18n';
 import type { AmountColumn } from './types';
 
 export const COLUMNS = [
@@ -103,7 +104,7 @@ export function mapHeaders(headers: readonly string[]): HeaderMap {
       problems.push({
         column,
         rule: 'duplicate_column',
-        message: `column "${column}" appears twice (headers "${headers[prior]}" and "${header}")`,
+        message: t('csv.duplicate_column', { column, first: headers[prior] ?? '', second: header }),
       });
       return;
     }
@@ -111,7 +112,7 @@ export function mapHeaders(headers: readonly string[]): HeaderMap {
   });
   for (const column of REQUIRED_COLUMNS) {
     if (index[column] === undefined) {
-      problems.push({ column, rule: 'missing_column', message: `required column "${column}" is missing` });
+      problems.push({ column, rule: 'missing_column', message: t('csv.missing_column', { column }) });
     }
   }
   const hasRubles = index.amount !== undefined;
@@ -120,13 +121,13 @@ export function mapHeaders(headers: readonly string[]): HeaderMap {
     problems.push({
       column: 'amount',
       rule: 'amount_columns',
-      message: 'both "amount" and "amount_kopecks" columns are present; keep exactly one',
+      message: t('csv.amount_columns'),
     });
   } else if (!hasRubles && !hasKopecks) {
     problems.push({
       column: 'amount',
       rule: 'missing_column',
-      message: 'required column "amount" (rubles) or "amount_kopecks" is missing',
+      message: t('csv.missing_amount_column'),
     });
   }
   return { index, amountColumn: hasKopecks && !hasRubles ? 'amount_kopecks' : 'amount', problems };

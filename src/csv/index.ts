@@ -33,7 +33,7 @@ export {
 } from './validate';
 export {
   RESULT_COLUMNS,
-  NOT_PROCESSED,
+  notProcessed,
   invalidResult,
   ReportWriter,
   reportWidth,

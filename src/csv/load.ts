@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { formatRubles, sumKopecks } from '../money';
+import { t } from '../i18n';
+import { sumKopecks } from '../money';
 import { decodeBytes, detectDelimiter, detectLineEnding, EncodingError, FILE_ENCODING_NAME } from './decode';
 import { checkEncoding, type EncodingCheck } from './encoding';
 import { columnForHeader, mapHeaders, TOTAL_MARKERS } from './format';
@@ -86,12 +87,11 @@ function mixedEncoding(format: BatchFormat, check: Extract<EncodingCheck, { kind
   format.amountColumn = headerMap.amountColumn;
   const first = offending[0]!;
   const column = first > headerIndex ? (columnForHeader(headers[check.cell] ?? '') ?? null) : null;
-  const rowNumbers = offending.map((i) => i + 1);
-  const listed =
-    rowNumbers.length === 1
-      ? `row ${rowNumbers[0]} is`
-      : `rows ${rowNumbers.slice(0, 10).join(', ')}${rowNumbers.length > 10 ? ` and ${rowNumbers.length - 10} more` : ''} are`;
-  const message = `the file mixes encodings: ${listed} ${FILE_ENCODING_NAME[other]} but the rest of the file is ${FILE_ENCODING_NAME[encoding]}; save the whole file again in one encoding`;
+  const message = t('csv.encoding_mixed', {
+    rows: offending.map((i) => i + 1),
+    other: FILE_ENCODING_NAME[other],
+    encoding: FILE_ENCODING_NAME[encoding],
+  });
   return rejectedBatch(
     format,
     [{ row: first + 1, column, rule: 'encoding_mixed', message }],
@@ -101,8 +101,6 @@ function mixedEncoding(format: BatchFormat, check: Extract<EncodingCheck, { kind
     }),
   );
 }
-
-const NOT_UTF8 = 'the file is not valid UTF-8';
 
 export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   const policy = opts.policy ?? 'whole-file';
@@ -132,7 +130,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     lineEnding: detectLineEnding(text),
   };
   const notUtf8 = (): LoadedBatch =>
-    rejectedBatch(format, [{ row: 1, column: null, rule: 'encoding', message: NOT_UTF8 }]);
+    rejectedBatch(format, [{ row: 1, column: null, rule: 'encoding', message: t('csv.not_utf8') }]);
 
   let records: string[][];
   try {
@@ -145,7 +143,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   } catch (e) {
     if (decoded.check === 'utf-8') return notUtf8();
     const line = (e as { lines?: number }).lines;
-    const message = `the file is not readable CSV: ${(e as Error).message}`;
+    const message = t('csv.csv_syntax', { error: (e as Error).message });
     return rejectedBatch(format, [{ row: line ?? 1, column: null, rule: 'csv_syntax', message }]);
   }
 
@@ -153,7 +151,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     const check = checkEncoding(records, decoded.check);
     if (check.kind === 'not_utf8') return notUtf8();
     if (check.kind === 'not_1251') {
-      const message = `windows-1251 was stated but the file is UTF-8 (row ${check.index + 1} reads as UTF-8 text)`;
+      const message = t('csv.not_1251', { row: check.index + 1 });
       return rejectedBatch(format, [{ row: check.index + 1, column: null, rule: 'encoding', message }]);
     }
     if (check.kind === 'mixed') return mixedEncoding(format, check);
@@ -163,7 +161,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
   const headerIndex = records.findIndex((cells) => !isBlank(cells));
   if (headerIndex < 0) {
     return rejectedBatch(format, [
-      { row: 1, column: null, rule: 'empty_file', message: 'the file is empty' },
+      { row: 1, column: null, rule: 'empty_file', message: t('csv.empty_file') },
     ]);
   }
   const headers = records[headerIndex]!;
@@ -240,30 +238,26 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
       row: headerRow,
       column: null,
       rule: 'empty_file',
-      message: 'the file has a header but no payout rows',
+      message: t('csv.no_rows'),
     });
   }
   const actual = sumKopecks(amounts);
-  const checkTotal = (expected: number | null, source: string, row: number, column: string | null): void => {
+  const checkTotal = (
+    expected: number | null,
+    source: 'expected' | 'total_row',
+    row: number,
+    column: string | null,
+  ): void => {
     if (expected === actual && unreadable.length === 0) return;
-    const expectedText =
-      expected === null ? 'an unreadable amount' : `${formatRubles(expected)} RUB (${expected} kopecks)`;
-    const gap =
-      unreadable.length === 0
-        ? ''
-        : unreadable.length === 1
-          ? `; row ${unreadable[0]} has no readable amount`
-          : `; rows ${unreadable.join(', ')} have no readable amount`;
     fileErrors.push({
       row,
       column,
       rule: 'control_total',
-      message: `control total mismatch: ${source} says ${expectedText}, the rows add up to ${formatRubles(actual)} RUB (${actual} kopecks)${gap}; the file may be truncated`,
+      message: t('csv.control_total', { source, expected, actual, unreadableRows: unreadable }),
     });
   };
-  if (opts.expectTotalKopecks !== undefined)
-    checkTotal(opts.expectTotalKopecks, 'the expected total', headerRow, null);
-  if (totalRow) checkTotal(totalRow.kopecks, 'the total row', totalRow.row, headerMap.amountColumn);
+  if (opts.expectTotalKopecks !== undefined) checkTotal(opts.expectTotalKopecks, 'expected', headerRow, null);
+  if (totalRow) checkTotal(totalRow.kopecks, 'total_row', totalRow.row, headerMap.amountColumn);
 
   const valid = rows.filter((r) => r.request);
   const rejected = fileErrors.length > 0 || (policy === 'whole-file' && valid.length < rows.length);

@@ -5,6 +5,7 @@
  * neutralised. Nothing here logs.
  */
 import { stringify } from 'csv-stringify/sync';
+import { t } from '../i18n';
 import { formatRubles, sumKopecks } from '../money';
 import { encodeText } from './decode';
 import { columnForHeader, type Column } from './format';
@@ -37,21 +38,14 @@ export type ReportResults = ReadonlyMap<number, ReportResult> | ((row: BatchRow)
 export function defaultResult(batch: ReportBatch, row: BatchRow): ReportResult {
   if (row.errors.length > 0) return invalidResult(row.errors);
   if (batch.rejected) {
-    const why =
-      batch.fileErrors.length > 0
-        ? batch.fileErrors.map((e) => e.message).join('; ')
-        : 'other rows are invalid';
-    return {
-      state: 'rejected',
-      error_code: 'file_rejected',
-      reason: `not paid: the file was rejected (${why})`,
-    };
+    const why = batch.fileErrors.length > 0 ? batch.fileErrors.map((e) => e.message).join('; ') : null;
+    return { state: 'rejected', error_code: 'file_rejected', reason: t('report.file_rejected', { why }) };
   }
-  return NOT_PROCESSED;
+  return notProcessed();
 }
 
 /** A row the batch never reached (nor cancelled). */
-export const NOT_PROCESSED: ReportResult = { state: '', reason: 'not processed' };
+export const notProcessed = (): ReportResult => ({ state: '', reason: t('report.not_processed') });
 
 /** A row refused by validation: every rule it broke, and every message. */
 export function invalidResult(errors: readonly RowError[]): ReportResult {
@@ -209,15 +203,6 @@ export interface Summary {
   text: string;
 }
 
-const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-
-/** "1 234,56 RUB", "1 234,56 RUB + 1 unreadable amount", "amount unreadable". */
-function describeAmount(s: StateSummary): string {
-  if (s.unreadable === 0) return `${s.formatted} RUB`;
-  if (s.unreadable === s.count) return s.count === 1 ? 'amount unreadable' : 'amounts unreadable';
-  return `${s.formatted} RUB + ${plural(s.unreadable, 'unreadable amount', 'unreadable amounts')}`;
-}
-
 /** Running count, sum and unreadable count of one state (or of the whole file). */
 class Tally {
   count = 0;
@@ -268,15 +253,13 @@ export class Summarizer {
     const byState: Record<string, StateSummary> = {};
     for (const [state, tally] of this.groups) byState[state] = tally.view();
     const total = this.all.view();
-    const parts = Object.entries(byState).map(([state, s]) => `${state} ${s.count} (${describeAmount(s)})`);
-    const listed = this.unreadableRowCount;
-    const shown = this.unreadableRows.join(', ');
-    const more = listed > UNREADABLE_ROWS_SHOWN ? ` and ${listed - UNREADABLE_ROWS_SHOWN} more` : '';
-    const note =
-      total.unreadable === 0
-        ? ''
-        : ` + ${plural(total.unreadable, 'unreadable amount', 'unreadable amounts')}${listed ? ` (${listed === 1 ? 'row' : 'rows'} ${shown}${more})` : ''}`;
-    const text = `${total.count} rows, ${total.formatted} RUB${note}${parts.length ? `: ${parts.join(', ')}` : ''}`;
+    const parts = Object.entries(byState).map(([state, part]) => t('summary.part', { state, part }));
+    const text = t('summary.text', {
+      total,
+      unreadableRows: this.unreadableRows,
+      unreadableRowCount: this.unreadableRowCount,
+      parts,
+    });
     return { rows: total.count, byState, total, unreadableRows: [...this.unreadableRows], text };
   }
 }

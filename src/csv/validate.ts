@@ -3,7 +3,8 @@
  * row (as a spreadsheet numbers it), the column and the rule. Messages never echo card, account or phone
  * numbers, nor names.
  */
-import { formatRubles, MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
+import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
+import { charName, currentLang, t, type CharName } from '../i18n';
 import {
   checkInn12,
   isLuhnValid,
@@ -16,8 +17,8 @@ import { looksLikeMojibake } from './encoding';
 import { METHOD_ALIASES, METHOD_FIELDS, YES_NO, type Column } from './format';
 import type { AmountColumn, BatchRow, PayoutMethod, PayoutRequest, RowError } from './types';
 
-export const STOP_LIST_MESSAGE =
-  'tax number is on the stop-list (e.g. a former employee; the law forbids paying them as self-employed)';
+/** The stop-list's message in English (PAYRUN_LANG=en); t('csv.stop_list') in the language set. */
+export const STOP_LIST_MESSAGE = t('csv.stop_list', {}, 'en');
 
 /** The bank's limit on an FPS payout's description (spec, Limits: "FPS description: up to 140 characters"). */
 export const FPS_DESCRIPTION_MAX = 140;
@@ -83,7 +84,7 @@ export function readAmount(text: string, column: AmountColumn): AmountReading {
       kopecks: null,
       error: {
         rule: 'amount_format',
-        message: `amount "${text.trim()}" is in roubles but the column is amount_kopecks (whole kopecks, like 123456); name the column amount or write kopecks`,
+        message: t('csv.amount_in_roubles_not_kopecks', { text: text.trim() }),
       },
     };
   try {
@@ -92,7 +93,7 @@ export function readAmount(text: string, column: AmountColumn): AmountReading {
     if (kopecks <= 0)
       return {
         kopecks,
-        error: { rule: 'amount_positive', message: `amount "${text.trim()}" must be positive` },
+        error: { rule: 'amount_positive', message: t('csv.amount_positive', { text: text.trim() }) },
       };
     return { kopecks };
   } catch (e) {
@@ -100,24 +101,30 @@ export function readAmount(text: string, column: AmountColumn): AmountReading {
     if (e.rule === 'more than two decimals') {
       return {
         kopecks: null,
-        error: { rule: 'amount_decimals', message: `amount "${text.trim()}" has more than two decimals` },
+        error: { rule: 'amount_decimals', message: t('csv.amount_decimals', { text: text.trim() }) },
       };
     }
-    const unit = column === 'amount' ? 'rubles, like 1 234,56' : 'whole kopecks, like 123456';
     return {
       kopecks: null,
-      error: { rule: 'amount_format', message: `amount "${text.trim()}" is not ${unit} (${e.rule})` },
+      error: {
+        rule: 'amount_format',
+        message: t('csv.amount_format', {
+          text: text.trim(),
+          kopecks: column === 'amount_kopecks',
+          why: e.rule,
+        }),
+      },
     };
   }
 }
 
-/** "U+00A0", with the character itself in front when it is visible. */
-export function describeChar(ch: string): string {
+/** A character to name in a message: its code point (U+00A0), and the character itself when it is visible. */
+export function describeChar(ch: string): CharName {
   const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  if (ch === '\t') return `a tab (${code})`;
-  if (ch === '\r' || ch === '\n') return `a line break (${code})`;
-  if (ch === '\u00a0') return `a no-break space (${code})`;
-  return /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) ? `"${ch}" (${code})` : code;
+  if (ch === '\t') return { kind: 'tab', ch, code };
+  if (ch === '\r' || ch === '\n') return { kind: 'line_break', ch, code };
+  if (ch === '\u00a0') return { kind: 'nbsp', ch, code };
+  return { kind: /[\p{L}\p{N}\p{P}\p{S}]/u.test(ch) ? 'visible' : 'invisible', ch, code };
 }
 
 /**
@@ -139,7 +146,7 @@ export function formulaStart(raw: string): string | undefined {
   return first === undefined
     ? undefined
     : first === '\t' || first === '\r'
-      ? describeChar(first)
+      ? charName(describeChar(first), currentLang())
       : `"${first}"`;
 }
 
@@ -161,42 +168,34 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     return i === undefined ? '' : (cells[i] ?? '');
   };
   const cell = (column: Column): string => raw(column).trim();
-  const required = (column: Column, what: string): string => {
+  const required = (column: Column): string => {
     const value = cell(column);
-    if (!value) fail(column, 'required', `${what} is blank`);
+    if (!value) fail(column, 'required', t('csv.required', { column }));
     return value;
   };
   /**
    * A cell of free text: refused when a spreadsheet would run it as a formula, or when it is already
    * garbled by a wrong decoding; then null (one error per cell). Otherwise trimmed.
    */
-  const freeText = (column: Column, what: string): string | null => {
+  const freeText = (column: Column): string | null => {
     const value = raw(column);
     const formula = formulaStart(value);
     if (formula) {
-      fail(
-        column,
-        'formula_like',
-        `${what} begins with ${formula}, which a spreadsheet takes for a formula; start it with a letter or digit`,
-      );
+      fail(column, 'formula_like', t('csv.formula_like', { column, start: formula }));
       return null;
     }
     const text = value.trim();
     if (looksLikeMojibake(text)) {
-      fail(
-        column,
-        'mojibake',
-        `${what} looks like UTF-8 text that was read as Windows-1251 or Windows-1252 on the way (like "РЎРјРёСЂРЅРѕРІ" for "Смирнов"); export the file again from the original`,
-      );
+      fail(column, 'mojibake', t('csv.mojibake', { column }));
       return null;
     }
     return text;
   };
-  const name = (column: Column, what: string, isRequired: boolean): string => {
-    const text = freeText(column, what);
+  const name = (column: Column, isRequired: boolean): string => {
+    const text = freeText(column);
     if (text === null) return '';
     if (!text) {
-      if (isRequired) fail(column, 'required', `${what} is blank`);
+      if (isRequired) fail(column, 'required', t('csv.required', { column }));
       return '';
     }
     // Spreadsheets on macOS may store "й" as "и" + a combining breve; the bank compares composed text.
@@ -209,31 +208,23 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
       fail(
         column,
         'name_chars',
-        `${what} may contain only Cyrillic or Latin letters, spaces, hyphens, apostrophes (' ’) and dots, and at least one letter${bad === undefined ? '' : `; found ${describeChar(bad)}`}`,
+        t('csv.name_chars', { column, ...(bad === undefined ? {} : { found: describeChar(bad) }) }),
       );
     } else if (chars(value) > NAME_MAX) {
-      fail(column, 'name_length', `${what} has ${chars(value)} characters; at most ${NAME_MAX}`);
+      fail(column, 'name_length', t('csv.name_length', { column, chars: chars(value), max: NAME_MAX }));
     }
     return value;
   };
   /** Printable text; `lineBreaks` lets a multi-line cell (Alt+Enter in a spreadsheet) through. */
-  const printable = (column: Column, what: string, text: string, lineBreaks: boolean): boolean => {
+  const printable = (column: Column, text: string, lineBreaks: boolean): boolean => {
     const bad = UNPRINTABLE.exec(lineBreaks ? text.replace(/\r\n|\r|\n/g, ' ') : text)?.[0];
     if (bad === undefined) return true;
-    fail(
-      column,
-      'text_printable',
-      `${what} contains ${describeChar(bad)}, an invisible or control character; write plain text`,
-    );
+    fail(column, 'text_printable', t('csv.text_printable', { column, found: describeChar(bad) }));
     return false;
   };
 
   if (cells.length > ctx.headerLength) {
-    fail(
-      null,
-      'column_count',
-      `row has ${cells.length} cells but the header has ${ctx.headerLength}; an unquoted delimiter inside a value (e.g. a decimal comma in a comma-separated file) shifts the columns`,
-    );
+    fail(null, 'column_count', t('csv.column_count', { cells: cells.length, header: ctx.headerLength }));
   }
 
   // A reference is an identity echoed into the report: one starting with "-" (a negative number to a
@@ -241,125 +232,103 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   const referenceFormula = formulaStart(raw('reference'));
   let reference = '';
   if (referenceFormula) {
-    fail(
-      'reference',
-      'formula_like',
-      `payout reference begins with ${referenceFormula}, which a spreadsheet takes for a formula or a negative number; start it with a letter or digit`,
-    );
+    fail('reference', 'formula_like', t('csv.reference_formula', { start: referenceFormula }));
   } else {
-    reference = required('reference', 'payout reference');
+    reference = required('reference');
     if (reference && !REFERENCE_PATTERN.test(reference)) {
-      fail(
-        'reference',
-        'reference_format',
-        'payout reference must be 1–64 characters of latin letters, digits and . _ : -',
-      );
+      fail('reference', 'reference_format', t('csv.reference_format'));
     }
   }
-  const lastName = name('last_name', 'last name', true);
-  const firstName = name('first_name', 'first name', true);
-  const middleName = name('middle_name', 'middle name', false);
+  const lastName = name('last_name', true);
+  const firstName = name('first_name', true);
+  const middleName = name('middle_name', false);
 
-  const inn = digitsOnly(required('inn', 'tax number (INN)'));
+  const inn = digitsOnly(required('inn'));
   if (inn) {
     const verdict = checkInn12(inn);
-    if (verdict === 'format') fail('inn', 'inn_format', 'tax number (INN) of a person must be 12 digits');
-    else if (verdict === 'checksum') fail('inn', 'inn_checksum', 'tax number (INN) fails its check digits');
-    else if (verdict === 'region')
-      fail('inn', 'inn_region', 'tax number (INN) starts with region 00, which does not exist');
-    else if (ctx.stopList?.has(inn)) fail('inn', 'stop_list', STOP_LIST_MESSAGE);
+    if (verdict === 'format') fail('inn', 'inn_format', t('csv.inn_format'));
+    else if (verdict === 'checksum') fail('inn', 'inn_checksum', t('csv.inn_checksum'));
+    else if (verdict === 'region') fail('inn', 'inn_region', t('csv.inn_region'));
+    else if (ctx.stopList?.has(inn)) fail('inn', 'stop_list', t('csv.stop_list'));
   }
 
-  const methodText = required('method', 'payout method');
+  const methodText = required('method');
   const methodType = methodText ? METHOD_ALIASES[methodText.toLowerCase()] : undefined;
   if (methodText && !methodType) {
-    fail(
-      'method',
-      'method_unknown',
-      `payout method "${methodText}" is unknown; use card, bank_account or fps`,
-    );
+    fail('method', 'method_unknown', t('csv.method_unknown', { method: methodText }));
   }
   let method: PayoutMethod | undefined;
   if (methodType) method = readMethod(methodType, cell, fail);
 
   let kopecks: number | null = null;
-  const amountText = required(ctx.amountColumn, 'amount');
+  const amountText = required(ctx.amountColumn);
   if (amountText) {
     const amount = readAmount(amountText, ctx.amountColumn);
     kopecks = amount.kopecks;
     const limit = ctx.maxPayoutKopecks ?? DEFAULT_MAX_PAYOUT_KOPECKS;
     if (amount.error) fail(ctx.amountColumn, amount.error.rule, amount.error.message);
     else if (kopecks !== null && kopecks > limit)
-      fail(
-        ctx.amountColumn,
-        'amount_above_limit',
-        `amount "${amountText}" is above the limit of one payout, ${formatRubles(limit)} ₽; check the amount (the limit is PAYRUN_MAX_PAYOUT)`,
-      );
+      fail(ctx.amountColumn, 'amount_above_limit', t('csv.amount_above_limit', { text: amountText, limit }));
   }
 
   // Payouts are in rubles only: a file without the column, or a blank cell, means rub.
   const currency = cell('currency');
   if (currency && currency.toLowerCase() !== 'rub') {
-    fail('currency', 'currency_unknown', `currency "${currency}" is not supported; only RUB`);
+    fail('currency', 'currency_unknown', t('csv.currency_unknown', { currency }));
   }
 
-  const serviceText = freeText('service_name', 'service name');
+  const serviceText = freeText('service_name');
   let serviceName = '';
   if (serviceText !== null) {
-    serviceName = required('service_name', 'service name (for the receipt)');
-    if (serviceName && printable('service_name', 'service name', serviceName, false)) {
+    serviceName = required('service_name');
+    if (serviceName && printable('service_name', serviceName, false)) {
       if (chars(serviceName) > SERVICE_NAME_MAX) {
         fail(
           'service_name',
           'service_name_length',
-          `service name has ${chars(serviceName)} characters; at most ${SERVICE_NAME_MAX}`,
+          t('csv.service_name_length', { chars: chars(serviceName), max: SERVICE_NAME_MAX }),
         );
       }
     }
   }
 
-  const description = freeText('description', 'description') ?? '';
-  if (description && printable('description', 'description', description, true)) {
+  const description = freeText('description') ?? '';
+  if (description && printable('description', description, true)) {
     if (methodType === 'fps' && chars(description) > FPS_DESCRIPTION_MAX) {
       fail(
         'description',
         'description_length',
-        `description has ${chars(description)} characters; FPS allows at most ${FPS_DESCRIPTION_MAX}`,
+        t('csv.description_length_fps', { chars: chars(description), max: FPS_DESCRIPTION_MAX }),
       );
     } else if (methodType !== 'fps' && chars(description) > DESCRIPTION_MAX) {
       fail(
         'description',
         'description_length',
-        `description has ${chars(description)} characters; at most ${DESCRIPTION_MAX} (a payment order's purpose field)`,
+        t('csv.description_length', { chars: chars(description), max: DESCRIPTION_MAX }),
       );
     }
   }
 
-  const email = freeText('email', 'email') ?? '';
-  if (email && !isPlausibleEmail(email))
-    fail('email', 'email_format', `email "${email}" is not a valid address`);
+  const email = freeText('email') ?? '';
+  if (email && !isPlausibleEmail(email)) fail('email', 'email_format', t('csv.email_format', { email }));
 
-  const metadataText = freeText('metadata', 'metadata') ?? '';
+  const metadataText = freeText('metadata') ?? '';
   let metadata: PayoutRequest['metadata'];
   if (metadataText.startsWith('{')) {
     try {
       const parsed: unknown = JSON.parse(metadataText);
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
         metadata = parsed as Record<string, unknown>;
-      else fail('metadata', 'metadata_json', 'metadata starting with { must be a JSON object');
+      else fail('metadata', 'metadata_json', t('csv.metadata_json_object'));
     } catch (e) {
-      fail(
-        'metadata',
-        'metadata_json',
-        `metadata starts with { but is not valid JSON: ${(e as Error).message}`,
-      );
+      fail('metadata', 'metadata_json', t('csv.metadata_json', { error: (e as Error).message }));
     }
   } else if (metadataText) metadata = metadataText;
 
   const selfEmployedText = cell('self_employed');
   const selfEmployed = selfEmployedText ? YES_NO[selfEmployedText.toLowerCase()] : true;
   if (selfEmployed === undefined) {
-    fail('self_employed', 'self_employed_value', `self_employed "${selfEmployedText}" must be yes or no`);
+    fail('self_employed', 'self_employed_value', t('csv.self_employed_value', { value: selfEmployedText }));
   }
 
   if (errors.length > 0 || !method || kopecks === null || selfEmployed === undefined)
@@ -391,20 +360,17 @@ function readMethod(
 ): PayoutMethod | undefined {
   const missing = METHOD_FIELDS[type].filter((column) => !cell(column));
   for (const column of missing)
-    fail(column, 'method_fields', `payout method ${type} needs ${column}, which is blank`);
+    fail(column, 'method_fields', t('csv.method_fields', { method: type, column }));
   if (missing.length > 0) return undefined;
 
   if (type === 'card') {
     const cardNumber = digitsOnly(cell('card_number'));
     if (!/^\d{13,19}$/.test(cardNumber)) {
-      const hint = /e\+?\d/i.test(cardNumber)
-        ? ' (the spreadsheet turned it into a number like 4.27E+15; format the column as text)'
-        : '';
-      fail('card_number', 'card_length', `card number must be 13–19 digits${hint}`);
+      fail('card_number', 'card_length', t('csv.card_length', { exponent: /e\+?\d/i.test(cardNumber) }));
       return undefined;
     }
     if (!isLuhnValid(cardNumber)) {
-      fail('card_number', 'card_luhn', 'card number fails the Luhn check (a digit is mistyped)');
+      fail('card_number', 'card_luhn', t('csv.card_luhn'));
       return undefined;
     }
     return { type, cardNumber };
@@ -414,16 +380,15 @@ function readMethod(
     const account = digitsOnly(cell('account'));
     let ok = true;
     if (!/^\d{9}$/.test(bik)) {
-      const hint = /^\d{8}$/.test(bik) ? ' (the leading 0 was probably dropped by the spreadsheet)' : '';
-      fail('bik', 'bik_format', `BIK must be 9 digits${hint}`);
+      fail('bik', 'bik_format', t('csv.bik_format', { leadingZero: /^\d{8}$/.test(bik) }));
       ok = false;
     }
     if (!/^\d{20}$/.test(account)) {
-      fail('account', 'account_format', 'account number must be 20 digits');
+      fail('account', 'account_format', t('csv.account_format'));
       ok = false;
     }
     if (ok && !isValidBankAccount(bik, account)) {
-      fail('account', 'account_key', 'account number does not match the BIK (control key check failed)');
+      fail('account', 'account_key', t('csv.account_key'));
       ok = false;
     }
     return ok ? { type, bik, account } : undefined;
@@ -436,11 +401,7 @@ function readMethod(
     ok = false;
   }
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(bankId)) {
-    fail(
-      'bank_id',
-      'bank_id_format',
-      "FPS bank id must be the bank's member id (letters, digits, . _ -), like 100000000111",
-    );
+    fail('bank_id', 'bank_id_format', t('csv.bank_id_format'));
     ok = false;
   }
   return ok && phone.ok ? { type, phone: phone.phone, bankId } : undefined;
@@ -449,12 +410,11 @@ function readMethod(
 /** Every occurrence of a reused reference is an error naming all the rows that use it. */
 /** The error each row sharing a payout reference gets; `rows`: every row with that reference, ascending. */
 export function duplicateReferenceError(row: number, reference: string, rows: readonly number[]): RowError {
-  const where = `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
   return {
     row,
     column: 'reference',
     rule: 'reference_duplicate',
-    message: `payout reference "${reference}" is used in rows ${where}; each payout needs its own reference`,
+    message: t('csv.reference_duplicate', { reference, rows }),
   };
 }
 
@@ -464,7 +424,7 @@ export function totalRowPositionError(row: number): RowError {
     row,
     column: 'reference',
     rule: 'total_row_position',
-    message: 'a TOTAL / ИТОГО row must be the last row of the file',
+    message: t('csv.total_row_position'),
   };
 }
 

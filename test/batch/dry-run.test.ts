@@ -12,6 +12,9 @@ import {
 import { TEST_CARDS, TEST_INNS, type RunningSandbox } from '../../src/sandbox';
 import { inn12 } from '../csv/helpers';
 import { partnerKeys, PROJECT, silentLogger, startTestSandbox, waitFor } from '../sandbox/signed-client';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 /** The dry run's tax-number checks at scale, against the real sandbox over signed HTTP. */
 

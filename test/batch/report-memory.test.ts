@@ -73,7 +73,7 @@ it('writes the report of a 300 000-row batch, every row state in it, in the memo
     Array.from({ length: 300_000 }, (_, i) => `r-${i + 1 - (i % 1000 === 500 ? 1 : 0)}`),
   );
   expect(large.summary).toMatch(
-    /^300000 rows, .* \+ 300 unreadable amounts \(rows 1001, 2001, .* and 290 more\)/,
+    /^300000 строк, .* ₽ \+ 300 нечитаемых сумм \(строки 1001, 2001, .* и ещё 290\)/,
   );
 
   expect(ratio).toBeLessThan(2);

@@ -2,6 +2,9 @@ import iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { loadBatch, looksLikeMojibake, writeReport } from '../../src/csv';
 import { cardRow, cp1251, csvText, HEADER, utf8, type Row } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const RU_NAMES = { last_name: 'Фамилия', first_name: 'Имя' };

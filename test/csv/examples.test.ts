@@ -2,6 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadBatch, loadStopList, STOP_LIST_MESSAGE } from '../../src/csv';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const dir = join(__dirname, '../../batches/examples');
 const example = (name: string): Buffer => readFileSync(join(dir, name));

@@ -6,6 +6,9 @@ import iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { loadBatch, writeReport } from '../../src/csv';
 import { cardRow, csvText, HEADER, utf8, type Row } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const rulesOf = (rows: Row[], opts = {}) =>
   loadBatch(utf8(csvText(rows)), { policy: 'partial', ...opts }).rows.map((r) =>

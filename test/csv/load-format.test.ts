@@ -12,6 +12,9 @@ import {
   INN,
   utf8,
 } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const RU_NAMES: Record<string, string> = {
   reference: 'Референс',

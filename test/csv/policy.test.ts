@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentHash, loadBatch, loadStopList, STOP_LIST_MESSAGE } from '../../src/csv';
 import { cardRow, csvText, HEADER, INN, INN2, INN3, utf8 } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const three = () => [
   cardRow({ reference: 'a', amount: '100' }),
@@ -108,7 +111,7 @@ describe('control total', () => {
         column: null,
         rule: 'control_total',
         message:
-          'control total mismatch: the expected total says 1 200,50 RUB (120050 kopecks), the rows add up to 1 100,50 RUB (110050 kopecks); the file may be truncated',
+          'control total mismatch: the expected total says 1 200,50 ₽, the rows add up to 1 100,50 ₽; the file may be truncated',
       },
     ]);
   });
@@ -127,7 +130,7 @@ describe('control total', () => {
       [3, 'amount', 'control_total'],
     ]);
     expect(truncated.fileErrors[0]!.message).toContain(
-      'the total row says 1 100,50 RUB (110050 kopecks), the rows add up to 100,00 RUB',
+      'the total row says 1 100,50 ₽, the rows add up to 100,00 ₽',
     );
   });
 

@@ -2,6 +2,9 @@
 import { parse } from 'csv-parse/sync';
 import { loadBatch, writeReport, type ReportResult } from '../../src/csv';
 import { ACCOUNT, accountRow, BIK, CARD, cardRow, csvText, fpsRow, HEADER, luhnCard, utf8 } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const col = (name: string): number => HEADER.indexOf(name);
 const records = (out: Buffer): string[][] => parse(out.toString('utf8'), { relax_column_count: true });

@@ -9,6 +9,9 @@ import {
   type ReportResult,
 } from '../../src/csv';
 import { ACCOUNT, accountRow, CARD, cardRow, cp1251, csvText, fpsRow, HEADER, utf8 } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 const paid = (id: string): ReportResult => ({
   state: 'paid',
@@ -157,7 +160,7 @@ describe('summarize', () => {
     });
     expect(s.total).toEqual({ count: 4, kopecks: 128556, formatted: '1 285,56', unreadable: 1 });
     expect(s.text).toBe(
-      '4 rows, 1 285,56 RUB + 1 unreadable amount: paid 2 (1 235,56 RUB), failed 1 (50,00 RUB), invalid 1 (amount unreadable)',
+      '4 rows, 1 285,56 ₽ + 1 unreadable amount: paid 2 (1 235,56 ₽), failed 1 (50,00 ₽), invalid 1 (amount unreadable)',
     );
   });
 
@@ -169,7 +172,7 @@ describe('summarize', () => {
       },
     );
     const s = summarizeReport(batch, new Map([[2, paid('po_1')]]));
-    expect(s.text).toBe('2 rows, 10,00 RUB: paid 1 (10,00 RUB), invalid 1 (0,00 RUB)');
+    expect(s.text).toBe('2 rows, 10,00 ₽: paid 1 (10,00 ₽), invalid 1 (0,00 ₽)');
   });
 
   it('summaries add up: invalid rows count with their amounts where readable; unreadable ones are named', () => {
@@ -203,7 +206,7 @@ describe('summarize', () => {
     expect(Object.values(s.byState).reduce((sum, x) => sum + x.kopecks, 0)).toBe(s.total.kopecks);
     expect(s.unreadableRows).toEqual([5]);
     expect(s.text).toBe(
-      '6 rows, 200,00 RUB + 1 unreadable amount (row 5): paid 2 (120,00 RUB), failed 1 (50,00 RUB), invalid 3 (30,00 RUB + 1 unreadable amount)',
+      '6 rows, 200,00 ₽ + 1 unreadable amount (row 5): paid 2 (120,00 ₽), failed 1 (50,00 ₽), invalid 3 (30,00 ₽ + 1 unreadable amount)',
     );
   });
 
@@ -217,7 +220,7 @@ describe('summarize', () => {
       ),
     );
     expect(summarizeReport(batch, new Map()).text).toBe(
-      '2 rows, 10,00 RUB + 1 unreadable amount (row 3): rejected 2 (10,00 RUB + 1 unreadable amount)',
+      '2 rows, 10,00 ₽ + 1 unreadable amount (row 3): rejected 2 (10,00 ₽ + 1 unreadable amount)',
     );
   });
 });

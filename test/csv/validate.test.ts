@@ -14,6 +14,9 @@ import {
   utf8,
   type Row,
 } from './helpers';
+import { useLanguage } from '../harness/lang';
+
+useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default
 
 /** Loads header + the given rows (first data row is row 2) and returns [row, column, rule] of every error. */
 function errorsOf(...rows: Row[]): [number, string | null, string][] {

@@ -1,0 +1,67 @@
+/**
+ * A row outcome's reason as the report shows it, in the language set. The workflows write their
+ * reasons in English words and stable codes; those payrun itself words are said again from the
+ * message catalogue (a reference conflict's amounts in roubles, not kopecks), the bank's own texts are
+ * shown as the bank gave them.
+ */
+import { t, type Lang, currentLang, money } from '../i18n';
+import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+
+/** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */
+const DIFFERENCE_RU: Record<string, string> = {
+  'recipient tax number (INN)': 'ИНН получателя',
+  'card number': 'номер карты',
+  'bank account (BIK or account number)': 'банковский счёт (БИК или номер счёта)',
+  'FPS phone or bank': 'телефон или банк СБП',
+  'payee (the earlier payout does not record it)': 'получатель (прежняя выплата его не записала)',
+};
+
+/** "amount (150000 vs 15000000 kopecks)": the earlier and the requested amount. */
+const AMOUNT_IN_KOPECKS = /amount \((\d+) vs (\d+) kopecks\)/;
+
+/** The workflows' list of what differs ("amount (… kopecks), card number"), in the language set, amounts in roubles. */
+export function differencesText(text: string, lang: Lang = currentLang()): string {
+  return text
+    .split(', ')
+    .map((d) => {
+      const amount = AMOUNT_IN_KOPECKS.exec(d);
+      if (amount)
+        return t(
+          'report.reference_conflict_amount',
+          { then: Number(amount[1]), now: Number(amount[2]) },
+          lang,
+        );
+      const method = /^payment method \((\w+) vs (\w+)\)$/.exec(d);
+      if (method && lang === 'ru') return `способ выплаты (был ${method[1]}, в файле ${method[2]})`;
+      return lang === 'ru' ? (DIFFERENCE_RU[d] ?? d) : d;
+    })
+    .join(', ');
+}
+
+/** Who paid a reference before, from the workflows' "by batch X" / "by a payout … outside any batch". */
+function paidBy(reason: string): string | null {
+  return /by batch (batch-[0-9a-f]{16}(?:-retry-\d+)?)/.exec(reason)?.[1] ?? null;
+}
+
+export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): string | undefined {
+  const { reason } = o;
+  if (o.errorCode === 'batch_cancelled') return t('report.batch_cancelled', {}, lang);
+  if (o.errorCode === 'not_self_employed') return t('taxpayer.not_self_employed', {}, lang);
+  if (o.errorCode === 'not_linked') return t('taxpayer.not_linked', {}, lang);
+  if (!reason) return reason;
+  if (o.state === 'reference_conflict') {
+    const differs = /\(differs: (.*)\)/.exec(reason)?.[1];
+    if (differs !== undefined)
+      return t(
+        'reference.conflict',
+        { by: paidBy(reason), differences: differencesText(differs, lang) },
+        lang,
+      );
+  }
+  if (o.state === 'already_paid' && /^already paid by /.test(reason))
+    return t('reference.already_paid', { by: paidBy(reason) }, lang);
+  const taxService = /^the tax service check did not complete \((.+)\)$/.exec(reason);
+  if (taxService) return t('taxpayer.error', { code: taxService[1]! }, lang);
+  // Any amount still in kopecks is said in roubles.
+  return reason.replace(/(\d+) kopecks/g, (_, k: string) => money(Number(k)));
+}

@@ -1,0 +1,260 @@
+/**
+ * What a batch tells accounting: row states in words, the summary, the report's own reasons,
+ * `batch status`, the dry run; and what `payout status` may use. Russian and English.
+ */
+import { listRows, money, moscowTime, plural, pluralEn } from './lang';
+
+type Texts<P> = { ru: (p: P) => string; en: (p: P) => string };
+const entry = <P = Record<string, never>>(texts: Texts<P>): Texts<P> => texts;
+
+/** A row's or payout's state in words; the code itself stays in the report's state column. */
+const STATE: Record<string, { ru: string; en: string }> = {
+  succeeded: { ru: 'выплачено', en: 'succeeded' },
+  credited: { ru: 'зачислено', en: 'credited' },
+  returned: { ru: 'возвращено банком получателя', en: 'returned' },
+  failed: { ru: 'не выплачено', en: 'failed' },
+  rejected: { ru: 'отклонено', en: 'rejected' },
+  expired: { ru: 'истекло', en: 'expired' },
+  cancelled: { ru: 'отменено', en: 'cancelled' },
+  needs_attention: { ru: 'требует проверки', en: 'needs_attention' },
+  already_paid: { ru: 'уже выплачено ранее', en: 'already_paid' },
+  reference_conflict: { ru: 'конфликт референса', en: 'reference_conflict' },
+  invalid: { ru: 'ошибка в строке', en: 'invalid' },
+  not_processed: { ru: 'не обработано', en: 'not_processed' },
+  reconciling: { ru: 'сверяется с банком', en: 'reconciling' },
+  checking_taxpayer: { ru: 'проверка самозанятого', en: 'checking_taxpayer' },
+  creating_session: { ru: 'создаётся в банке', en: 'creating_session' },
+  awaiting_ready_to_confirm: { ru: 'ждёт готовности банка', en: 'awaiting_ready_to_confirm' },
+  awaiting_approval: { ru: 'ждёт утверждения', en: 'awaiting_approval' },
+  confirming: { ru: 'подтверждается', en: 'confirming' },
+  awaiting_result: { ru: 'ждёт результата банка', en: 'awaiting_result' },
+};
+const PHASE: Record<string, { ru: string; en: string }> = {
+  awaiting_approval: { ru: 'ждёт утверждения', en: 'awaiting_approval' },
+  awaiting_funds: { ru: 'ждёт пополнения депозита', en: 'awaiting_funds' },
+  paying: { ru: 'идут выплаты', en: 'paying' },
+  paused: { ru: 'приостановлен', en: 'paused' },
+  cancelling: { ru: 'отменяется', en: 'cancelling' },
+  done: { ru: 'завершён', en: 'done' },
+};
+
+export interface AmountPart {
+  count: number;
+  kopecks: number;
+  unreadable: number;
+}
+export interface NamedRow {
+  row: number;
+  reference: string;
+  amount: number;
+}
+
+const ROWS_RU = ['строка', 'строки', 'строк'] as const;
+const AMOUNTS_RU = ['нечитаемая сумма', 'нечитаемые суммы', 'нечитаемых сумм'] as const;
+
+function amountRu(s: AmountPart): string {
+  if (s.unreadable === 0) return money(s.kopecks);
+  if (s.unreadable === s.count) return s.count === 1 ? 'сумма не читается' : 'суммы не читаются';
+  return `${money(s.kopecks)} + ${plural(s.unreadable, AMOUNTS_RU)}`;
+}
+function amountEn(s: AmountPart): string {
+  if (s.unreadable === 0) return money(s.kopecks);
+  if (s.unreadable === s.count) return s.count === 1 ? 'amount unreadable' : 'amounts unreadable';
+  return `${money(s.kopecks)} + ${pluralEn(s.unreadable, 'unreadable amount', 'unreadable amounts')}`;
+}
+const namedRows = (rows: readonly NamedRow[], lang: 'ru' | 'en') =>
+  rows
+    .map((r) => `${lang === 'ru' ? 'строка' : 'row'} ${r.row} ${r.reference} ${money(r.amount)}`)
+    .join('; ');
+
+export const BATCH_MESSAGES = {
+  'state.name': entry<{ state: string }>({
+    ru: (p) => STATE[p.state]?.ru ?? p.state,
+    en: (p) => STATE[p.state]?.en ?? p.state,
+  }),
+  'batch.phase': entry<{ phase: string }>({
+    ru: (p) => PHASE[p.phase]?.ru ?? p.phase,
+    en: (p) => PHASE[p.phase]?.en ?? p.phase,
+  }),
+  /** One state's part of a summary or status: "выплачено 3 (4 500,00 ₽)". */
+  'summary.part': entry<{ state: string; part: AmountPart }>({
+    ru: (p) => `${STATE[p.state]?.ru ?? p.state} ${p.part.count} (${amountRu(p.part)})`,
+    en: (p) => `${STATE[p.state]?.en ?? p.state} ${p.part.count} (${amountEn(p.part)})`,
+  }),
+  'summary.text': entry<{
+    total: AmountPart;
+    unreadableRows: readonly number[];
+    unreadableRowCount: number;
+    parts: readonly string[];
+  }>({
+    ru: (p) =>
+      `${plural(p.total.count, ROWS_RU)}, ${money(p.total.kopecks)}` +
+      (p.total.unreadable === 0
+        ? ''
+        : ` + ${plural(p.total.unreadable, AMOUNTS_RU)}${p.unreadableRowCount ? ` (${listRows(p.unreadableRows, 'ru', 10, p.unreadableRowCount)})` : ''}`) +
+      (p.parts.length ? `: ${p.parts.join(', ')}` : ''),
+    en: (p) =>
+      `${pluralEn(p.total.count, 'row', 'rows')}, ${money(p.total.kopecks)}` +
+      (p.total.unreadable === 0
+        ? ''
+        : ` + ${pluralEn(p.total.unreadable, 'unreadable amount', 'unreadable amounts')}${p.unreadableRowCount ? ` (${listRows(p.unreadableRows, 'en', 10, p.unreadableRowCount)})` : ''}`) +
+      (p.parts.length ? `: ${p.parts.join(', ')}` : ''),
+  }),
+  'summary.file': entry<{ batchId: string; retryOf?: string; file: string; summary: string; report: string }>(
+    {
+      ru: (p) =>
+        [
+          `пакет ${p.batchId}${p.retryOf ? ` (повтор пакета ${p.retryOf})` : ''}`,
+          `файл ${p.file}`,
+          p.summary,
+          `отчёт ${p.report}`,
+        ].join('\n'),
+      en: (p) =>
+        [
+          `batch ${p.batchId}${p.retryOf ? ` (retry of ${p.retryOf})` : ''}`,
+          `file ${p.file}`,
+          p.summary,
+          `report ${p.report}`,
+        ].join('\n'),
+    },
+  ),
+  'report.not_processed': entry({ ru: () => 'не обработано', en: () => 'not processed' }),
+  'report.file_rejected': entry<{ why: string | null }>({
+    ru: (p) => `не выплачено: файл отклонён (${p.why ?? 'в других строках ошибки'})`,
+    en: (p) => `not paid: the file was rejected (${p.why ?? 'other rows are invalid'})`,
+  }),
+  'report.batch_cancelled': entry({
+    ru: () => 'пакет отменён до начала этой выплаты',
+    en: () => 'the batch was cancelled before this payout started',
+  }),
+  'report.reference_conflict_amount': entry<{ then: number; now: number }>({
+    ru: (p) => `сумма (была ${money(p.then)}, в файле ${money(p.now)})`,
+    en: (p) => `amount (${money(p.then)} then, ${money(p.now)} in the file)`,
+  }),
+  'status.head': entry<{ batchId: string; phase: string; file?: string }>({
+    ru: (p) => `${p.batchId}: ${PHASE[p.phase]?.ru ?? p.phase}${p.file ? ` — ${p.file}` : ''}`,
+    en: (p) => `${p.batchId}: ${p.phase}${p.file ? ` — ${p.file}` : ''}`,
+  }),
+  'status.rows': entry<{
+    rows: number;
+    total: number;
+    invalid: number;
+    dispatched: number;
+    inFlight: number;
+    finished: number;
+  }>({
+    ru: (p) =>
+      `строк к выплате ${p.rows} (${money(p.total)}), с ошибками ${p.invalid}; начато ${p.dispatched}, в работе ${p.inFlight}, завершено ${p.finished}`,
+    en: (p) =>
+      `rows ${p.rows} valid (${money(p.total)}), ${p.invalid} invalid; started ${p.dispatched}, in flight ${p.inFlight}, finished ${p.finished}`,
+  }),
+  'status.nothing_finished': entry({
+    ru: () => 'пока ничего не завершено',
+    en: () => 'nothing finished yet',
+  }),
+  'status.approval_given': entry<{ by: string; at: string }>({
+    ru: (p) => `утверждение: дал(а) ${p.by}, ${moscowTime(p.at, 'ru')}`,
+    en: (p) => `approval: given by ${p.by} at ${moscowTime(p.at, 'en')}`,
+  }),
+  'status.approval_waiting': entry({
+    ru: () => 'утверждение: ожидается (payrun batch approve ID)',
+    en: () => 'approval: waiting (payrun batch approve ID)',
+  }),
+  'status.funds': entry<{ balance: number; needed: number; checkedAt?: string }>({
+    ru: (p) =>
+      `депозит ${money(p.balance)}, к выплате ${money(p.needed)}${p.checkedAt ? ` (проверено ${moscowTime(p.checkedAt, 'ru')})` : ''}`,
+    en: (p) =>
+      `deposit ${money(p.balance)} for ${money(p.needed)} to pay${p.checkedAt ? ` (checked ${moscowTime(p.checkedAt, 'en')})` : ''}`,
+  }),
+  'status.shortfall': entry<{ short: number }>({
+    ru: (p) => `не хватает ${money(p.short)}: пакет ждёт пополнения депозита`,
+    en: (p) => `short by ${money(p.short)}: the batch waits for funds`,
+  }),
+  'status.largest': entry<{ rows: readonly NamedRow[] }>({
+    ru: (p) => `самые крупные строки: ${namedRows(p.rows, 'ru')}`,
+    en: (p) => `the largest rows: ${namedRows(p.rows, 'en')}`,
+  }),
+  'status.failure': entry<{ row: number; reference: string; state: string; code?: string; reason?: string }>({
+    ru: (p) =>
+      `строка ${p.row} ${p.reference}: ${STATE[p.state]?.ru ?? p.state}${p.code ? ` (${p.code})` : ''}${p.reason ? ` — ${p.reason}` : ''}`,
+    en: (p) =>
+      `row ${p.row} ${p.reference}: ${p.state}${p.code ? ` ${p.code}` : ''}${p.reason ? ` — ${p.reason}` : ''}`,
+  }),
+  'status.more': entry<{ failures: number; invalid: number }>({
+    ru: (p) =>
+      `… ещё ${[p.failures ? `${plural(p.failures, ['невыплаченная', 'невыплаченные', 'невыплаченных'])}` : '', p.invalid ? `${plural(p.invalid, ['строка с ошибкой', 'строки с ошибками', 'строк с ошибками'])}` : ''].filter(Boolean).join(' и ')} — в отчёте`,
+    en: (p) =>
+      `… ${[p.failures ? `${p.failures} more not paid` : '', p.invalid ? `${pluralEn(p.invalid, 'invalid row', 'invalid rows')}` : ''].filter(Boolean).join(' and ')} in the report`,
+  }),
+  'status.report': entry<{ report: string; summary: string }>({
+    ru: (p) => `отчёт ${p.report}\nитоги ${p.summary}`,
+    en: (p) => `report ${p.report}\nsummary ${p.summary}`,
+  }),
+  'dryrun.rejected': entry({ ru: () => 'файл будет отклонён:', en: () => 'the file would be rejected:' }),
+  'dryrun.row': entry<{ row: number; reference: string; amount: number; why?: string }>({
+    ru: (p) =>
+      `строка ${p.row} ${p.reference} ${money(p.amount)}: ${p.why ? `не будет выплачено — ${p.why}` : 'будет выплачено'}`,
+    en: (p) =>
+      `row ${p.row} ${p.reference} ${money(p.amount)}: ${p.why ? `would not be paid — ${p.why}` : 'would be paid'}`,
+  }),
+  'dryrun.invalid': entry<{ error: string }>({
+    ru: (p) => `${p.error}: ошибка, не будет выплачено`,
+    en: (p) => `${p.error}: invalid, not paid`,
+  }),
+  'dryrun.total': entry<{ paying: number; rows: number; pay: number; balance: number; short: number }>({
+    ru: (p) =>
+      `будет выплачено ${p.paying} из ${plural(p.rows, ['строки', 'строк', 'строк'])}, ${money(p.pay)}; депозит ${money(p.balance)}` +
+      (p.short ? ` — не хватает ${money(p.short)}: пакет будет ждать пополнения` : ' — достаточно'),
+    en: (p) =>
+      `would pay ${p.paying} of ${p.rows} rows, ${money(p.pay)}; deposit ${money(p.balance)}` +
+      (p.short ? ` — short by ${money(p.short)}: the batch would wait for funds` : ' — enough'),
+  }),
+  'dryrun.far_above': entry<{ median: number; rows: readonly NamedRow[]; factor: number }>({
+    ru: (p) =>
+      `проверьте суммы: в ${p.factor} и более раз выше обычной для этого файла (медиана ${money(p.median)}) — ${namedRows(p.rows, 'ru')}`,
+    en: (p) =>
+      `check these amounts: ${p.factor} times or more this file's typical amount (median ${money(p.median)}) — ${namedRows(p.rows, 'en')}`,
+  }),
+  'dryrun.checked': entry<{ count: number }>({
+    ru: (p) => `проверено ИНН в банке: ${p.count}; платёжная сессия не создавалась`,
+    en: (p) => `checked ${p.count} tax number(s) with the bank; no payment session was created`,
+  }),
+  'dryrun.no_answer': entry({
+    ru: () => 'налоговая служба не ответила за 30 с',
+    en: () => 'the tax service did not answer within 30 s',
+  }),
+  'taxpayer.not_self_employed': entry({
+    ru: () => 'получатель не плательщик налога на профессиональный доход',
+    en: () => 'the recipient is not a professional income taxpayer',
+  }),
+  'taxpayer.not_linked': entry({
+    ru: () => 'получатель не подключил партнёра payrun в «Мой налог»',
+    en: () => 'the recipient has not linked payrun’s partner in the tax service',
+  }),
+  'taxpayer.error': entry<{ code: string }>({
+    ru: (p) => `проверка в налоговой службе не завершилась (${p.code})`,
+    en: (p) => `the tax service check did not complete (${p.code})`,
+  }),
+  'reference.already_paid': entry<{ by: string | null }>({
+    ru: (p) => `уже выплачено ${p.by ? `пакетом ${p.by}` : 'вне пакетов'}; повторно не платится`,
+    en: (p) => `already_paid by ${p.by ? `batch ${p.by}` : 'a payout outside any batch'}; not paid again`,
+  }),
+  'reference.conflict': entry<{ by: string | null; differences: string }>({
+    ru: (p) =>
+      `конфликт референса: уже выплачено ${p.by ? `пакетом ${p.by}` : 'вне пакетов'} другому получателю или другую сумму (отличается: ${p.differences})`,
+    en: (p) =>
+      `reference_conflict: already paid by ${p.by ? `batch ${p.by}` : 'a payout outside any batch'} to another payee or amount (differs: ${p.differences})`,
+  }),
+  /** For `payout status` (src/cli/payout.ts): the state first, with when it was reached. */
+  'payout.state': entry<{ reference: string; state: string; at?: string }>({
+    ru: (p) =>
+      `выплата ${p.reference}: ${STATE[p.state]?.ru ?? p.state}${p.at ? `, ${moscowTime(p.at, 'ru')}` : ''}`,
+    en: (p) => `payout ${p.reference}: ${p.state}${p.at ? `, ${moscowTime(p.at, 'en')}` : ''}`,
+  }),
+  'payout.needs_attention_terminated': entry<{ reference: string }>({
+    ru: (p) =>
+      `выплата ${p.reference} требует проверки: её процесс остановлен вручную, неизвестно, ушли ли деньги; выполните payrun payout reconcile ${p.reference}`,
+    en: (p) =>
+      `payout ${p.reference} needs attention: its workflow was terminated by hand and whether money moved is unknown; run payrun payout reconcile ${p.reference}`,
+  }),
+};

@@ -1,0 +1,28 @@
+/**
+ * The one message catalogue: every text payrun shows people, by a stable code, in Russian (default)
+ * or English (PAYRUN_LANG=en). Pure apart from reading PAYRUN_LANG when no language is given.
+ */
+import { BATCH_MESSAGES } from './batch';
+import { CSV_MESSAGES } from './csv';
+import { currentLang, type Lang } from './lang';
+
+export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type Lang } from './lang';
+export { charName, columnName, type CharName } from './csv';
+export type { AmountPart, NamedRow } from './batch';
+
+const CATALOGUE = { ...CSV_MESSAGES, ...BATCH_MESSAGES };
+type Catalogue = typeof CATALOGUE;
+export type MessageCode = keyof Catalogue;
+export type MessageParams<C extends MessageCode> = Parameters<Catalogue[C]['en']>[0];
+
+/** The message of `code` with `params`, in `lang` (default: PAYRUN_LANG). */
+export function t<C extends MessageCode>(
+  code: C,
+  ...args: MessageParams<C> extends Record<string, never>
+    ? [params?: MessageParams<C>, lang?: Lang]
+    : [params: MessageParams<C>, lang?: Lang]
+): string {
+  const [params, lang] = args;
+  const texts = CATALOGUE[code] as { ru: (p: unknown) => string; en: (p: unknown) => string };
+  return texts[lang ?? currentLang()](params ?? {});
+}

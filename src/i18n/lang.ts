@@ -1,0 +1,63 @@
+/**
+ * The language of what payrun tells people (report reasons, summaries, `batch status`, `payout
+ * status`, validation messages): Russian unless PAYRUN_LANG=en. Codes (rules, states, error codes)
+ * never change with it: they are for machines.
+ */
+import { ConfigError } from '../config';
+import { formatRubles } from '../money';
+
+export type Lang = 'ru' | 'en';
+export const LANGS: readonly Lang[] = ['ru', 'en'];
+
+/** PAYRUN_LANG: ru (default) or en; anything else is a configuration error naming the variable. */
+export function currentLang(env: Record<string, string | undefined> = process.env): Lang {
+  const value = env.PAYRUN_LANG?.trim().toLowerCase();
+  if (!value) return 'ru';
+  if ((LANGS as readonly string[]).includes(value)) return value as Lang;
+  throw new ConfigError([
+    `PAYRUN_LANG: ru or en (the language of messages for people), not "${env.PAYRUN_LANG}"`,
+  ]);
+}
+
+/** Money as Russian accounting writes it, in either language: `1 234,56 ₽`. */
+export function money(kopecks: number): string {
+  return `${formatRubles(kopecks)} ₽`;
+}
+
+/** A count with its Russian noun form: plural(5, ['строка', 'строки', 'строк']) → "5 строк". */
+export function plural(n: number, [one, few, many]: readonly [string, string, string]): string {
+  const tens = Math.abs(n) % 100;
+  const units = tens % 10;
+  const form = tens >= 11 && tens <= 14 ? many : units === 1 ? one : units >= 2 && units <= 4 ? few : many;
+  return `${n} ${form}`;
+}
+
+/** English: "1 row", "3 rows". */
+export function pluralEn(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const MOSCOW = new Intl.DateTimeFormat('ru-RU', {
+  timeZone: 'Europe/Moscow',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** A moment in Moscow time, as accounting reads dates: `24.11.2026 12:45 МСК` (MSK in English). */
+export function moscowTime(iso: string, lang: Lang = currentLang()): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return `${MOSCOW.format(t).replace(',', '')} ${lang === 'ru' ? 'МСК' : 'MSK'}`;
+}
+
+/** "rows 2, 5, 9 and 12 more" / "строки 2, 5, 9 и ещё 12": at most `shown` numbers, the rest counted. */
+export function listRows(rows: readonly number[], lang: Lang, shown = 10, total = rows.length): string {
+  const listed = rows.slice(0, shown).join(', ');
+  const more = total - Math.min(shown, rows.length);
+  if (lang === 'ru')
+    return `${total === 1 ? 'строка' : 'строки'} ${listed}${more > 0 ? ` и ещё ${more}` : ''}`;
+  return `${total === 1 ? 'row' : 'rows'} ${listed}${more > 0 ? ` and ${more} more` : ''}`;
+}

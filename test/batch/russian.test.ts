@@ -1,0 +1,207 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { finishBatch } from '../../src/batch/finish';
+import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store';
+import { describeProgress } from '../../src/cli/follow';
+import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
+import { currentLang, moscowTime } from '../../src/i18n';
+import type { BatchProgress } from '../../workflows/contracts/batch';
+import { cardRow, csvText, HEADER, utf8 } from '../csv/helpers';
+
+/**
+ * What accounting reads is Russian unless PAYRUN_LANG=en: the report's reasons, the summary,
+ * `batch status`, validation messages; the codes in the report (state, error_code, rule) stay as
+ * they are for machines. Money as 1 234,56 ₽, times in Moscow time.
+ */
+
+let before: string | undefined;
+beforeAll(() => {
+  before = process.env.PAYRUN_LANG;
+  delete process.env.PAYRUN_LANG;
+});
+afterAll(() => {
+  if (before !== undefined) process.env.PAYRUN_LANG = before;
+});
+
+const progress = (over: Partial<BatchProgress>): BatchProgress => ({
+  batchId: 'batch-00000000000000cc',
+  phase: 'paying',
+  fileName: 'март.csv',
+  rows: 30,
+  invalidRows: 0,
+  totalKopecks: 1_234_56,
+  dispatched: 30,
+  inFlight: 0,
+  finished: 30,
+  counts: {},
+  amounts: {},
+  failures: [],
+  failureCount: 0,
+  runs: 1,
+  ...over,
+});
+
+describe('batch status in Russian by default', () => {
+  it('phase, rows, states and money in Russian; failures in row order; what is not listed counted right', () => {
+    const failures = [9, 4, 12, 2, 7, 30, 21, 15, 18, 11, 3].map((row) => ({
+      row,
+      reference: `p-${row}`,
+      state: 'failed' as const,
+      code: 'card_declined',
+      reason: 'Карта отклонена банком-эмитентом',
+    }));
+    const lines = describeProgress(
+      progress({
+        invalidRows: 7,
+        counts: { succeeded: 12, failed: 18 },
+        amounts: { succeeded: 1_000_00, failed: 234_56 },
+        failures,
+        failureCount: 18,
+      }),
+    );
+    expect(lines.slice(0, 3)).toEqual([
+      'batch-00000000000000cc: идут выплаты — март.csv',
+      'строк к выплате 30 (1 234,56 ₽), с ошибками 7; начато 30, в работе 0, завершено 30',
+      '  выплачено 12 (1 000,00 ₽), не выплачено 18 (234,56 ₽)',
+    ]);
+    // The ten lowest rows of those the workflow kept, then the 8 failures and 7 invalid rows not listed (15).
+    expect(lines.slice(3, 13).map((l) => Number(/строка (\d+)/.exec(l)![1]))).toEqual([
+      2, 3, 4, 7, 9, 11, 12, 15, 18, 21,
+    ]);
+    expect(lines[3]).toBe('  строка 2 p-2: не выплачено (card_declined) — Карта отклонена банком-эмитентом');
+    expect(lines[13]).toBe('  … ещё 8 невыплаченных и 7 строк с ошибками — в отчёте');
+  });
+
+  it('a batch waiting for funds names the shortfall and the largest rows; the check time is Moscow time', () => {
+    const lines = describeProgress(
+      progress({
+        phase: 'awaiting_funds',
+        dispatched: 0,
+        finished: 0,
+        funds: {
+          neededKopecks: 150_012_000_00,
+          balanceKopecks: 12_000_00,
+          checkedAt: '2026-11-24T09:45:00Z',
+        },
+      }),
+      {
+        largestRows: [
+          { row: 7, reference: 'p-7', amount: 150_000_000_00 },
+          { row: 3, reference: 'p-3', amount: 5_000_00 },
+        ],
+      },
+    );
+    expect(lines.slice(3)).toEqual([
+      'депозит 12 000,00 ₽, к выплате 150 012 000,00 ₽ (проверено 24.11.2026 12:45 МСК)',
+      '  не хватает 150 000 000,00 ₽: пакет ждёт пополнения депозита',
+      '  самые крупные строки: строка 7 p-7 150 000 000,00 ₽; строка 3 p-3 5 000,00 ₽',
+    ]);
+  });
+
+  it('English with PAYRUN_LANG=en; anything else is a configuration error naming the variable', () => {
+    expect(currentLang({ PAYRUN_LANG: 'en' })).toBe('en');
+    expect(currentLang({})).toBe('ru');
+    expect(() => currentLang({ PAYRUN_LANG: 'de' })).toThrow(/PAYRUN_LANG: ru or en/);
+    expect(moscowTime('2026-06-30T21:30:00Z', 'en')).toBe('01.07.2026 00:30 MSK');
+  });
+});
+
+describe('the report and validation in Russian by default', () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'payrun-russian-'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it('a 150 000 000,00 row is refused in Russian naming the limit in roubles', () => {
+    const batch = loadBatch(utf8(csvText([cardRow({ amount: '150 000 000,00' })])));
+    expect(batch.rows[0]!.errors).toEqual([
+      {
+        row: 2,
+        column: 'amount',
+        rule: 'amount_above_limit',
+        message:
+          'сумма "150 000 000,00" больше предела одной выплаты, 1 000 000,00 ₽; проверьте сумму (предел задаёт PAYRUN_MAX_PAYOUT)',
+      },
+    ]);
+  });
+
+  it('reasons and summary in Russian, codes unchanged; a reference conflict names roubles, not kopecks', async () => {
+    const dataDir = join(root, 'data');
+    const done = join(root, 'done');
+    mkdirSync(done, { recursive: true });
+    const source = join(root, 'march.csv');
+    const bytes = utf8(
+      csvText([
+        cardRow({ reference: 'a', amount: '1 500,00' }),
+        cardRow({ reference: 'b', amount: '150 000,00' }),
+        cardRow({ reference: 'c', amount: '10,00' }),
+        cardRow({ reference: 'd', amount: '0' }),
+      ]),
+    );
+    writeFileSync(source, bytes);
+    const batch = loadBatch(bytes, { policy: 'partial' });
+    const batchId = 'batch-00000000000000dd';
+    writeBatch(
+      dataDir,
+      {
+        batchId,
+        rootBatchId: batchId,
+        contentHash: 'd'.repeat(64),
+        fileSha256: 'd'.repeat(64),
+        fileName: 'march.csv',
+        sourcePath: source,
+        doneDir: done,
+        doneName: 'march.csv',
+        reportName: 'march',
+        load: { policy: 'partial' },
+        rowCount: 3,
+        invalidRows: 1,
+        totalKopecks: 151_510_00,
+        submittedAt: new Date().toISOString(),
+      } as Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>,
+      batch.rows.filter((r) => r.request).map((r) => ({ row: r.row, request: r.request! })),
+    );
+    appendOutcomes(dataDir, batchId, [
+      { row: 2, reference: 'a', amount: 1_500_00, state: 'succeeded', sessionId: 'ps_1', payoutId: 'po_1' },
+      {
+        row: 3,
+        reference: 'b',
+        amount: 150_000_00,
+        state: 'reference_conflict',
+        errorCode: 'reference_conflict',
+        // As the batch workflow words it today (workflows/batch-tally.ts, workflows/reference.ts).
+        reason:
+          'reference already paid by batch batch-00000000000000ee to another payee or amount (differs: amount (15000000 vs 1500000000 kopecks), card number); nothing paid — give this row its own reference',
+      },
+    ]);
+    const final = await finishBatch(dataDir, batchId, { cancelled: true });
+    const records: string[][] = parse(readFileSync(final.reportPath, 'utf8'));
+    const result = (row: number) =>
+      Object.fromEntries(RESULT_COLUMNS.map((c, i) => [c, records[row - 1]![HEADER.length + i]]));
+    expect(result(3)).toMatchObject({
+      state: 'reference_conflict',
+      error_code: 'reference_conflict',
+      reason:
+        'конфликт референса: уже выплачено пакетом batch-00000000000000ee другому получателю или другую сумму (отличается: сумма (была 150 000,00 ₽, в файле 15 000 000,00 ₽), номер карты)',
+    });
+    expect(result(4)).toMatchObject({
+      state: 'cancelled',
+      error_code: 'batch_cancelled',
+      reason: 'пакет отменён до начала этой выплаты',
+    });
+    expect(result(5)).toMatchObject({
+      state: 'invalid',
+      error_code: 'amount_positive',
+      reason: 'amount: сумма "0" должна быть больше нуля',
+    });
+    expect(final.summary).toBe(
+      '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), ошибка в строке 1 (0,00 ₽)',
+    );
+    expect(readFileSync(final.summaryPath, 'utf8')).toBe(
+      `пакет ${batchId}\nфайл march.csv\n${final.summary}\nотчёт ${final.reportPath}\n`,
+    );
+  });
+});
