@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +15,7 @@ import {
 } from '../../workflows/contracts/approval';
 import { ConfigError } from '../../src/config';
 import { findSigner, login, requireSigner } from '../../src/policy/credential';
-import { parsePolicy, PolicySource, type Policy } from '../../src/policy/file';
+import { parsePolicy, PolicySource } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
 import { publicKeyText, signerFromKey, signerFromKeyFile, signStatement } from '../../src/policy/keys';
 import { runCli } from '../harness/cli-process';
@@ -375,7 +375,6 @@ describe('who is at the command line', () => {
 });
 
 function signerKey(file: string) {
-  return require('node:crypto').createPrivateKey(readFileSync(file, 'utf8'));
+  return createPrivateKey(readFileSync(file, 'utf8'));
 }
 
-export type { Policy };
