@@ -49,5 +49,6 @@ export async function main(argv = process.argv): Promise<number> {
 }
 
 if (require.main === module) {
-  main().then((code) => process.exit(code));
+  // main() reports every failure itself and resolves to the exit code.
+  void main().then((code) => process.exit(code));
 }

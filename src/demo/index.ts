@@ -61,7 +61,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => {
     console.log('\nstopping…');
-    stopAll().then(() => process.exit(130));
+    // Whatever fails while stopping, Ctrl-C still ends the demo.
+    void stopAll().finally(() => process.exit(130));
   });
 
   try {
