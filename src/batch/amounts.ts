@@ -2,8 +2,6 @@
  * Amounts that deserve a second look before money moves: the rows far above what the file typically
  * pays (a mistyped 150 000 000,00 for 150 000,00), and the largest rows of a batch waiting for funds.
  */
-import { rublesToKopecks } from '../money';
-import { ConfigError } from '../config';
 import { readChunk, readMeta } from './store';
 
 export interface AmountRow {
@@ -59,21 +57,4 @@ export function largestStoredRows(dataDir: string, batchId: string, n: number): 
         yield { row: r.row, reference: r.request.reference, amount: r.request.amount };
   }
   return largestRows(rows(), n);
-}
-
-/** PAYRUN_MAX_PAYOUT: the most one payout may be, in roubles as accounting writes them ("1 000 000"). */
-export function maxPayoutFromEnv(env: Record<string, string | undefined> = process.env): number | undefined {
-  const text = env.PAYRUN_MAX_PAYOUT;
-  if (text === undefined || text.trim() === '') return undefined;
-  let kopecks: number;
-  try {
-    kopecks = rublesToKopecks(text);
-  } catch {
-    kopecks = 0;
-  }
-  if (kopecks <= 0)
-    throw new ConfigError([
-      `PAYRUN_MAX_PAYOUT: the most one payout may be, in roubles (like "1 000 000" or "250000,00"), not "${text}"`,
-    ]);
-  return kopecks;
 }

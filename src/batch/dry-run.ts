@@ -8,7 +8,7 @@ import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/
 import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from '../map-limit';
 import { t } from '../i18n';
-import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, maxPayoutFromEnv, type AmountRow } from './amounts';
+import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, type AmountRow } from './amounts';
 import { differencesText } from './reasons';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 import type { TaxpayerAsk } from './verdicts';
@@ -106,11 +106,7 @@ export async function dryRunBatch(
   file: string,
   opts: DryRunOptions,
 ): Promise<DryRunReport> {
-  const maxPayoutKopecks = maxPayoutFromEnv();
-  const batch = loadBatch(readFileSync(file), {
-    ...loadOptionsFor(opts),
-    ...(maxPayoutKopecks !== undefined ? { maxPayoutKopecks } : {}),
-  });
+  const batch = loadBatch(readFileSync(file), loadOptionsFor(opts));
   const invalid = batch.rows.flatMap((r) => r.errors);
   const base = { file, rejected: batch.rejected, fileErrors: batch.fileErrors, invalid };
   if (batch.rejected) return { ...base, rows: [], payKopecks: 0, taxNumbersChecked: 0 };

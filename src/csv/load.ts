@@ -20,6 +20,7 @@ import type {
   PayoutRequest,
   RowError,
 } from './types';
+import { payoutLimit } from './limits';
 import { markDuplicateReferences, readAmount, totalRowPositionError, validateRow } from './validate';
 
 /** sha256 hex of the file's bytes; the batch id derives from it. */
@@ -206,7 +207,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     amountColumn: headerMap.amountColumn,
     headerLength: headers.length,
     stopList: opts.stopList,
-    maxPayoutKopecks: opts.maxPayoutKopecks,
+    maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
   };
   const rows: BatchRow[] = [];
   const amounts: number[] = [];

@@ -9,6 +9,7 @@ import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { byteOrderMark, detectDelimiter, detectLineEnding, ICONV_NAME, SNIFF_BYTES } from './decode';
 import { mapHeaders, TOTAL_MARKERS } from './format';
+import { payoutLimit } from './limits';
 import type { BatchFormat, FileEncoding, LoadOptions, RowError } from './types';
 import { duplicateReferenceError, readAmount, totalRowPositionError, validateRow } from './validate';
 
@@ -112,7 +113,7 @@ export function rowRules(
     amountColumn,
     headerLength: headers.length,
     stopList: opts.stopList,
-    maxPayoutKopecks: opts.maxPayoutKopecks,
+    maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
   };
   const reference = (cells: readonly string[]): string =>
     refIndex === undefined ? '' : (cells[refIndex] ?? '').trim();

@@ -91,6 +91,6 @@ export interface LoadOptions {
   policy?: Policy;
   expectTotalKopecks?: number;
   stopList?: ReadonlySet<string>;
-  /** The most one payout may be; above it a row is refused (amount_above_limit). Default DEFAULT_MAX_PAYOUT_KOPECKS. */
+  /** The most one payout may be; above it a row is refused (amount_above_limit). Default: PAYRUN_MAX_PAYOUT, else 1 000 000,00 ₽. */
   maxPayoutKopecks?: number;
 }

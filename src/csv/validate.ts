@@ -34,17 +34,11 @@ export interface RowContext {
   amountColumn: AmountColumn;
   headerLength: number;
   stopList?: ReadonlySet<string>;
-  /** The most one payout may be (DEFAULT_MAX_PAYOUT_KOPECKS unless configured). */
-  maxPayoutKopecks?: number;
+  /** The most one payout may be (payoutLimit: given, PAYRUN_MAX_PAYOUT, or the default). */
+  maxPayoutKopecks: number;
 }
 
-/**
- * The most one row may pay unless configured otherwise (PAYRUN_MAX_PAYOUT): 1 000 000,00 ₽. A
- * self-employed person may earn 2.4 million roubles a year under the regime, so one payout above a
- * million is almost always a mistyped amount (150 000 000,00 for 150 000,00), and one such row would
- * otherwise hold the whole batch waiting for funds.
- */
-export const DEFAULT_MAX_PAYOUT_KOPECKS = 1_000_000_00;
+export { DEFAULT_MAX_PAYOUT_KOPECKS } from './limits';
 
 export interface RowOutcome {
   request?: PayoutRequest;
@@ -265,7 +259,7 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   if (amountText) {
     const amount = readAmount(amountText, ctx.amountColumn);
     kopecks = amount.kopecks;
-    const limit = ctx.maxPayoutKopecks ?? DEFAULT_MAX_PAYOUT_KOPECKS;
+    const limit = ctx.maxPayoutKopecks;
     if (amount.error) fail(ctx.amountColumn, amount.error.rule, amount.error.message);
     else if (kopecks !== null && kopecks > limit)
       fail(ctx.amountColumn, 'amount_above_limit', t('csv.amount_above_limit', { text: amountText, limit }));

@@ -51,6 +51,21 @@ describe('amount_above_limit: one payout above the limit is refused, naming row,
       ['amount_kopecks', 'amount_above_limit'],
     ]);
   });
+  it('PAYRUN_MAX_PAYOUT sets it in roubles; a value that is not an amount is named', () => {
+    const before = process.env.PAYRUN_MAX_PAYOUT;
+    try {
+      process.env.PAYRUN_MAX_PAYOUT = '2 000 000';
+      expect(rulesOf([cardRow({ amount: '1 500 000,00' })])).toEqual([[]]);
+      expect(rulesOf([cardRow({ amount: '2 000 000,01' })])[0]!.map((e) => e[2])).toEqual([
+        'amount_above_limit',
+      ]);
+      process.env.PAYRUN_MAX_PAYOUT = 'миллион';
+      expect(() => rulesOf([cardRow()])).toThrow(/PAYRUN_MAX_PAYOUT: the most one payout may be, in roubles/);
+    } finally {
+      if (before === undefined) delete process.env.PAYRUN_MAX_PAYOUT;
+      else process.env.PAYRUN_MAX_PAYOUT = before;
+    }
+  });
 });
 
 describe('rouble signs after an amount', () => {
