@@ -127,7 +127,7 @@ describe('operating a batch: approval, pause, resume, cancel, dry run', () => {
     expect(report.taxNumbersChecked).toBe(2);
     expect(report.balanceKopecks).toBeGreaterThan(0);
     const text = formatDryRun(report).join('\n');
-    expect(text).toContain('no payment session was created');
+    expect(text).toContain('платёжная сессия не создавалась');
     expect(text).not.toContain(TEST_CARDS.SUCCESS);
     expect(await sessionRequests(stack)).toBe(sessionsBefore);
     expect(stack.sandbox.ledger().length).toBe(ledgerBefore);

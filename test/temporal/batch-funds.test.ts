@@ -71,7 +71,7 @@ describe('batch funds and retry-failed', () => {
       'succeeded',
     ]);
     expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1, 1]);
-    expect(readFinal(paths.dataDir, retry.batchId)?.summary).toContain('succeeded 3');
+    expect(readFinal(paths.dataDir, retry.batchId)?.summary).toContain('выплачено 3');
     await expect(retryFailed(stack.client, retry.batchId, submitOptions(stack, paths))).rejects.toThrow(
       /no failed/,
     );

@@ -69,7 +69,7 @@ describe('batch workflow end to end', () => {
     });
     expect(byRef.get(`${p}-notse`)).toMatchObject({ state: 'rejected', error_code: 'not_self_employed' });
     expect(byRef.get('ИТОГО')).toBeDefined();
-    expect(readFileSync(result.summaryPath, 'utf8')).toContain('succeeded 3');
+    expect(readFileSync(result.summaryPath, 'utf8')).toContain('выплачено 3');
 
     const paid = ledgerPayouts(
       stack,
@@ -159,7 +159,7 @@ describe('batch workflow end to end', () => {
     expect(result.counts).toEqual({ already_paid: 2, succeeded: 1 });
     const report = readReport(result.reportPath, false);
     expect(report.map((r) => r.state)).toEqual(['already_paid', 'already_paid', 'succeeded']);
-    expect(report[0]!.reason).toContain(`already paid by batch ${one.batchId}`);
+    expect(report[0]!.reason).toContain(`уже выплачено пакетом ${one.batchId}`);
     expect(report[0]!.bank_session_id).toMatch(/^ps_/);
     expect([...ledgerPayouts(stack, [`${p}-1`, `${p}-2`, `${p}-3`]).values()]).toEqual([1, 1, 1]);
   });

@@ -35,7 +35,7 @@ describe('payrun CLI against the stack', () => {
     expect(first).toMatchObject({ code: 0 });
     const batchId = first.stdout.split('\n')[0]!;
     expect(batchId).toMatch(/^batch-[0-9a-f]{16}$/);
-    expect(first.stdout).toMatch(/succeeded 2/);
+    expect(first.stdout).toMatch(/выплачено 2/);
     expect(first.stdout).toMatch(/report .*\.report\.csv/);
     expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1]);
 
@@ -51,7 +51,7 @@ describe('payrun CLI against the stack', () => {
 
     const batchStatus = await runCli(['batch', 'status', batchId], env);
     expect(batchStatus.code).toBe(0);
-    expect(batchStatus.stdout).toMatch(/done/);
+    expect(batchStatus.stdout).toMatch(/завершён/);
   });
 
   it('rejects an invalid file with exit code 1, naming row, column and rule, and pays nothing', async () => {
@@ -72,7 +72,7 @@ describe('payrun CLI against the stack', () => {
       env,
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/would pay/i);
+    expect(r.stdout).toMatch(/будет выплачено/);
     expect(stack.sandbox.ledger().length).toBe(before);
   });
 

@@ -188,16 +188,16 @@ describe('every payout method pays through the real stack', () => {
     const lookupReference = (reference: string) => lookupPayout(stack.client, payoutWorkflowId(reference));
     const dry = await dryRunBatch(stack.bank, dryFile, { paths, lookupReference });
     expect(dry.rows.map((x) => [x.pay, x.why ?? ''])).toEqual([
-      [false, expect.stringMatching(/^already_paid/)],
+      [false, expect.stringMatching(/^уже выплачено/)],
       [true, ''],
     ]);
     writeFileSync(dryFile, mixedCsv([{ reference: ref, method: 'card', kopecks: 999_00 }]));
     const dryConflict = await dryRunBatch(stack.bank, dryFile, { paths, lookupReference });
     expect(dryConflict.rows[0]).toMatchObject({
       pay: false,
-      why: expect.stringMatching(/^reference_conflict.*amount/),
+      why: expect.stringMatching(/^конфликт референса.*сумма \(была 1 234,56 ₽, в файле 999,00 ₽\)/),
     });
-    expect(formatDryRun(dryConflict).join('\n')).toMatch(/would not be paid — reference_conflict/);
+    expect(formatDryRun(dryConflict).join('\n')).toMatch(/не будет выплачено — конфликт референса/);
 
     // The same row again in another file (a trailing blank line makes it another batch), then the
     // reference reused for another amount, and for another person.
@@ -225,11 +225,11 @@ describe('every payout method pays through the real stack', () => {
     expect(againReport![0]).toMatchObject({ state: 'already_paid' });
     const amountConflict = otherReport![0]!;
     expect(amountConflict).toMatchObject({ state: 'reference_conflict', error_code: 'reference_conflict' });
-    expect(amountConflict.reason).toMatch(/amount/);
+    expect(amountConflict.reason).toMatch(/сумма \(была 1 234,56 ₽, в файле 999,00 ₽\)/);
     const personConflict = personReport![0]!;
     expect(personConflict.state).toBe('reference_conflict');
-    expect(personConflict.reason).toMatch(/tax number/);
-    expect(personConflict.reason).toMatch(/payment method/);
+    expect(personConflict.reason).toMatch(/ИНН получателя/);
+    expect(personConflict.reason).toMatch(/способ выплаты/);
     expect(personConflict.reason).not.toContain('500100732259');
     expect(paidEntries(stack, ref)).toHaveLength(1);
     expect(ledgerPayouts(stack, [ref]).get(ref)).toBe(1);
