@@ -35,7 +35,9 @@ lint: $(NODE_STAMP)
 	@# No two of the project's files may import each other in a circle (type-only imports included).
 	node scripts/check-import-cycles.js
 
+# The console's browser test drives Debian's chromium: installed here where missing, once.
 test: setup typecheck lint
+	scripts/ensure-chromium.sh >/dev/null
 	npx jest --ci
 
 # The 10 000-row batch end to end, then bench/large.ts: one `payrun worker` process pays 3 000 rows to warm
