@@ -2,10 +2,7 @@
  * What a batch tells accounting: row states in words, the summary, the report's own reasons,
  * `batch status`, the dry run; and what `payout status` may use. Russian and English.
  */
-import { listRows, money, moscowTime, plural, pluralEn } from './lang';
-
-type Texts<P> = { ru: (p: P) => string; en: (p: P) => string };
-const entry = <P = Record<string, never>>(texts: Texts<P>): Texts<P> => texts;
+import { entry, listRows, money, moscowTime, plural, pluralEn } from './lang';
 
 /** A row's or payout's state in words; the code itself stays in the report's state column. */
 const STATE: Record<string, { ru: string; en: string }> = {

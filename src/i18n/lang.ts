@@ -7,6 +7,10 @@ import { ConfigError } from '../config';
 import { formatRubles } from '../money';
 
 export type Lang = 'ru' | 'en';
+
+/** One catalogue entry: the message in each language, from its parameters. */
+export type Texts<P> = { ru: (p: P) => string; en: (p: P) => string };
+export const entry = <P = Record<string, never>>(texts: Texts<P>): Texts<P> => texts;
 export const LANGS: readonly Lang[] = ['ru', 'en'];
 
 /** PAYRUN_LANG: ru (default) or en; anything else is a configuration error naming the variable. */
