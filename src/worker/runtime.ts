@@ -15,7 +15,9 @@ export interface TemporalRuntimeOptions {
 
 /**
  * Routes the Temporal SDK's own logs through payrun's redacting pino logger and, when asked, exports
- * its metrics. Runtime.install may run once per process; later calls are no-ops.
+ * its metrics. The SDK's core (Rust) logs too: forwarded here (`logging.forward`), or it would print its
+ * own coloured text on the console beside pino's JSON. Runtime.install may run once per process; later
+ * calls are no-ops.
  */
 export function installTemporalRuntime(
   level: LogLevel = (process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? 'WARN',
@@ -31,7 +33,9 @@ export function installTemporalRuntime(
     ];
     log[method](meta, entry.message);
   });
-  const base: RuntimeOptions = { logger };
+  // Core's own events at the same level as the TypeScript side's; its third-party crates' at ERROR only.
+  const logging = { filter: { core: level, other: 'ERROR' as const }, forward: {} };
+  const base: RuntimeOptions = { logger, telemetryOptions: { logging } };
   if (!opts.sdkMetricsAddress) {
     Runtime.install(base);
     return;
@@ -39,7 +43,7 @@ export function installTemporalRuntime(
   try {
     Runtime.install({
       ...base,
-      telemetryOptions: { metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress } } },
+      telemetryOptions: { logging, metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress } } },
     });
   } catch (err) {
     // Metrics never stop payouts: a worker whose port is taken (a second worker on one host) still works.
