@@ -19,6 +19,7 @@ import {
   readChunk,
   readMeta,
   readStatements,
+  statementsSize,
   type StoredBatchMeta,
 } from './store';
 
@@ -35,6 +36,19 @@ export const subjectOf = (
 const judged = new Map<string, BatchAuthorization>();
 const JUDGED_KEPT = 64;
 
+/** A batch's meta never changes once written (chunks first, meta last): read once per worker. */
+const metas = new Map<string, StoredBatchMeta>();
+function metaOf(dataDir: string, batchId: string): StoredBatchMeta {
+  const key = `${dataDir}\0${batchId}`;
+  let meta = metas.get(key);
+  if (!meta) {
+    meta = readMeta(dataDir, batchId);
+    if (metas.size >= JUDGED_KEPT) metas.delete(metas.keys().next().value!);
+    metas.set(key, meta);
+  }
+  return meta;
+}
+
 export function batchAuthorization(
   dataDir: string,
   policy: Policy,
@@ -42,14 +56,14 @@ export function batchAuthorization(
   opts: { requested?: boolean; ignoreAge?: boolean } = {},
   now = Date.now(),
 ): BatchAuthorization {
-  const meta = readMeta(dataDir, batchId);
-  const statements = readStatements(dataDir, meta.contentHash);
+  const meta = metaOf(dataDir, batchId);
+  // The record only grows (append-only): its size says whether anything was said since.
   const key = opts.ignoreAge
-    ? `${dataDir}\0${batchId}\0${policy.view.version}\0${statements.length}\0${opts.requested ?? false}`
+    ? `${dataDir}\0${batchId}\0${policy.view.version}\0${statementsSize(dataDir, meta.contentHash)}\0${opts.requested ?? false}`
     : undefined; // judged with their age, approvals change with the clock: never cached
   const hit = key !== undefined ? judged.get(key) : undefined;
   if (hit) return hit;
-  const auth = judgeBatch(policy.view, statements, subjectOf(meta), now, opts);
+  const auth = judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subjectOf(meta), now, opts);
   if (key !== undefined) {
     if (judged.size >= JUDGED_KEPT) judged.delete(judged.keys().next().value!);
     judged.set(key, auth);
@@ -125,7 +139,7 @@ function rowsOf(dataDir: string, batchId: string): Map<string, string> {
   let index = rowIndex.get(key);
   if (!index) {
     index = new Map();
-    const meta = readMeta(dataDir, batchId);
+    const meta = metaOf(dataDir, batchId);
     for (let i = 0; i < meta.chunkCount; i++)
       for (const r of readChunk(dataDir, batchId, i)) index.set(r.request.reference, canonical(r.request));
     if (rowIndex.size >= ROW_INDEXES_KEPT) rowIndex.delete(rowIndex.keys().next().value!);

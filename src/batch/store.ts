@@ -3,7 +3,7 @@
  * rows' outcomes as JSON lines. The submitter writes it before the batch workflow starts; the
  * workflow never holds more than one chunk of rows, and no row's result, in its history.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
@@ -171,6 +171,12 @@ export function appendStatement(dataDir: string, fileSha256: string, signed: Sig
   ensurePrivateDir(join(dataDir, 'store', 'files'));
   ensurePrivateDir(join(dataDir, 'store', 'files', fileSha256));
   appendPrivateFile(file, sealJson(dataDir, signed) + '\n');
+}
+
+/** The record's size in bytes (0 when nothing was said): it only grows, so a change of size is a new statement. */
+export function statementsSize(dataDir: string, fileSha256: string): number {
+  const file = statementsFile(dataDir, fileSha256);
+  return existsSync(file) ? statSync(file).size : 0;
 }
 
 export function readStatements(dataDir: string, fileSha256: string): SignedStatement[] {

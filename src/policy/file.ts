@@ -4,7 +4,7 @@
  * and comment it; checked whole at start, each error naming its line.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../config';
@@ -199,11 +199,14 @@ export class PolicySource {
     const path = this.env[POLICY_VARIABLE];
     let stamp = '';
     try {
-      stamp = path ? createHash('sha256').update(readFileSync(path)).digest('hex') : '';
+      // Asked before every payout: the file's identity, size and change time say whether to read it again
+      // (an editor's save or an atomic rename changes at least one of them).
+      const st = path ? statSync(path) : undefined;
+      stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : '';
     } catch {
       // unreadable now: loadPolicy below says why
     }
-    if (this.cached && this.cached.stamp === stamp) return this.cached.policy;
+    if (this.cached && stamp !== '' && this.cached.stamp === stamp) return this.cached.policy;
     const policy = loadPolicy(this.env);
     this.cached = { policy, stamp };
     return policy;
