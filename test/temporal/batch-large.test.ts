@@ -9,7 +9,9 @@ import {
   uniquePrefix,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
-import { batchProgressQuery } from '../../workflows/contracts/batch';
+import { batchProgressQuery, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
+import { batchDecision } from '../harness/approvals';
+import { sendBatchDecision } from '../../src/batch/decide';
 
 // 1 000 rows in `make test` (about 2 minutes on two cores); `make test-large` runs the same test with
 // 10 000 rows (about 6 minutes). A low continue-as-new threshold makes it continue as new at every
@@ -22,7 +24,8 @@ describe('a large batch', () => {
   let paths: BatchPaths;
   beforeAll(async () => {
     paths = batchTestPaths();
-    stack = await startStack();
+    // The policy's defaults: the file waits for approval, two approvers above 1 000 000,00 ₽.
+    stack = await startStack({ policy: {} });
   });
   afterAll(async () => stack?.stop());
 
@@ -36,13 +39,28 @@ describe('a large batch', () => {
         batchOptions: { maxInFlight: 50, continueAsNewAfterEvents: 1_000, payout: { pollAfterMs: 10_000 } },
       });
       const handle = batchHandle(stack, r.batchId);
+      const approve = (person: string) =>
+        sendBatchDecision(stack.client, r.batchId, batchDecision(stack, paths.dataDir, r.batchId, person));
+      expect(await approve('approver')).toMatch(/\(1 of 2\): waiting for another approver/);
+      expect(await approve('approver2')).toMatch(/\(2 of 2\): paying may start/);
+      await handle.executeUpdate(pauseBatchUpdate, { args: [{ by: 'oncall', note: 'checking a row' }] });
+      await handle.executeUpdate(resumeBatchUpdate, { args: [{ by: 'oncall' }] });
       const result = await handle.result();
       expect(result.counts).toEqual({ succeeded: ROWS });
       const paid = ledgerPayouts(stack, references);
       expect([...paid.values()].filter((n) => n !== 1)).toEqual([]);
       expect(readOutcomes(paths.dataDir, r.batchId).size).toBe(ROWS);
       // A low threshold: it continued as new at each chunk boundary.
-      expect((await handle.query(batchProgressQuery)).runs).toBe(Math.ceil(ROWS / CHUNK_ROWS));
+      const progress = await handle.query(batchProgressQuery);
+      expect(progress.runs).toBe(Math.ceil(ROWS / CHUNK_ROWS));
+      // Who allowed it and who held it survive every continue-as-new.
+      expect(progress.approval).toMatchObject({ required: true, by: 'approver, approver2' });
+      expect(progress.commands?.map((c) => `${c.command} ${c.by}`)).toEqual([
+        'approve approver',
+        'approve approver2',
+        'pause oncall',
+        'resume oncall',
+      ]);
     },
     Math.max(10, ROWS / 200) * 60_000,
   );
