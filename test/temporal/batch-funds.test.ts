@@ -12,6 +12,7 @@ import {
   uniquePrefix,
   waitForProgress,
 } from '../harness/batches';
+import { describeProgress } from '../../src/cli/follow';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -86,7 +87,16 @@ describe('batch funds and retry-failed', () => {
       batchOptions: { fundsRecheckMs: 600_000 },
     });
     const handle = batchHandle(stack, r.batchId);
-    await waitForProgress(handle, (x) => x.phase === 'awaiting_funds');
+    const waiting = await waitForProgress(
+      handle,
+      (x) => x.phase === 'awaiting_funds' && x.funds !== undefined,
+    );
+    // `batch status` names the shortfall and the rows that need the money (issue 25).
+    const status = describeProgress(waiting).join('\n');
+    expect(status).toMatch(/не хватает [\d ]+,\d\d ₽: пакет ждёт пополнения депозита/);
+    expect(status).toContain(
+      `самые крупные строки: строка 2 ${references[0]} 10 000,00 ₽; строка 3 ${references[1]} 10 000,00 ₽`,
+    );
     // Visibility must show the batch as awaiting_funds before the ingress can find it.
     await waitFor(
       async () =>
