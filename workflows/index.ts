@@ -5,3 +5,4 @@ export { taxpayerWorkflow } from './taxpayer';
 export { webhookInboxWorkflow } from './webhook-inbox';
 export { refundWorkflow } from './refund';
 export { batchWorkflow } from './batch';
+export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation';

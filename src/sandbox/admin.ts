@@ -4,7 +4,9 @@ import { validateFaultSettings } from './faults';
 import type { Reply } from './http/server';
 import { book, depositAccount } from './ledger';
 import type { Engine } from './engine';
+import type { AccountTx } from './state/types';
 import { sessionView } from './serialize';
+import { validateStatementFaults } from './statement';
 import type { WebhookDispatcher } from './webhooks/dispatcher';
 
 /** Inspection and control endpoints under /__admin/ (no signature; off when admin is false). */
@@ -90,6 +92,8 @@ export async function handleAdmin(
       );
     return json({ session: sessionView(sb, s, s.apiVersion), internal: s });
   }
+  const returnMatch = /^POST \/sessions\/([^/]+)\/return$/.exec(route);
+  if (returnMatch) return returnPayoutNow(d, decodeURIComponent(returnMatch[1]!));
   const actionMatch = /^POST \/actions\/([^/]+)$/.exec(route);
   if (actionMatch) {
     const done = d.engine.completeAction(decodeURIComponent(actionMatch[1]!), body.result !== 'fail');
@@ -171,6 +175,18 @@ export async function handleAdmin(
         });
       return json({ status: 'ok', balance: acc.balance });
     }
+    case 'GET /statement-faults':
+      return json({ faults: sb.state.statementFaults ?? [] });
+    case 'POST /statement-faults':
+      try {
+        sb.state.statementFaults = validateStatementFaults(body.faults);
+        sb.touch();
+        return json({ status: 'ok', faults: sb.state.statementFaults });
+      } catch (e) {
+        return bad((e as Error).message);
+      }
+    case 'POST /outside-payout':
+      return outsidePayout(d, body);
     case 'GET /faults':
       return json(sb.faults.get());
     case 'POST /faults':
@@ -187,4 +203,36 @@ export async function handleAdmin(
         404,
       );
   }
+}
+
+/** A succeeded payout comes back now (a return days later, after the clock moved): its credit is booked today. */
+function returnPayoutNow(d: AdminDeps, sessionId: string): Reply {
+  const s = d.sb.state.sessions[sessionId];
+  const op = s?.operations.find((o) => o.kind === 'payout');
+  if (!s || !op) return bad(`session ${sessionId}: no payout session with this id`, 404);
+  if (op.status !== 'succeeded' || op.refunds.some((r) => r.returned))
+    return bad(`session ${sessionId}: only a succeeded payout not yet returned can be returned`, 409);
+  d.engine.money.returnPayout(s, op);
+  return json({ status: 'ok' });
+}
+
+/**
+ * Money that left the deposit account outside payrun (another tool of the same partner, a bank officer):
+ * a debit line with a session id payrun never created, and, without one, a line with none.
+ */
+function outsidePayout(d: AdminDeps, body: Record<string, unknown>): Reply {
+  const { amount } = body;
+  if (!Number.isSafeInteger(amount) || (amount as number) <= 0) return bad('amount: kopecks, more than 0');
+  const withSession = body.session !== false;
+  const sessionId = withSession ? d.sb.nextId('ps') : undefined;
+  const cp = body.counter_party as AccountTx['counter_party'] | undefined;
+  const tx = book(d.sb, depositAccount(d.sb), {
+    amount: amount as number,
+    currency: 'RUB',
+    type: 'debet',
+    purpose: typeof body.purpose === 'string' ? body.purpose : 'Payout made outside payrun',
+    ...(sessionId ? { session_id: sessionId, transaction_id: d.sb.nextId('po') } : {}),
+    ...(cp ? { counter_party: cp } : {}),
+  });
+  return json({ status: 'ok', bank_system_id: tx.id, session_id: sessionId ?? null });
 }

@@ -1,11 +1,8 @@
 import { ApiError, invalid } from '../http/errors';
 import { type Ctx, type Route, versions } from '../http/types';
 import { depositAccount } from '../ledger';
+import { accountStatement } from '../statement';
 import { Checker } from '../validate';
-
-const MSK_OFFSET_MS = 3 * 3600_000;
-/** Statement days are Moscow calendar days (UTC+3). */
-const mskDate = (ms: number): string => new Date(ms + MSK_OFFSET_MS).toISOString().slice(0, 10);
 
 const post = (paths: string[], handler: (ctx: Ctx) => unknown): Route[] =>
   paths.map((path) => ({ method: 'POST', path, area: 'api', idempotent: false, handler }));
@@ -44,42 +41,9 @@ export const reportRoutes: Route[] = [
     if (from !== to) throw invalid('date_to: must equal date_from (the maximum interval is 1 day)');
     const acc = ctx.sb.state.accounts[num!];
     if (!acc) throw invalid('account_number: account not found or not owned by the project');
-    let opening = acc.balance;
-    // Walk back from the current balance: undo everything on or after the day to get its opening balance.
-    const sign = (t: { type: string; amount: number }): number =>
-      t.type === 'credit' ? t.amount : -t.amount;
-    for (const t of acc.transactions) if (mskDate(t.atMs) >= from!) opening -= sign(t);
-    const day = acc.transactions.filter((t) => mskDate(t.atMs) === from);
-    const debet = day.filter((t) => t.type === 'debet').reduce((s, t) => s + t.amount, 0);
-    const credit = day.filter((t) => t.type === 'credit').reduce((s, t) => s + t.amount, 0);
     return {
       status: 'ok',
-      method: {
-        name: 'account_statement',
-        account_statement: {
-          date_from: from,
-          date_to: to,
-          account_number: acc.number,
-          total_turnover: { debet, credit, debet_base: null, credit_base: null },
-          total_balance: {
-            opening,
-            closing: opening + credit - debet,
-            opening_base: null,
-            closing_base: null,
-          },
-          transactions: day.map((t) => ({
-            amount: t.amount,
-            currency: t.currency,
-            payment_date: mskDate(t.atMs),
-            bank_system_id: t.id,
-            ...(t.transaction_id ? { transaction_id: t.transaction_id } : {}),
-            ...(t.session_id ? { session_id: t.session_id } : {}),
-            purpose: t.purpose,
-            counter_party: t.counter_party,
-            type: t.type,
-          })),
-        },
-      },
+      method: { name: 'account_statement', account_statement: accountStatement(ctx.sb, acc, from!) },
     };
   }),
   ...post(versions([1], 'wallet/balance'), (ctx) => {

@@ -1,3 +1,4 @@
+import type { StatementFault } from '../statement';
 import type { ScheduledEvent } from '../clock';
 import type { Outcome } from '../test-values';
 
@@ -200,4 +201,6 @@ export interface SandboxState {
   clockOffsetMs: number;
   events: ScheduledEvent[];
   nextEventId: number;
+  /** Statement faults planted by `/__admin/statement-faults` (src/sandbox/statement.ts); absent = none. */
+  statementFaults?: StatementFault[];
 }

@@ -1,0 +1,138 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { BankClient } from '../src/bank';
+import type { AccountStatement } from '../src/bank/types/reports';
+import type { PayerConfig } from '../src/config';
+import { reconcileDay } from '../src/reconcile/day';
+import { addDays } from '../src/reconcile/days';
+import type { PayrunPayout } from '../src/reconcile/match';
+import { listPayrunPayouts } from '../src/reconcile/payrun-payouts';
+import {
+  dayDir,
+  type DayOutcome,
+  readDayOutcome,
+  readSealed,
+  writeDayOutcome,
+  writeSealed,
+} from '../src/reconcile/store';
+import type { DueDaysInput, ReconcileDayStep } from '../workflows/contracts/reconciliation';
+import { callBank } from './failures';
+
+export interface ReconciliationActivityDeps {
+  bank: BankClient;
+  payer: PayerConfig;
+  client: Client;
+  taskQueue: string;
+  /** The store's folder; PAYRUN_DATA_DIR at call time when absent. */
+  dataDir?: string;
+}
+
+const ACCOUNT = /^\d{20}$/;
+
+/**
+ * Reconciliation's steps: read the bank's statement, list payrun's payouts, match and report. Each step
+ * leaves its result in the day's folder of the reconciliation store (a day's statement and payouts
+ * can be far larger than a workflow payload may be), and returns only what the workflow decides by.
+ */
+export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
+  const dataDir = () => deps.dataDir ?? process.env.PAYRUN_DATA_DIR ?? '.payrun';
+  // One owner per retry: Temporal retries these activities, so the client tries each call once.
+  const once = () => ({ signal: Context.current().cancellationSignal, maxRetries: 0 });
+  const file = (step: ReconcileDayStep, name: string) =>
+    join(dayDir(dataDir(), step.account, step.day), name);
+
+  return {
+    /** The accounts to reconcile when none are named: the security deposit account(s) payouts are paid from. */
+    async reconciliationAccounts(): Promise<string[]> {
+      const res = await callBank('wallet/balance', () =>
+        deps.bank.reports.walletBalance({ request_datetime: new Date().toISOString() }, once()),
+      );
+      return res.wallets.map((w) => w.id).filter((id) => ACCOUNT.test(id));
+    },
+
+    /** Days from firstDay (or maxDays back) up to upTo that have no reconciled outcome yet, oldest first. */
+    async dueReconciliationDays(input: DueDaysInput): Promise<string[]> {
+      const days: string[] = [];
+      const from = [input.firstDay, addDays(input.upTo, 1 - input.maxDays)].sort().at(-1)!;
+      for (let d = from; d <= input.upTo; d = addDays(d, 1))
+        if (readDayOutcome(dataDir(), input.account, d)?.outcome !== 'reconciled') days.push(d);
+      return days;
+    },
+
+    /** report/account_statement of the day; a statement not ready yet fails retryably (the workflow's policy waits). */
+    async fetchStatement(step: ReconcileDayStep): Promise<{ lines: number }> {
+      const res = await callBank('report/account_statement', () =>
+        deps.bank.reports.accountStatement(
+          { account_number: step.account, date_from: step.day, date_to: step.day },
+          once(),
+        ),
+      );
+      const statement = res.method.account_statement;
+      writeSealed(dataDir(), file(step, 'statement.json'), statement);
+      return { lines: statement.transactions.length };
+    },
+
+    /** payrun's payouts that may be on this day's statement, with the bank's date of each. */
+    async listDayPayouts(step: ReconcileDayStep): Promise<{ payouts: number }> {
+      const statement = readSealed<AccountStatement>(dataDir(), file(step, 'statement.json'));
+      const sessions = statement.transactions.flatMap((t) => (t.session_id ? [t.session_id] : []));
+      const payouts = await listPayrunPayouts({
+        client: deps.client,
+        bank: deps.bank,
+        taskQueue: deps.taskQueue,
+        day: step.day,
+        sessions,
+        heartbeat: () => Context.current().heartbeat(),
+        signal: Context.current().cancellationSignal,
+      });
+      writeSealed(dataDir(), file(step, 'payouts.json'), payouts);
+      return { payouts: payouts.length };
+    },
+
+    /** Matches the day, records its differences and writes its reports (src/reconcile/day.ts). */
+    async matchReconciliationDay(step: ReconcileDayStep): Promise<DayOutcome> {
+      const dir = dataDir();
+      let balancesNow: { account?: number; deposit?: number; at: string } | undefined;
+      try {
+        const [acc, wallets] = await Promise.all([
+          deps.bank.reports.accountBalance({ account_number: step.account }, once()),
+          deps.bank.reports.walletBalance({ request_datetime: new Date().toISOString() }, once()),
+        ]);
+        const deposit = wallets.wallets.find((w) => w.id === step.account)?.amount_details.amount;
+        balancesNow = { account: acc.balance.current_balance, deposit, at: new Date().toISOString() };
+      } catch {
+        balancesNow = undefined; // for reference only: a day is reconciled by its statement, not by today's balance
+      }
+      return reconcileDay({
+        dataDir: dir,
+        account: step.account,
+        day: step.day,
+        statement: readSealed<AccountStatement>(dir, file(step, 'statement.json')),
+        payouts: existsSync(file(step, 'payouts.json'))
+          ? readSealed<PayrunPayout[]>(dir, file(step, 'payouts.json'))
+          : [],
+        holder: { name: deps.payer.payerName ?? '', inn: deps.payer.payerTaxNumber },
+        ...(balancesNow ? { balancesNow } : {}),
+        now: new Date(),
+      });
+    },
+
+    /** The statement never came within the wait: the day stays due, and the next scheduled run tries again. */
+    async recordStatementUnavailable(step: ReconcileDayStep & { error: string }): Promise<DayOutcome> {
+      const outcome: DayOutcome = {
+        account: step.account,
+        day: step.day,
+        outcome: 'statement_unavailable',
+        open: 0,
+        found: 0,
+        settled: 0,
+        at: new Date().toISOString(),
+        error: step.error,
+      };
+      writeDayOutcome(dataDir(), outcome);
+      return outcome;
+    },
+  };
+}

@@ -1,0 +1,231 @@
+import type { DifferenceKind } from './kinds';
+
+/**
+ * Matching one day of the bank's statement with payrun's payouts. Pure (no I/O, no clock), so it is
+ * unit-tested on its own and the same input always gives the same report.
+ *
+ * Order: a statement line with a session id belongs to payrun's payout of that session (the bank's
+ * own identifier of an API payment); a debit without one is paired with an unmatched payout of the
+ * same amount and counterparty account; what is left over on either side is a difference.
+ */
+
+/** One line of the bank's statement, as reconciliation uses it (amounts in kopecks). */
+export interface BankLine {
+  bankSystemId: string;
+  sessionId?: string;
+  type: 'debet' | 'credit';
+  amount: number;
+  /** payment_date: the bank's date of the movement (Moscow). */
+  date: string;
+  purpose: string;
+  counterparty: { name: string; account: string; bankCode: string; inn?: string };
+}
+
+/** A payout payrun made (or may have made: in doubt), with the session the bank knows it by. */
+export interface PayrunPayout {
+  reference: string;
+  sessionId: string;
+  amount: number;
+  state: string;
+  batchId?: string;
+  /** The bank's date of the payout (its session's finished_at, Moscow), when the bank said it. */
+  bankDate?: string;
+  /** Where the money went when payrun knows the account (bank transfers); cards go through the bank's own account. */
+  counterpartyAccount?: string;
+}
+
+export interface StatementTotals {
+  opening: number;
+  closing: number;
+  debet: number;
+  credit: number;
+}
+
+export interface Difference {
+  /** kind + what it is about: the same difference found again (a re-run) is the same record. */
+  key: string;
+  kind: DifferenceKind;
+  account: string;
+  /** The business day it was found on. */
+  day: string;
+  reference?: string;
+  sessionId?: string;
+  bankSystemId?: string;
+  payrunAmount?: number;
+  bankAmount?: number;
+  detail: string;
+}
+
+export interface MatchedLine {
+  bankSystemId: string;
+  reference: string;
+  sessionId: string;
+  amount: number;
+  type: 'debet' | 'credit';
+  by: 'session_id' | 'amount_and_counterparty';
+}
+
+export interface DayInput {
+  account: string;
+  day: string;
+  lines: BankLine[];
+  totals: StatementTotals;
+  /** Closing balance of the day before, when that day was reconciled. */
+  previousClosing?: number;
+  /** payrun's payouts that may belong to this day: every one whose bank date is the day, and every one a line names. */
+  payouts: PayrunPayout[];
+  /** Differences still open from earlier days (a late line closes its missing_from_statement). */
+  open: Difference[];
+}
+
+export interface DayResult {
+  matched: MatchedLine[];
+  /** Differences found on this day (a re-run finds the same keys again). */
+  found: Difference[];
+  /** Earlier differences this day's statement settles (the bank's line came late). */
+  settled: { key: string; bankSystemId: string; day: string }[];
+  /** Lines that are not payouts and differ from nothing (deposit top-ups). */
+  other: BankLine[];
+}
+
+/** payrun's states of a payout that moved no money: a statement line for one is money payrun does not know it paid. */
+const NOT_PAID = new Set(['failed', 'rejected', 'expired', 'cancelled']);
+
+export function matchDay(input: DayInput): DayResult {
+  const { account, day } = input;
+  const bySession = new Map(input.payouts.map((p) => [p.sessionId, p]));
+  const openMissing = new Map(
+    input.open.filter((d) => d.kind === 'missing_from_statement').map((d) => [d.sessionId, d]),
+  );
+  const result: DayResult = { matched: [], found: [], settled: [], other: [] };
+  const usedSessions = new Set<string>();
+  const withoutSession: BankLine[] = [];
+  const found = (d: Omit<Difference, 'account' | 'day'>) => result.found.push({ ...d, account, day });
+  const match = (line: BankLine, p: PayrunPayout, by: MatchedLine['by']) => {
+    usedSessions.add(p.sessionId);
+    result.matched.push({
+      bankSystemId: line.bankSystemId,
+      reference: p.reference,
+      sessionId: p.sessionId,
+      amount: line.amount,
+      type: line.type,
+      by,
+    });
+    const earlier = openMissing.get(p.sessionId);
+    if (earlier) result.settled.push({ key: earlier.key, bankSystemId: line.bankSystemId, day });
+  };
+
+  for (const line of input.lines) {
+    const payout = line.sessionId ? bySession.get(line.sessionId) : undefined;
+    if (line.type === 'credit') {
+      if (payout)
+        found({
+          key: `returned:${payout.sessionId}`,
+          kind: 'returned',
+          reference: payout.reference,
+          sessionId: payout.sessionId,
+          bankSystemId: line.bankSystemId,
+          payrunAmount: payout.amount,
+          bankAmount: line.amount,
+          detail: line.purpose,
+        });
+      else result.other.push(line);
+      continue;
+    }
+    if (!line.sessionId) {
+      withoutSession.push(line);
+      continue;
+    }
+    if (!payout || NOT_PAID.has(payout.state)) {
+      found({
+        key: `unknown_to_payrun:${line.bankSystemId}`,
+        kind: 'unknown_to_payrun',
+        sessionId: line.sessionId,
+        bankSystemId: line.bankSystemId,
+        bankAmount: line.amount,
+        detail: payout
+          ? `${payout.reference}: payrun recorded it ${payout.state}, the bank paid it`
+          : line.purpose,
+        ...(payout ? { reference: payout.reference } : {}),
+      });
+      continue;
+    }
+    match(line, payout, 'session_id');
+    if (line.amount !== payout.amount)
+      found({
+        key: `amount_differs:${payout.sessionId}`,
+        kind: 'amount_differs',
+        reference: payout.reference,
+        sessionId: payout.sessionId,
+        bankSystemId: line.bankSystemId,
+        payrunAmount: payout.amount,
+        bankAmount: line.amount,
+        detail: line.purpose,
+      });
+  }
+
+  // Payouts of this day (or still missing from an earlier one) the statement did not name by session.
+  const unmatched = input.payouts.filter(
+    (p) =>
+      !usedSessions.has(p.sessionId) &&
+      !NOT_PAID.has(p.state) &&
+      (p.bankDate === day || openMissing.has(p.sessionId)),
+  );
+  for (const line of withoutSession) {
+    const i = unmatched.findIndex(
+      (p) =>
+        p.amount === line.amount &&
+        (p.counterpartyAccount === undefined || p.counterpartyAccount === line.counterparty.account),
+    );
+    if (i >= 0) {
+      match(line, unmatched[i]!, 'amount_and_counterparty');
+      unmatched.splice(i, 1);
+      continue;
+    }
+    found({
+      key: `unknown_to_payrun:${line.bankSystemId}`,
+      kind: 'unknown_to_payrun',
+      bankSystemId: line.bankSystemId,
+      bankAmount: line.amount,
+      detail: line.purpose,
+    });
+  }
+  for (const p of unmatched)
+    if (p.bankDate === day)
+      found({
+        key: `missing_from_statement:${p.sessionId}`,
+        kind: 'missing_from_statement',
+        reference: p.reference,
+        sessionId: p.sessionId,
+        payrunAmount: p.amount,
+        detail: `payrun: ${p.state}`,
+      });
+
+  const balance = balanceProblems(input);
+  if (balance.length > 0)
+    found({
+      key: `balance_mismatch:${account}:${day}`,
+      kind: 'balance_mismatch',
+      detail: balance.join('; '),
+    });
+  return result;
+}
+
+/** Why the day's balances do not follow from each other, if they do not. */
+function balanceProblems({ lines, totals, previousClosing }: DayInput): string[] {
+  const sum = (type: BankLine['type']) =>
+    lines.filter((l) => l.type === type).reduce((s, l) => s + l.amount, 0);
+  const problems: string[] = [];
+  if (sum('debet') !== totals.debet)
+    problems.push(`debit lines ${sum('debet')} ≠ debit turnover ${totals.debet}`);
+  if (sum('credit') !== totals.credit)
+    problems.push(`credit lines ${sum('credit')} ≠ credit turnover ${totals.credit}`);
+  const expected = totals.opening + totals.credit - totals.debet;
+  if (expected !== totals.closing)
+    problems.push(
+      `opening ${totals.opening} + credit ${totals.credit} − debit ${totals.debet} = ${expected} ≠ closing ${totals.closing}`,
+    );
+  if (previousClosing !== undefined && previousClosing !== totals.opening)
+    problems.push(`opening ${totals.opening} ≠ the previous day's closing ${previousClosing}`);
+  return problems;
+}

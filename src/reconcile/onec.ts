@@ -1,0 +1,91 @@
+import * as iconv from 'iconv-lite';
+import { formatRubles } from '../money';
+import type { BankLine, MatchedLine, StatementTotals } from './match';
+
+/**
+ * The day's movements in 1C's client-bank exchange format (`1CClientBankExchange`, version 1.03): the
+ * text file 1C:Accounting and other Russian accounting systems import as a bank statement.
+ * Windows-1251, CRLF, `Key=Value` lines; amounts in roubles with a dot; dates DD.MM.YYYY.
+ * Every line of the statement becomes a document, payouts (debits) and credits alike: 1C posts each
+ * document to the account and checks its balances against the statement section, so a file of
+ * payouts only would leave the account's balance in 1C wrong. Sections and fields: docs/reconciliation.md.
+ */
+export interface OneCParty {
+  name: string;
+  inn: string;
+  account: string;
+}
+
+/** The account holder (the payer of payouts): its name and INN from the payer configuration. */
+export type AccountHolder = Omit<OneCParty, 'account'>;
+
+const rub = (kopecks: number) => formatRubles(kopecks, { decimalSeparator: '.', group: '' });
+const ruDate = (day: string) => day.split('-').reverse().join('.');
+/** 1C reads one line per field: no line breaks and no '=' ambiguity matter in values after the first '='. */
+const clean = (v: string | undefined) => (v ?? '').replace(/[\r\n]+/g, ' ').trim();
+
+export function oneCExport(input: {
+  day: string;
+  account: string;
+  us: AccountHolder;
+  lines: BankLine[];
+  matched: MatchedLine[];
+  totals: StatementTotals;
+  createdAt: Date;
+}): Buffer {
+  const { day, account, totals } = input;
+  const us: OneCParty = { ...input.us, account };
+  const created = new Date(input.createdAt.getTime() + 3 * 3600_000).toISOString();
+  const byLine = new Map(input.matched.map((m) => [m.bankSystemId, m]));
+  const out: string[] = [
+    '1CClientBankExchange',
+    'ВерсияФормата=1.03',
+    'Кодировка=Windows',
+    'Отправитель=payrun',
+    'Получатель=',
+    `ДатаСоздания=${ruDate(created.slice(0, 10))}`,
+    `ВремяСоздания=${created.slice(11, 19)}`,
+    `ДатаНачала=${ruDate(day)}`,
+    `ДатаКонца=${ruDate(day)}`,
+    `РасчСчет=${account}`,
+    'Документ=Платежное поручение',
+    'СекцияРасчСчет',
+    `ДатаНачала=${ruDate(day)}`,
+    `ДатаКонца=${ruDate(day)}`,
+    `РасчСчет=${account}`,
+    `НачальныйОстаток=${rub(totals.opening)}`,
+    `ВсегоПоступило=${rub(totals.credit)}`,
+    `ВсегоСписано=${rub(totals.debet)}`,
+    `КонечныйОстаток=${rub(totals.closing)}`,
+    'КонецРасчСчет',
+  ];
+  for (const line of input.lines) {
+    const cp = line.counterparty;
+    const them: OneCParty = { name: cp.name, inn: cp.inn ?? '', account: cp.account };
+    const [payer, payee] = line.type === 'debet' ? [us, them] : [them, us];
+    const ours = byLine.get(line.bankSystemId);
+    const purpose = ours ? `${line.purpose}; payrun ${ours.reference}` : line.purpose;
+    out.push(
+      'СекцияДокумент=Платежное поручение',
+      `Номер=${line.bankSystemId.replace(/\D/g, '').slice(-6) || line.bankSystemId}`,
+      `Дата=${ruDate(line.date)}`,
+      `Сумма=${rub(line.amount)}`,
+      `ПлательщикСчет=${payer.account}`,
+      `Плательщик=${clean(payer.name)}`,
+      `ПлательщикИНН=${payer.inn}`,
+      `Плательщик1=${clean(payer.name)}`,
+      `ПолучательСчет=${payee.account}`,
+      `Получатель=${clean(payee.name)}`,
+      `ПолучательИНН=${payee.inn}`,
+      `Получатель1=${clean(payee.name)}`,
+      ...(line.type === 'debet' ? [`ПолучательБИК=${cp.bankCode}`] : [`ПлательщикБИК=${cp.bankCode}`]),
+      'ВидОплаты=01',
+      'Очередность=5',
+      `НазначениеПлатежа=${clean(purpose)}`,
+      line.type === 'debet' ? `ДатаСписано=${ruDate(line.date)}` : `ДатаПоступило=${ruDate(line.date)}`,
+      'КонецДокумента',
+    );
+  }
+  out.push('КонецФайла');
+  return iconv.encode(`${out.join('\r\n')}\r\n`, 'win1251');
+}

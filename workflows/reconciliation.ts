@@ -1,0 +1,96 @@
+import { ActivityFailure, ApplicationFailure, executeChild, proxyActivities } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
+import type { createReconciliationActivities } from '../activities/reconciliation';
+import { addDays, moscowDay, parseDay } from './reconciliation-days';
+import {
+  reconciliationWorkflowId,
+  type ReconcileDayInput,
+  type ReconcileDayResult,
+  type ReconcileDueInput,
+  type ReconcileDueResult,
+  type StatementWait,
+} from './contracts/reconciliation';
+import { workflowNow } from './time';
+
+type Acts = ReturnType<typeof createReconciliationActivities>;
+
+/** Listing, matching and the store: until they answer (Temporal, the bank's reads, the disk). */
+const UNTIL_ANSWERED: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+};
+const { listDayPayouts } = proxyActivities<Acts>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: UNTIL_ANSWERED,
+});
+const { matchReconciliationDay, recordStatementUnavailable, dueReconciliationDays } = proxyActivities<Acts>({
+  startToCloseTimeout: '10 minutes',
+  retry: UNTIL_ANSWERED,
+});
+const { reconciliationAccounts } = proxyActivities<Acts>({
+  startToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+});
+
+const statementFetcher = (wait: StatementWait = {}) =>
+  proxyActivities<Acts>({
+    startToCloseTimeout: '45 seconds',
+    scheduleToCloseTimeout: wait.maxWaitMs ?? 6 * 3600_000,
+    retry: {
+      initialInterval: wait.initialIntervalMs ?? 60_000,
+      backoffCoefficient: 2,
+      maximumInterval: wait.maximumIntervalMs ?? 15 * 60_000,
+    },
+  }).fetchStatement;
+
+/**
+ * One account's one Moscow business day: the bank's statement (waited for while the bank says it is
+ * not ready), payrun's payouts of that day by the bank's dates, then matching and the reports. A
+ * statement that never comes is recorded, and the day stays due for the next scheduled run.
+ */
+export async function reconciliationDayWorkflow(input: ReconcileDayInput): Promise<ReconcileDayResult> {
+  const day = parseDay(input.day);
+  if (!day || !/^\d{20}$/.test(input.account))
+    throw ApplicationFailure.nonRetryable(
+      `invalid input: account must be 20 digits and day a date YYYY-MM-DD (got ${input.account}, ${input.day})`,
+      'invalid_input',
+    );
+  const step = { account: input.account, day };
+  try {
+    await statementFetcher(input.statementWait)(step);
+  } catch (err) {
+    if (!(err instanceof ActivityFailure)) throw err;
+    return recordStatementUnavailable({ ...step, error: err.cause?.message ?? err.message });
+  }
+  await listDayPayouts(step);
+  return matchReconciliationDay(step);
+}
+
+/**
+ * What the Schedule starts every morning: every day not yet reconciled, from the later of `firstDay`
+ * and `maxDays` back, up to the day before today in Moscow, oldest first, one account after another.
+ * Days missed while the worker or the server was down are therefore caught up by the next run.
+ */
+export async function reconciliationDueWorkflow(input: ReconcileDueInput): Promise<ReconcileDueResult> {
+  const upTo = addDays(moscowDay(workflowNow()), -1);
+  const accounts = input.accounts?.length ? input.accounts : await reconciliationAccounts();
+  const days: ReconcileDayResult[] = [];
+  for (const account of accounts) {
+    const due = await dueReconciliationDays({
+      account,
+      firstDay: input.firstDay,
+      upTo,
+      maxDays: input.maxDays ?? 10,
+    });
+    for (const day of due)
+      days.push(
+        await executeChild(reconciliationDayWorkflow, {
+          workflowId: reconciliationWorkflowId(account, day),
+          args: [{ account, day, ...(input.statementWait ? { statementWait: input.statementWait } : {}) }],
+        }),
+      );
+  }
+  return { upTo, days };
+}
