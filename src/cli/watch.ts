@@ -2,19 +2,21 @@ import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/config';
 import { watchInbox, type WatchEvent } from '../batch/watch';
 import { requireSigner } from '../policy/credential';
+import { t } from '../i18n';
 import { withClient } from './connect';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from './numbers';
 
+/** One line per file the watcher took, in the language set (PAYRUN_LANG). */
 const describe = (e: WatchEvent): string => {
   switch (e.kind) {
     case 'submitted':
-      return `${e.file}: submitted as ${e.batchId}`;
+      return t('watch.submitted', { file: e.file, batchId: e.batchId });
     case 'rejected':
-      return `${e.file}: rejected (${e.errors} error(s), see ${e.errorsPath}); nothing paid`;
+      return t('watch.rejected', { file: e.file, errors: e.errors, errorsPath: e.errorsPath });
     case 'already_submitted':
-      return `${e.file}: already submitted as ${e.batchId}; nothing paid twice`;
+      return t('watch.already_submitted', { file: e.file, batchId: e.batchId });
     case 'error':
-      return `${e.file}: could not submit: ${e.message}`;
+      return t('watch.error', { file: e.file, message: e.message });
   }
 };
 
@@ -36,7 +38,7 @@ export function registerWatch(program: Command): void {
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
-      console.log(`watching ${paths.batchesDir}/inbox every ${flags.interval} s (Ctrl-C stops)`);
+      console.log(t('watch.start', { inbox: `${paths.batchesDir}/inbox`, seconds: flags.interval }));
       await withClient((client, taskQueue) =>
         watchInbox(client, {
           paths,

@@ -242,6 +242,37 @@ export const BATCH_MESSAGES = {
     en: (p) =>
       `reference_conflict: already paid by ${p.by ? `batch ${p.by}` : 'a payout outside any batch'} to another payee or amount (differs: ${p.differences})`,
   }),
+  'watch.start': entry<{ inbox: string; seconds: number }>({
+    ru: (p) => `слежу за ${p.inbox} каждые ${p.seconds} с (Ctrl-C — остановить)`,
+    en: (p) => `watching ${p.inbox} every ${p.seconds} s (Ctrl-C stops)`,
+  }),
+  'watch.submitted': entry<{ file: string; batchId: string }>({
+    ru: (p) => `${p.file}: отправлен как ${p.batchId}`,
+    en: (p) => `${p.file}: submitted as ${p.batchId}`,
+  }),
+  'watch.rejected': entry<{ file: string; errors: number; errorsPath: string }>({
+    ru: (p) =>
+      `${p.file}: отклонён (${plural(p.errors, ['ошибка', 'ошибки', 'ошибок'])}, см. ${p.errorsPath}); ничего не выплачено`,
+    en: (p) => `${p.file}: rejected (${p.errors} error(s), see ${p.errorsPath}); nothing paid`,
+  }),
+  'watch.already_submitted': entry<{ file: string; batchId: string }>({
+    ru: (p) => `${p.file}: уже отправлен как ${p.batchId}; дважды не платится`,
+    en: (p) => `${p.file}: already submitted as ${p.batchId}; nothing paid twice`,
+  }),
+  'watch.error': entry<{ file: string; message: string }>({
+    ru: (p) => `${p.file}: не удалось отправить: ${p.message}`,
+    en: (p) => `${p.file}: could not submit: ${p.message}`,
+  }),
+  /** For `batch submit` (src/batch/submit.ts describeError, src/cli/batch.ts): one validation error, one line. */
+  'cli.row_error': entry<{ row: number; column: string | null; message: string; rule: string }>({
+    ru: (p) => `строка ${p.row}${p.column ? `, столбец ${p.column}` : ''}: ${p.message} (${p.rule})`,
+    en: (p) => `row ${p.row}${p.column ? `, column ${p.column}` : ''}: ${p.message} (${p.rule})`,
+  }),
+  'cli.rejected': entry<{ file: string; errors: number; rejectedPath: string }>({
+    ru: (p) =>
+      `${p.file} отклонён: ${plural(p.errors, ['ошибка', 'ошибки', 'ошибок'])}, ничего не выплачено; перемещён в ${p.rejectedPath}`,
+    en: (p) => `${p.file} rejected: ${p.errors} error(s), nothing paid; moved to ${p.rejectedPath}`,
+  }),
   /** For `payout status` (src/cli/payout.ts): the state first, with when it was reached. */
   'payout.state': entry<{ reference: string; state: string; at?: string }>({
     ru: (p) =>
