@@ -28,12 +28,12 @@ export function money(kopecks: number): string {
   return `${formatRubles(kopecks)} ₽`;
 }
 
-/** A count with its Russian noun form: plural(5, ['строка', 'строки', 'строк']) → "5 строк". */
+const RUSSIAN_PLURAL = new Intl.PluralRules('ru-RU');
+
+/** A count with its Russian noun form (Intl's plural rules): plural(5, ['строка', 'строки', 'строк']) → "5 строк". */
 export function plural(n: number, [one, few, many]: readonly [string, string, string]): string {
-  const tens = Math.abs(n) % 100;
-  const units = tens % 10;
-  const form = tens >= 11 && tens <= 14 ? many : units === 1 ? one : units >= 2 && units <= 4 ? few : many;
-  return `${n} ${form}`;
+  const category = RUSSIAN_PLURAL.select(n);
+  return `${n} ${category === 'one' ? one : category === 'few' ? few : many}`;
 }
 
 /** English: "1 row", "3 rows". */
