@@ -1,19 +1,15 @@
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { operatorShell, startTestCodecServer } from '../harness/codec';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { batchAudit } from '../../src/batch/audit';
 import { retryFailed } from '../../src/batch/retry';
 import { readChunk } from '../../src/batch/store';
 import { InboxWatcher } from '../../src/batch/watch';
-import { temporalBinary } from '../../src/devserver';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
 import { signerFromKey, signStatement } from '../../src/policy/keys';
-import { EncryptionCodec } from '../../src/temporal';
-import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import {
   approveBatchUpdate,
@@ -37,7 +33,6 @@ import {
 import { runCli } from '../harness/cli-process';
 import { outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
-import { temporalAddress, testSetup } from '../harness/temporal';
 import { waitFor } from '../harness/wait';
 import { recordHistoryIfAsked } from '../harness/replay';
 import type { BatchPaths } from '../../src/batch/config';
@@ -52,17 +47,11 @@ const RULES = { two_approvers_above: '5 000,00' };
 describe('who may pay', () => {
   let stack: Stack;
   let paths: BatchPaths;
-  let codec: ListeningCodecServer;
-  const codecToken = randomUUID() + randomUUID();
+  let codec: Awaited<ReturnType<typeof startTestCodecServer>>;
   beforeAll(async () => {
     stack = await startStack({ policy: RULES });
     paths = batchTestPaths();
-    codec = await createCodecServer({
-      codec: new EncryptionCodec(testSetup().ring),
-      token: codecToken,
-      corsOrigins: [],
-      namespace: 'default',
-    }).listen(0, '127.0.0.1');
+    codec = await startTestCodecServer();
   });
   afterAll(async () => {
     await codec?.close();
@@ -110,23 +99,7 @@ describe('who may pay', () => {
     (await batchHandle(stack, batchId).fetchHistory()).events?.filter(
       (e) => e.workflowExecutionUpdateAcceptedEventAttributes,
     ).length ?? 0;
-  const temporalCli = async (args: string) =>
-    promisify(execFile)(
-      'bash',
-      [
-        '-c',
-        `"$TEMPORAL_CLI" ${args} --codec-endpoint ${codec.url} --codec-auth "Bearer $PAYRUN_CODEC_TOKEN"`,
-      ],
-      {
-        encoding: 'utf8',
-        env: {
-          ...process.env,
-          TEMPORAL_CLI: temporalBinary(),
-          TEMPORAL_ADDRESS: temporalAddress(),
-          PAYRUN_CODEC_TOKEN: codecToken,
-        },
-      },
-    );
+  const temporalCli = (args: string) => operatorShell(`temporal ${args}`, codec, true);
 
   it('a batch cancelled before approval and retried pays nothing; a rejected file pays only after a new approval', async () => {
     const { batchId, references, handle } = await submit(2);

@@ -1,16 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { temporalBinary } from '../../src/devserver';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { paidEntries } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
-import { temporalAddress, testSetup } from '../harness/temporal';
-import { EncryptionCodec } from '../../src/temporal';
-import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import { waitFor } from '../harness/wait';
+import { operatorShell, startTestCodecServer } from '../harness/codec';
 import { runCli } from '../harness/cli-process';
 
 /** The commands docs/payouts.md gives operators, exactly as written there. */
@@ -26,16 +21,10 @@ function documentedCommands(): string[] {
 
 describe('operator commands from docs/payouts.md', () => {
   let stack: Stack;
-  let codec: ListeningCodecServer;
-  const codecToken = randomUUID() + randomUUID();
+  let codec: Awaited<ReturnType<typeof startTestCodecServer>>;
   beforeAll(async () => {
     stack = await startStack();
-    codec = await createCodecServer({
-      codec: new EncryptionCodec(testSetup().ring),
-      token: codecToken,
-      corsOrigins: [],
-      namespace: 'default',
-    }).listen(0, '127.0.0.1');
+    codec = await startTestCodecServer();
   });
   afterAll(async () => {
     await codec?.close();
@@ -58,18 +47,8 @@ describe('operator commands from docs/payouts.md', () => {
       'temporal workflow result',
     ]);
     // Asynchronously: the worker answering the CLI's query runs in this very process.
-    const run = async (command: string) =>
-      (
-        await promisify(execFile)('bash', ['-c', command.replace(/^temporal /, '"$TEMPORAL_CLI" ')], {
-          encoding: 'utf8',
-          env: {
-            ...process.env,
-            TEMPORAL_CLI: temporalBinary(),
-            TEMPORAL_ADDRESS: temporalAddress(),
-            PAYRUN_CODEC_TOKEN: codecToken,
-          },
-        })
-      ).stdout;
+    // Asynchronously: the worker answering the CLI's query runs in this very process.
+    const run = (command: string) => operatorShell(command, codec);
 
     await run(commands[0]!);
     const handle = stack.client.workflow.getHandle(`payout-${reference}`);
