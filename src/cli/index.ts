@@ -2,11 +2,13 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
+import { registerConsole } from './console';
 import { registerDoctor } from './doctor';
 import { registerIngress } from './ingress';
 import { registerPayout } from './payout';
 import { registerRefund } from './refund';
 import { registerPeople } from './people';
+import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
 import { registerWatch } from './watch';
 import { registerWorker } from './worker';
@@ -26,10 +28,12 @@ export function buildProgram(): Command {
   registerBatch(program);
   registerPayout(program);
   registerRefund(program);
+  registerReconcile(program);
   registerPeople(program);
   registerWatch(program);
   registerSandbox(program);
   registerCodecServer(program);
+  registerConsole(program);
   return program;
 }
 

@@ -14,6 +14,10 @@ export interface PersonSpec {
   name: string;
   roles: Role[];
   revoked?: string;
+  /** Console sign-in: a `scrypt$…` hash (src/console/passwords.ts hashPassword), written as `password`. */
+  passwordHash?: string;
+  /** Console sign-in's second factor: a base32 TOTP secret. */
+  totp?: string;
 }
 
 export interface PolicyRulesSpec {
@@ -53,6 +57,8 @@ export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRule
       roles: p.roles,
       keys: [readFileSync(publicFile, 'utf8').trim()],
       ...(p.revoked ? { revoked: p.revoked } : {}),
+      ...(p.passwordHash ? { password: p.passwordHash } : {}),
+      ...(p.totp ? { totp: p.totp } : {}),
     };
   });
   const file = join(dir, 'policy.yaml');

@@ -1,0 +1,48 @@
+/**
+ * `payrun console` from the environment: PAYRUN_CONSOLE_* (./settings.ts), TEMPORAL_*, PAYRUN_POLICY_FILE,
+ * PAYRUN_DATA_DIR/PAYRUN_BATCHES_DIR, and the bank's variables for the dry run when they are set.
+ */
+import { createBankClient, type BankClient } from '../bank';
+import { loadBatchPaths } from '../batch/config';
+import { loadBankConfig } from '../config';
+import { currentLang } from '../i18n';
+import { createLogger } from '../logger';
+import { loadPolicy, PolicySource } from '../policy/file';
+import { connectClient, loadTemporalSetup } from '../temporal';
+import { startConsole } from './server';
+import { loadConsoleSettings } from './settings';
+
+const log = createLogger('console');
+
+/** Serves until SIGINT/SIGTERM, then closes the server and the Temporal connection. */
+export async function runConsoleFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
+  const settings = loadConsoleSettings(env);
+  const lang = currentLang(env);
+  loadPolicy(env); // fail at start, naming the line, rather than at the first sign-in
+  const paths = loadBatchPaths(env);
+  const setup = loadTemporalSetup(env);
+  // The dry run needs the bank; without its variables the console still serves everything else.
+  let bank: BankClient | undefined;
+  if (env.BANK_ENV) bank = createBankClient(loadBankConfig(env), createLogger('bank'));
+  const { client, close } = await connectClient(setup, { retryForMs: 120_000 });
+  const running = await startConsole({
+    client,
+    taskQueue: setup.config.taskQueue,
+    paths,
+    policy: new PolicySource(env),
+    settings,
+    lang,
+    ...(bank ? { bank } : {}),
+  });
+  log.info({ url: running.url }, 'console listening');
+  process.stderr.write(`payrun console: ${running.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await running.close();
+  await bank?.close();
+  await close();
+}

@@ -1,0 +1,173 @@
+/**
+ * Batches and payouts: the list, a batch's page and its live progress, approve/reject (signed by the
+ * console for the person, sent with src/batch/decide.ts), pause/resume/cancel (the batch's Updates),
+ * the audit trail (src/batch/audit.ts), the report files (src/batch/store.ts readFinal) and a payout by
+ * reference.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { basename } from 'node:path';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { batchAudit } from '../batch/audit';
+import { subjectOf } from '../batch/authorize';
+import { sendBatchDecision } from '../batch/decide';
+import { batchExists, readFinal, readMeta } from '../batch/store';
+import { signStatement } from '../policy/keys';
+import type { BatchStatement } from '../../workflows/contracts/approval';
+import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
+import type { ConsoleContext } from './context';
+import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
+import { messagePage } from './views';
+import { batchesPage, batchPage, payoutPage } from './views-batches';
+
+const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
+const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+type BatchRequest = FastifyRequest<{ Params: { id: string } }>;
+
+export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { m } = ctx;
+  const { client, paths } = ctx.opts;
+  const html = (reply: FastifyReply, body: string, code = 200) =>
+    reply.code(code).type('text/html; charset=utf-8').send(body);
+
+  /** The stored batch named by the path, or undefined (the caller answers 404). */
+  const storedBatch = (req: BatchRequest) =>
+    BATCH_ID.test(req.params.id) && batchExists(paths.dataDir, req.params.id)
+      ? readMeta(paths.dataDir, req.params.id)
+      : undefined;
+  const notFound = (req: FastifyRequest, reply: FastifyReply) =>
+    html(reply, messagePage(ctx.page(req, reply), '404', m.notFound), 404);
+
+  app.get<{ Querystring: BatchFilter }>('/batches', async (req, reply) => {
+    const q = req.query;
+    const filter: BatchFilter = {
+      ...(q.state && m.phases[q.state] ? { state: q.state } : {}),
+      ...(q.from && DATE.test(q.from) ? { from: q.from } : {}),
+      ...(q.to && DATE.test(q.to) ? { to: q.to } : {}),
+      ...(q.submitter?.trim() ? { submitter: q.submitter.trim() } : {}),
+    };
+    const items = await listBatches(client, paths.dataDir, filter);
+    return html(reply, batchesPage(ctx.page(req, reply), filter, items, ctx.opts.policy.current().names));
+  });
+
+  app.get<{ Params: { id: string } }>('/batches/:id', async (req, reply) => {
+    const meta = storedBatch(req);
+    if (!meta) return notFound(req, reply);
+    const policy = ctx.opts.policy.current();
+    const submitter = submitterOf(paths.dataDir, meta);
+    return html(
+      reply,
+      batchPage(ctx.page(req, reply), {
+        meta,
+        progress: await batchProgress(client, meta.batchId),
+        ...(submitter ? { submitter } : {}),
+        audit: await batchAudit(client, paths.dataDir, policy, meta.batchId),
+        names: policy.names,
+        canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
+        canOperate: ctx.may(req.viewer, 'operate'),
+        reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/batches/:id/progress.json', async (req, reply) => {
+    const meta = storedBatch(req);
+    if (!meta) return reply.code(404).send({ error: 'not_found' });
+    const p = await batchProgress(client, meta.batchId);
+    const phase = p?.phase ?? 'unknown';
+    const finished = p?.finished ?? 0;
+    return {
+      batchId: meta.batchId,
+      phase,
+      phaseText: m.phases[phase] ?? phase,
+      rows: meta.rowCount,
+      finished,
+      text: m.batch.progressText(finished, meta.rowCount),
+      counts: p?.counts ?? {},
+      amounts: p?.amounts ?? {},
+      reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
+    };
+  });
+
+  for (const decision of ['approve', 'reject'] as const)
+    app.post<{ Params: { id: string }; Body: { reason?: string } }>(
+      `/batches/:id/${decision}`,
+      { preHandler: app.csrfProtection },
+      async (req, reply) => {
+        const viewer = ctx.require(req, 'approve');
+        const meta = storedBatch(req);
+        if (!meta) return notFound(req, reply);
+        // The workflow refuses it too; said here first, in the person's words.
+        if (decision === 'approve' && submitterOf(paths.dataDir, meta) === viewer.id)
+          return html(reply, messagePage(ctx.page(req, reply), m.batch.approve, m.batch.ownBatch), 403);
+        const reason = String(req.body?.reason ?? '')
+          .trim()
+          .slice(0, 500);
+        const signed = signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
+          kind: 'batch',
+          decision,
+          ...subjectOf(meta),
+          ...(decision === 'reject' && reason ? { reason } : {}),
+        });
+        await answer(req, () => sendBatchDecision(client, meta.batchId, signed));
+        return reply.redirect(`/batches/${meta.batchId}`, 303);
+      },
+    );
+
+  const commands = { pause: pauseBatchUpdate, resume: resumeBatchUpdate, cancel: cancelBatchUpdate } as const;
+  for (const [name, update] of Object.entries(commands))
+    app.post<{ Params: { id: string } }>(
+      `/batches/:id/${name}`,
+      { preHandler: app.csrfProtection },
+      async (req, reply) => {
+        const viewer = ctx.require(req, 'operate');
+        const meta = storedBatch(req);
+        if (!meta) return notFound(req, reply);
+        // A name the console vouches for: the person it signed in (the audit shows it as given).
+        await answer(req, () =>
+          client.workflow.getHandle(meta.batchId).executeUpdate(update, { args: [{ by: viewer.id }] }),
+        );
+        return reply.redirect(`/batches/${meta.batchId}`, 303);
+      },
+    );
+
+  /** The batch's answer, or its refusal, as the next page's message. */
+  async function answer(req: FastifyRequest, send: () => Promise<string>) {
+    try {
+      ctx.flash(req, 'ok', m.batch.answer(await send()));
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError)
+        ctx.flash(req, 'error', m.batch.refused(err.cause?.message ?? err.message));
+      else if (err instanceof WorkflowNotFoundError)
+        ctx.flash(req, 'error', m.batch.refused(m.phases.unknown!));
+      else throw err;
+    }
+  }
+
+  for (const [what, type] of [
+    ['report', 'text/csv'],
+    ['summary', 'text/plain; charset=utf-8'],
+  ] as const)
+    app.get<{ Params: { id: string } }>(`/batches/:id/${what}`, (req, reply) => {
+      const meta = storedBatch(req);
+      const final = meta ? readFinal(paths.dataDir, meta.batchId) : undefined;
+      const file = final ? (what === 'report' ? final.reportPath : final.summaryPath) : undefined;
+      if (!file || !existsSync(file)) return notFound(req, reply);
+      // The report's bytes exactly as written: the file's own encoding and delimiter, numbers already masked.
+      return reply
+        .type(type)
+        .header('content-disposition', `attachment; filename="${encodeURIComponent(basename(file))}"`)
+        .send(createReadStream(file));
+    });
+
+  app.get<{ Querystring: { reference?: string } }>('/payouts', async (req, reply) => {
+    const reference = String(req.query.reference ?? '').trim();
+    const page = ctx.page(req, reply);
+    if (!reference) return html(reply, payoutPage(page, ''));
+    if (!REFERENCE.test(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
+    const view = await findPayout(client, reference);
+    return html(reply, payoutPage(page, reference, view), view.kind === 'none' ? 404 : 200);
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * Upload, check, dry run, submit: the file is checked with the loader `payrun batch submit` uses
+ * (src/csv loadBatch) and kept, owner-only, until its uploader submits it through src/batch submitBatch
+ * (source: console, signed by the console for the person). Nothing moves before that click.
+ */
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { dryRunBatch } from '../batch/dry-run';
+import { lookupPayout } from '../batch/lookup';
+import { loadOptionsFor, submitBatch, describeError } from '../batch/submit';
+import { loadBatch } from '../csv';
+import { MoneyFormatError, rublesToKopecks } from '../money';
+import { ensurePrivateDir, writePrivateFile } from '../private-fs';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import type { ConsoleContext } from './context';
+import { checkPage, dryRunPage, messagePage, uploadPage } from './views';
+
+interface Upload {
+  id: string;
+  person: string;
+  file: string;
+  name: string;
+  partial: boolean;
+  expectTotalKopecks?: number;
+  at: number;
+}
+
+/** An upload not submitted within this long is deleted (it holds personal data). */
+const UPLOAD_KEPT_MS = 2 * 3_600_000;
+
+/** A file name as the batch folders may hold it: no path, no control characters, not empty. */
+function safeName(name: string): string {
+  const base = [...basename(name.replace(/\\/g, '/'))]
+    .map((c) => (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127 ? '_' : c))
+    .join('')
+    .slice(0, 120);
+  return base && base !== '.' && base !== '..' ? base : 'batch.csv';
+}
+
+export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { m } = ctx;
+  const { paths } = ctx.opts;
+  const uploads = new Map<string, Upload>();
+  const uploadsDir = join(paths.dataDir, 'console-uploads');
+
+  const forget = (u: Upload) => {
+    uploads.delete(u.id);
+    rmSync(join(uploadsDir, u.id), { recursive: true, force: true });
+  };
+  const sweep = () => {
+    for (const u of uploads.values()) if (Date.now() - u.at > UPLOAD_KEPT_MS) forget(u);
+  };
+  app.addHook('onClose', async () => {
+    for (const u of [...uploads.values()]) forget(u);
+  });
+
+  /** The uploader's own upload, or a 404 page. */
+  const ownUpload = (req: FastifyRequest<{ Params: { id: string } }>) => {
+    const u = uploads.get(req.params.id);
+    return u && u.person === req.viewer?.id ? u : undefined;
+  };
+  const options = (u: Upload) => ({
+    paths,
+    policy: u.partial ? ('partial' as const) : ('whole-file' as const),
+    ...(u.expectTotalKopecks !== undefined ? { expectTotalKopecks: u.expectTotalKopecks } : {}),
+  });
+
+  app.get('/upload', (req, reply) => {
+    ctx.require(req, 'submit');
+    return reply.type('text/html; charset=utf-8').send(uploadPage(ctx.page(req, reply)));
+  });
+
+  app.post('/upload', { preHandler: app.csrfProtection }, async (req, reply) => {
+    const viewer = ctx.require(req, 'submit');
+    sweep();
+    let bytes: Buffer | undefined;
+    let name = 'batch.csv';
+    const fields: Record<string, string> = {};
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        bytes = await part.toBuffer();
+        name = safeName(part.filename);
+      } else fields[part.fieldname] = String(part.value);
+    }
+    const page = ctx.page(req, reply);
+    const fail = (text: string) =>
+      reply
+        .code(400)
+        .type('text/html; charset=utf-8')
+        .send(uploadPage({ ...page, flash: { kind: 'error', text } }));
+    if (!bytes || bytes.length === 0) return fail(m.upload.noFile);
+    let expectTotalKopecks: number | undefined;
+    const expect = fields.expectTotal?.trim();
+    if (expect) {
+      try {
+        expectTotalKopecks = rublesToKopecks(expect);
+      } catch (err) {
+        if (err instanceof MoneyFormatError) return fail(m.upload.expectTotalBad(expect));
+        throw err;
+      }
+    }
+    const id = randomBytes(16).toString('hex');
+    ensurePrivateDir(uploadsDir);
+    ensurePrivateDir(join(uploadsDir, id));
+    const file = join(uploadsDir, id, name);
+    writePrivateFile(file, bytes);
+    const upload: Upload = {
+      id,
+      person: viewer.id,
+      file,
+      name,
+      partial: fields.partial === '1',
+      ...(expectTotalKopecks !== undefined ? { expectTotalKopecks } : {}),
+      at: Date.now(),
+    };
+    uploads.set(id, upload);
+    const batch = loadBatch(bytes, loadOptionsFor(options(upload)));
+    return reply.type('text/html; charset=utf-8').send(checkPage(page, id, name, batch));
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/uploads/:id/dry-run',
+    { preHandler: app.csrfProtection },
+    async (req, reply) => {
+      ctx.require(req, 'submit');
+      const u = ownUpload(req);
+      const page = ctx.page(req, reply);
+      if (!u)
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(page, m.dry.heading, m.upload.gone));
+      const bank = ctx.opts.bank;
+      if (!bank)
+        return reply
+          .code(503)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(page, m.dry.heading, m.dry.noBank));
+      const { client } = ctx.opts;
+      const report = await dryRunBatch(bank, u.file, {
+        ...options(u),
+        lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
+      });
+      return reply.type('text/html; charset=utf-8').send(dryRunPage(page, u.id, u.name, report));
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/uploads/:id/submit',
+    { preHandler: app.csrfProtection },
+    async (req, reply) => {
+      const viewer = ctx.require(req, 'submit');
+      const u = ownUpload(req);
+      if (!u) {
+        const page = ctx.page(req, reply);
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(page, m.upload.heading, m.upload.gone));
+      }
+      const { client, taskQueue, batchOptions } = ctx.opts;
+      const r = await submitBatch(client, u.file, {
+        ...options(u),
+        taskQueue,
+        submitter: ctx.signerFor(viewer.id),
+        source: 'console',
+        ...(batchOptions ? { batchOptions } : {}),
+      });
+      forget(u);
+      if (r.status === 'rejected') {
+        const page = ctx.page(req, reply);
+        const text = r.errors.map(describeError).join('; ');
+        return reply
+          .code(400)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(page, m.upload.heading, text));
+      }
+      ctx.flash(
+        req,
+        'ok',
+        r.status === 'started' ? m.upload.submitted(r.batchId) : m.upload.already(r.batchId, r.firstFile),
+      );
+      return reply.redirect(`/batches/${r.batchId}`, 303);
+    },
+  );
+}

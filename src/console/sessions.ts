@@ -1,0 +1,45 @@
+/**
+ * Signed-in people, in memory: a session is a random id (the cookie's value) with the person and an expiry.
+ * A restart signs everyone out, which is the safe direction; the console keeps no state on disk.
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface Session {
+  id: string;
+  person: string;
+  expiresAt: number;
+  /** One message for the next page (what the last form did). */
+  flash?: { kind: 'ok' | 'error'; text: string };
+}
+
+export class SessionStore {
+  private readonly sessions = new Map<string, Session>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  create(person: string, now = Date.now()): Session {
+    this.sweep(now);
+    const session = { id: randomBytes(32).toString('base64url'), person, expiresAt: now + this.ttlMs };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  get(id: string | undefined, now = Date.now()): Session | undefined {
+    if (!id) return undefined;
+    const s = this.sessions.get(id);
+    if (!s) return undefined;
+    if (s.expiresAt <= now) {
+      this.sessions.delete(id);
+      return undefined;
+    }
+    return s;
+  }
+
+  delete(id: string): void {
+    this.sessions.delete(id);
+  }
+
+  private sweep(now: number) {
+    for (const [id, s] of this.sessions) if (s.expiresAt <= now) this.sessions.delete(id);
+  }
+}

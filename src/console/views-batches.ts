@@ -1,0 +1,321 @@
+/** The batches list, a batch's page (counts, live progress, decisions, audit, downloads) and a payout's page. */
+import { moscowTime, money } from '../i18n';
+import type { AuditEntry } from '../batch/audit';
+import type { StoredBatchMeta } from '../batch/store';
+import type { BatchProgress } from '../../workflows/contracts/batch';
+import type { PayoutStatus } from '../../workflows/contracts/payout';
+import type { BatchFilter, BatchListItem, PayoutView } from './data';
+import { html, masked, type Html } from './html';
+import { csrfField, layout, type PageContext } from './views';
+
+const PHASES = ['awaiting_approval', 'awaiting_funds', 'paying', 'paused', 'cancelling', 'done'] as const;
+
+export function batchesPage(
+  ctx: PageContext,
+  filter: BatchFilter,
+  items: BatchListItem[],
+  names: Map<string, string>,
+): string {
+  const { m, lang } = ctx;
+  const b = m.batches;
+  return layout(
+    ctx,
+    b.heading,
+    html`<h1>${b.heading}</h1>
+      <form method="get" action="/batches" class="filters" aria-label="${b.filter}">
+        <label for="state">${b.state}</label>
+        <select id="state" name="state">
+          <option value="">${b.any}</option>
+          ${PHASES.map((p) => html`<option value="${p}" ${filter.state === p ? html`selected` : ''}>${m.phases[p]}</option>`)}
+        </select>
+        <label for="from">${b.from}</label
+        ><input id="from" name="from" type="date" value="${filter.from ?? ''}" />
+        <label for="to">${b.to}</label><input id="to" name="to" type="date" value="${filter.to ?? ''}" />
+        <label for="submitter">${b.submitter}</label>
+        <input id="submitter" name="submitter" value="${filter.submitter ?? ''}" />
+        <button type="submit">${b.apply}</button>
+      </form>
+      ${
+        items.length === 0
+          ? html`<p>${b.none}</p>`
+          : html`<table id="batches">
+              <thead>
+                <tr>
+                  <th scope="col">${b.id}</th>
+                  <th scope="col">${b.file}</th>
+                  <th scope="col">${b.submittedAt}</th>
+                  <th scope="col">${b.submitter}</th>
+                  <th scope="col">${b.state}</th>
+                  <th scope="col">${b.rows}</th>
+                  <th scope="col">${b.total}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${items.map(
+                  (i) =>
+                    html`<tr>
+                      <td><a href="/batches/${i.meta.batchId}">${i.meta.batchId}</a></td>
+                      <td>${i.meta.fileName}</td>
+                      <td>${moscowTime(i.meta.submittedAt, lang)}</td>
+                      <td>${i.submitter ? (names.get(i.submitter) ?? i.submitter) : '—'}</td>
+                      <td>${m.phases[i.phase] ?? i.phase}</td>
+                      <td class="num">${i.meta.rowCount}</td>
+                      <td class="num">${money(i.meta.totalKopecks)}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+      }`,
+  );
+}
+
+export interface BatchPageData {
+  meta: StoredBatchMeta;
+  progress?: BatchProgress;
+  submitter?: string;
+  audit: AuditEntry[];
+  names: Map<string, string>;
+  canApprove: boolean;
+  canOperate: boolean;
+  reportReady: boolean;
+}
+
+function countsTable(ctx: PageContext, p: BatchProgress): Html {
+  const { m } = ctx;
+  const states = Object.keys(p.counts).sort();
+  return html`<table id="by-state">
+    <caption>
+      ${m.batch.byState}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">${m.batch.state}</th>
+        <th scope="col">${m.batch.count}</th>
+        <th scope="col">${m.batch.amount}</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${states.map(
+        (s) =>
+          html`<tr>
+            <td>${s}</td>
+            <td class="num">${p.counts[s]}</td>
+            <td class="num">${money(p.amounts[s] ?? 0)}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+export function batchPage(ctx: PageContext, d: BatchPageData): string {
+  const { m, lang } = ctx;
+  const { meta, progress: p } = d;
+  const id = meta.batchId;
+  const nameOf = (who: string) => d.names.get(who) ?? who;
+  const approval = p?.approval;
+  const decisions =
+    d.canApprove && p && p.phase !== 'done'
+      ? html`<div class="actions">
+          <form method="post" action="/batches/${id}/approve">
+            ${csrfField(ctx)}<button type="submit" class="primary">${m.batch.approve}</button>
+          </form>
+          <form method="post" action="/batches/${id}/reject" class="stack">
+            ${csrfField(ctx)}<label for="reason">${m.batch.reason}</label
+            ><input id="reason" name="reason" maxlength="500" required />
+            <button type="submit">${m.batch.reject}</button>
+          </form>
+        </div>`
+      : '';
+  const operate =
+    d.canOperate && p && p.phase !== 'done'
+      ? html`<div class="actions">
+          ${(p.phase === 'paused' ? (['resume', 'cancel'] as const) : (['pause', 'cancel'] as const)).map(
+            (c) =>
+              html`<form method="post" action="/batches/${id}/${c}">
+                ${csrfField(ctx)}<button type="submit">${m.batch[c]}</button>
+              </form>`,
+          )}
+        </div>`
+      : '';
+  return layout(
+    ctx,
+    m.batch.heading(id),
+    html`<h1>${m.batch.heading(id)}</h1>
+      <dl class="facts">
+        <dt>${m.batch.file}</dt>
+        <dd>${meta.fileName}</dd>
+        <dt>${m.batch.submittedAt}</dt>
+        <dd>${moscowTime(meta.submittedAt, lang)}</dd>
+        <dt>${m.batch.submitter}</dt>
+        <dd>${d.submitter ? nameOf(d.submitter) : '—'}</dd>
+        <dt>${m.batch.phase}</dt>
+        <dd id="phase">${m.phases[p?.phase ?? 'unknown']}</dd>
+        <dt>${m.batches.total}</dt>
+        <dd>${money(meta.totalKopecks)} (${meta.rowCount})</dd>
+      </dl>
+      <section aria-labelledby="progress-h">
+        <h2 id="progress-h">${m.batch.progress}</h2>
+        <progress
+          id="progress"
+          max="${meta.rowCount}"
+          value="${p?.finished ?? 0}"
+          aria-labelledby="progress-h"
+          data-batch="${id}"
+          data-phase="${p?.phase ?? 'unknown'}"
+        ></progress>
+        <p id="progress-text" aria-live="polite">${m.batch.progressText(p?.finished ?? 0, meta.rowCount)}</p>
+      </section>
+      ${p ? countsTable(ctx, p) : ''}
+      <section aria-labelledby="approval-h">
+        <h2 id="approval-h">${m.batch.approval}</h2>
+        ${approval?.required && approval.because ? html`<p>${m.batch.approvalNeeded(approval.because)}</p>` : ''}
+        ${approval?.approvedBy?.length ? html`<p>${m.batch.approvedBy(approval.approvedBy.map(nameOf).join(', '))}</p>` : ''}
+        ${approval?.rejected ? html`<p>${m.batch.rejectedBy(nameOf(approval.rejected.by), approval.rejected.reason ?? '')}</p>` : ''}
+        ${d.canApprove === false && ctx.viewer && d.submitter === ctx.viewer.id ? html`<p>${m.batch.ownBatch}</p>` : ''}
+        ${decisions} ${operate}
+      </section>
+      ${
+        p && p.failures.length > 0
+          ? html`<section aria-labelledby="failures-h">
+              <h2 id="failures-h">${m.batch.failures}</h2>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">${m.upload.row}</th>
+                    <th scope="col">${m.dry.reference}</th>
+                    <th scope="col">${m.batch.state}</th>
+                    <th scope="col">${m.payout.failure}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  ${p.failures.map(
+                    (f) =>
+                      html`<tr>
+                        <td>${f.row}</td>
+                        <td>
+                          <a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>
+                        </td>
+                        <td>${f.state}</td>
+                        <td>${masked(f.reason ?? f.code ?? '')}</td>
+                      </tr>`,
+                  )}
+                </tbody>
+              </table>
+            </section>`
+          : ''
+      }
+      <section aria-labelledby="downloads-h" id="downloads" ${d.reportReady ? '' : html`hidden`}>
+        <h2 id="downloads-h">${m.batch.downloads}</h2>
+        <ul>
+          <li><a id="report-link" href="/batches/${id}/report" download>${m.batch.report}</a></li>
+          <li><a id="summary-link" href="/batches/${id}/summary" download>${m.batch.summary}</a></li>
+        </ul>
+      </section>
+      ${d.reportReady ? '' : html`<p id="no-report">${m.batch.noReport}</p>`}
+      <section aria-labelledby="audit-h">
+        <h2 id="audit-h">${m.batch.audit}</h2>
+        <table id="audit">
+          <thead>
+            <tr>
+              <th scope="col">${m.batch.when}</th>
+              <th scope="col">${m.batch.what}</th>
+              <th scope="col">${m.batch.who}</th>
+              <th scope="col">${m.batch.evidence}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${d.audit.map(
+              (e) =>
+                html`<tr>
+                  <td>${moscowTime(e.at, lang)}</td>
+                  <td>${e.what}</td>
+                  <td>${e.name ?? e.by}</td>
+                  <td>${masked(e.evidence)}${e.note ? html` — ${masked(e.note)}` : ''}</td>
+                </tr>`,
+            )}
+          </tbody>
+        </table>
+      </section>`,
+  );
+}
+
+function statusFacts(ctx: PageContext, s: PayoutStatus, state: string): Html {
+  const { m, lang } = ctx;
+  return html`<dl class="facts" id="payout">
+      <dt>${m.payout.reference}</dt>
+      <dd>${s.reference}</dd>
+      <dt>${m.payout.state}</dt>
+      <dd id="payout-state">${s.state} — ${state}</dd>
+      <dt>${m.payout.amount}</dt>
+      <dd>${money(s.amount)}</dd>
+      ${
+        s.batchId
+          ? html`<dt>${m.payout.batch}</dt>
+              <dd><a href="/batches/${s.batchId}">${s.batchId}</a></dd>`
+          : ''
+      }
+      ${
+        s.bank.sessionId
+          ? html`<dt>${m.payout.session}</dt>
+              <dd>${s.bank.sessionId}</dd>`
+          : ''
+      }
+      ${
+        s.bank.payoutId
+          ? html`<dt>${m.payout.payoutId}</dt>
+              <dd>${s.bank.payoutId}</dd>`
+          : ''
+      }
+      ${
+        s.bank.receiptLink
+          ? html`<dt>${m.payout.receipt}</dt>
+              <dd><a href="${s.bank.receiptLink}" rel="noreferrer">${s.bank.receiptLink}</a></dd>`
+          : ''
+      }
+      ${
+        s.failure
+          ? html`<dt>${m.payout.failure}</dt>
+              <dd>${s.failure.code}: ${masked(s.failure.reason)}</dd>`
+          : ''
+      }
+    </dl>
+    <h2>${m.payout.timeline}</h2>
+    <ol>
+      ${Object.entries(s.timestamps).map(([k, v]) => html`<li>${moscowTime(v, lang)}: ${k}</li>`)}
+    </ol>
+    ${
+      s.notes.length > 0
+        ? html`<h2>${m.payout.notes}</h2>
+            <ul>
+              ${s.notes.map((n) => html`<li>${masked(n)}</li>`)}
+            </ul>`
+        : ''
+    }`;
+}
+
+export function payoutPage(ctx: PageContext, reference: string, view?: PayoutView): string {
+  const { m } = ctx;
+  let body: Html | string = '';
+  if (view?.kind === 'none') body = html`<p role="status">${m.payout.none(reference)}</p>`;
+  else if (view?.kind === 'needs_attention')
+    body = html`<p role="status">${masked(m.payout.attention(view.reason))}</p>
+      ${view.status ? statusFacts(ctx, view.status, '') : ''}`;
+  else if (view)
+    body = statusFacts(
+      ctx,
+      view.status,
+      view.kind === 'paid' ? m.payout.paid : view.kind === 'not_paid' ? m.payout.notPaid : m.payout.running,
+    );
+  return layout(
+    ctx,
+    m.payout.heading,
+    html`<h1>${m.payout.heading}</h1>
+      <form method="get" action="/payouts" class="filters">
+        <label for="reference">${m.payout.reference}</label>
+        <input id="reference" name="reference" value="${reference}" required maxlength="64" />
+        <button type="submit">${m.payout.find}</button>
+      </form>
+      ${body}
+      <p class="hint">${m.payout.ledger}</p>`,
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * The console's pages as semantic HTML: one layout (skip link, navigation, main), forms with labels and a
+ * CSRF field each, tables with headers. No script is needed to use a page; /static/console.js adds the
+ * drop zone and the live progress bar. Strings from ./messages, money as `1 234,56 ₽`, times in Moscow.
+ */
+import type { Lang } from '../i18n';
+import { money } from '../i18n';
+import type { DryRunReport } from '../batch/dry-run';
+import type { LoadedBatch, RowError } from '../csv';
+import { html, masked, type Html } from './html';
+import type { Messages } from './messages';
+
+export interface Viewer {
+  id: string;
+  name: string;
+  roles: readonly string[];
+}
+
+export interface PageContext {
+  lang: Lang;
+  m: Messages;
+  csrf: string;
+  viewer?: Viewer;
+  flash?: { kind: 'ok' | 'error'; text: string };
+}
+
+export function layout(ctx: PageContext, title: string, body: Html): string {
+  const { m, viewer } = ctx;
+  const nav = viewer
+    ? html`<nav aria-label="payrun">
+        <ul>
+          <li><a href="/upload">${m.nav.upload}</a></li>
+          <li><a href="/batches">${m.nav.batches}</a></li>
+          <li><a href="/payouts">${m.nav.payout}</a></li>
+        </ul>
+        <p class="who">${m.signedInAs(viewer.name, viewer.roles.map((r) => m.roles[r] ?? r).join(', '))}</p>
+        <form method="post" action="/logout">
+          ${csrfField(ctx)}<button type="submit">${m.nav.logout}</button>
+        </form>
+      </nav>`
+    : '';
+  const flash = ctx.flash
+    ? html`<p class="flash ${ctx.flash.kind}" role="${ctx.flash.kind === 'error' ? 'alert' : 'status'}">
+        ${masked(ctx.flash.text)}
+      </p>`
+    : '';
+  return html`<!doctype html>
+    <html lang="${ctx.lang}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} — ${m.title}</title>
+        <link rel="stylesheet" href="/static/console.css" />
+        <script src="/static/console.js" defer></script>
+      </head>
+      <body>
+        <a class="skip" href="#content">${m.skip}</a>
+        <header>
+          <p class="brand">payrun</p>
+          ${nav}
+        </header>
+        <main id="content">${flash}${body}</main>
+      </body>
+    </html>`.value;
+}
+
+export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
+
+export function loginPage(ctx: PageContext, person = ''): string {
+  const { m } = ctx;
+  return layout(
+    ctx,
+    m.login.heading,
+    html`<h1>${m.login.heading}</h1>
+      <form method="post" action="/login" class="stack">
+        ${csrfField(ctx)}
+        <label for="person">${m.login.person}</label>
+        <input id="person" name="person" autocomplete="username" required value="${person}" />
+        <label for="password">${m.login.password}</label>
+        <input id="password" name="password" type="password" autocomplete="current-password" required />
+        <label for="totp">${m.login.totp}</label>
+        <input id="totp" name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" />
+        <button type="submit">${m.login.submit}</button>
+      </form>`,
+  );
+}
+
+export function messagePage(ctx: PageContext, title: string, message: string): string {
+  return layout(
+    ctx,
+    title,
+    html`<h1>${title}</h1>
+      <p role="alert">${masked(message)}</p>`,
+  );
+}
+
+export function uploadForm(ctx: PageContext): Html {
+  const { m } = ctx;
+  return html`<form
+    method="post"
+    action="/upload?_csrf=${encodeURIComponent(ctx.csrf)}"
+    enctype="multipart/form-data"
+    class="stack"
+    id="upload-form"
+  >
+    <div class="dropzone" id="dropzone">
+      <p id="upload-hint">${m.upload.hint}</p>
+      <label for="file">${m.upload.file}</label>
+      <input
+        id="file"
+        name="file"
+        type="file"
+        accept=".csv,.txt,text/csv"
+        required
+        aria-describedby="upload-hint"
+      />
+    </div>
+    <label for="expectTotal">${m.upload.expectTotal}</label>
+    <input id="expectTotal" name="expectTotal" inputmode="decimal" />
+    <p>
+      <input id="partial" name="partial" type="checkbox" value="1" />
+      <label for="partial">${m.upload.partial}</label>
+    </p>
+    <button type="submit">${m.upload.check}</button>
+  </form>`;
+}
+
+export function uploadPage(ctx: PageContext): string {
+  return layout(
+    ctx,
+    ctx.m.upload.heading,
+    html`<h1>${ctx.m.upload.heading}</h1>
+      ${uploadForm(ctx)}`,
+  );
+}
+
+function errorTable(ctx: PageContext, errors: RowError[], caption: string): Html {
+  const { m } = ctx;
+  return html`<table id="row-errors">
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">${m.upload.row}</th>
+        <th scope="col">${m.upload.column}</th>
+        <th scope="col">${m.upload.message}</th>
+        <th scope="col">${m.upload.rule}</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${errors.map(
+        (e) =>
+          html`<tr>
+            <td>${e.row}</td>
+            <td>${e.column ?? '—'}</td>
+            <td>${masked(e.message)}</td>
+            <td><code>${e.rule}</code></td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}
+
+/** The checked file: every invalid cell by row, column and rule; the dry run and submit one click away. */
+export function checkPage(ctx: PageContext, uploadId: string, name: string, batch: LoadedBatch): string {
+  const { m } = ctx;
+  const rowErrors = batch.rows.flatMap((r) => r.errors);
+  const actions = html`<div class="actions">
+    <form method="post" action="/uploads/${uploadId}/dry-run">
+      ${csrfField(ctx)}<button type="submit" aria-describedby="dry-hint">${m.upload.dryRun}</button>
+      <p id="dry-hint" class="hint">${m.upload.dryRunHint}</p>
+    </form>
+    ${
+      batch.rejected
+        ? ''
+        : html`<form method="post" action="/uploads/${uploadId}/submit">
+            ${csrfField(ctx)}<button type="submit" class="primary">${m.upload.submit}</button>
+          </form>`
+    }
+  </div>`;
+  return layout(
+    ctx,
+    m.upload.checked(name),
+    html`<h1>${m.upload.checked(name)}</h1>
+      <p id="check-summary">
+        ${m.upload.valid(batch.totals.valid, money(batch.totals.acceptedKopecks))}
+        ${batch.totals.invalid > 0 ? m.upload.invalid(batch.totals.invalid) : ''}
+      </p>
+      ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors) : ''}
+      ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors) : ''}
+      <p role="status" class="${batch.rejected ? 'bad' : 'good'}">
+        ${batch.rejected ? m.upload.rejected : rowErrors.length === 0 ? m.upload.allGood : ''}
+      </p>
+      ${actions}
+      <h2>${m.upload.heading}</h2>
+      ${uploadForm(ctx)}`,
+  );
+}
+
+export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: DryRunReport): string {
+  const { m } = ctx;
+  const row = (x: { row: number; reference: string; amount: number; why?: string }) =>
+    html`<tr>
+      <td>${x.row}</td>
+      <td>${x.reference}</td>
+      <td class="num">${money(x.amount)}</td>
+      <td>${masked(x.why ?? '')}</td>
+    </tr>`;
+  const table = (caption: string, rows: DryRunReport['rows']) =>
+    rows.length === 0
+      ? ''
+      : html`<table>
+          <caption>
+            ${caption}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">${m.upload.row}</th>
+              <th scope="col">${m.dry.reference}</th>
+              <th scope="col">${m.dry.amount}</th>
+              <th scope="col">${m.dry.why}</th>
+            </tr>
+          </thead>
+          <tbody>
+            ${rows.map(row)}
+          </tbody>
+        </table>`;
+  const pay = r.rows.filter((x) => x.pay);
+  const notPay = r.rows.filter((x) => !x.pay);
+  return layout(
+    ctx,
+    `${m.dry.heading}: ${name}`,
+    html`<h1>${m.dry.heading}: ${name}</h1>
+      <section aria-labelledby="dry-totals" id="dry-run">
+        <h2 id="dry-totals">${m.dry.pay}: ${money(r.payKopecks)}</h2>
+        <p>
+          ${m.dry.checked(r.taxNumbersChecked)}
+          ${r.balanceKopecks !== undefined ? m.dry.balance(money(r.balanceKopecks)) : ''}
+          ${r.shortKopecks ? m.dry.short(money(r.shortKopecks)) : r.balanceKopecks !== undefined ? m.dry.enough : ''}
+        </p>
+        ${r.rejected ? html`<p role="alert">${m.dry.rejected}</p>` : ''}
+        ${r.invalid.length > 0 ? errorTable(ctx, r.invalid, m.upload.rowErrors) : ''}
+        ${
+          r.farAboveTypical
+            ? html`<p>
+                ${m.dry.farAbove(money(r.farAboveTypical.medianKopecks))}
+                ${r.farAboveTypical.rows.map((x) => html`${x.row} (${money(x.amount)}) `)}
+              </p>`
+            : ''
+        }
+        ${table(m.dry.notPay, notPay)} ${table(m.dry.pay, pay)}
+      </section>
+      ${
+        r.rejected
+          ? ''
+          : html`<form method="post" action="/uploads/${uploadId}/submit">
+              ${csrfField(ctx)}<button type="submit" class="primary">${m.upload.submit}</button>
+            </form>`
+      }`,
+  );
+}
