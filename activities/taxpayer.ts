@@ -5,6 +5,7 @@ import {
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
 } from '../workflows/contracts/taxpayer';
+import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
 
 /**
  * Tax numbers stay out of workflow ids (they show in the UI, in visibility and in logs, never
@@ -20,13 +21,36 @@ export function taxpayerWorkflowId(
   return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
 }
 
-/** Verdicts this worker process has read, by taxpayer workflow id (no tax number as a key). */
-const recentVerdicts = new Map<string, TaxpayerVerdict>();
+/**
+ * Verdicts this worker process has read, by taxpayer workflow id (no tax number as a key). Bounded
+ * twice: at most RECENT_VERDICTS_KEPT entries, and each is reused for at most REUSE_FOR_MS, after which
+ * the workflow is asked again — so whatever a run answered stops being reused within a minute of its
+ * being terminated or replaced, whatever date its verdict claims (and a future date is never taken).
+ */
+const recentVerdicts = new Map<string, { verdict: TaxpayerVerdict; readAt: number }>();
 const RECENT_VERDICTS_KEPT = 10_000;
+const REUSE_FOR_MS = 60_000;
 function remember(workflowId: string, verdict: TaxpayerVerdict): void {
   recentVerdicts.delete(workflowId);
-  recentVerdicts.set(workflowId, verdict);
+  recentVerdicts.set(workflowId, { verdict, readAt: Date.now() });
   if (recentVerdicts.size > RECENT_VERDICTS_KEPT) recentVerdicts.delete(recentVerdicts.keys().next().value!);
+}
+function recall(workflowId: string): TaxpayerVerdict | undefined {
+  const entry = recentVerdicts.get(workflowId);
+  if (!entry) return undefined;
+  if (Date.now() - entry.readAt > REUSE_FOR_MS) {
+    recentVerdicts.delete(workflowId);
+    return undefined;
+  }
+  return entry.verdict;
+}
+
+/** A verdict as the workflow answered it, if it is one: well formed, not dated in the future, fresh enough. */
+function freshVerdict(answer: unknown, maxAgeMs: number): TaxpayerVerdict | undefined {
+  const parsed = parseTaxpayerVerdict(answer);
+  if (!parsed.ok) return undefined;
+  const age = verdictAgeMs(parsed.value, Date.now());
+  return age !== undefined && age <= maxAgeMs ? parsed.value : undefined;
 }
 
 export interface TaxpayerAsk {
@@ -46,14 +70,18 @@ export async function askTaxpayerVerdict(
   ask: TaxpayerAsk,
 ): Promise<TaxpayerVerdict | undefined> {
   const workflowId = taxpayerWorkflowId(ask.taxReference, taskQueue);
-  const fresh = (v: TaxpayerVerdict | undefined) =>
-    v !== undefined && Date.now() - Date.parse(v.checkedAt) <= ask.maxAgeMs ? v : undefined;
-  // A batch pays the same people again and again: a verdict this worker already read is not asked for
-  // again (one query per tax number per worker, not one per row to the one taxpayer workflow).
-  const known = fresh(recentVerdicts.get(workflowId));
-  if (known) return known;
+  // A batch pays the same people again and again: a verdict this worker read a moment ago is not asked
+  // for again (one query per tax number per worker a minute, not one per row to the one taxpayer workflow).
+  const known = recall(workflowId);
+  const reused = known && freshVerdict(known, ask.maxAgeMs);
+  if (reused) return reused;
   try {
-    const cached = fresh(await client.workflow.getHandle(workflowId).query(taxpayerVerdictQuery));
+    // The latest run answers (a closed one by replay): it holds only what its own checks found, since
+    // the workflow refuses any verdict in its input that its own continue-as-new did not carry.
+    const cached = freshVerdict(
+      await client.workflow.getHandle(workflowId).query(taxpayerVerdictQuery),
+      ask.maxAgeMs,
+    );
     if (cached) {
       remember(workflowId, cached);
       return cached;

@@ -2,6 +2,7 @@ import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type * as activities from '../activities/diagnostics';
 import { DIAGNOSTIC } from './activity-options';
 import { acknowledgeSignal, connectivityStatusQuery } from './contracts/connectivity';
+import { invalidInput, parseAcknowledgement, parseConnectivityInput } from './validation';
 
 const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
 
@@ -21,13 +22,21 @@ export interface ConnectivityCheckResult {
  * `payrun doctor` and `make demo` run it; it moves no money and calls no bank.
  */
 export async function connectivityCheckWorkflow(
-  input: ConnectivityCheckInput,
+  raw: ConnectivityCheckInput,
 ): Promise<ConnectivityCheckResult> {
+  const parsed = parseConnectivityInput(raw);
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  const input = parsed.value;
   let status = 'describing worker';
+  let ignored = 0;
   let acknowledgedBy: string | null = null;
-  setHandler(connectivityStatusQuery, () => status);
-  setHandler(acknowledgeSignal, ({ by }) => {
-    acknowledgedBy = by;
+  setHandler(connectivityStatusQuery, () =>
+    ignored ? `${status} (ignored ${ignored} malformed signals)` : status,
+  );
+  setHandler(acknowledgeSignal, (ack) => {
+    const r = parseAcknowledgement(ack);
+    if (r.ok) acknowledgedBy ??= r.value.by;
+    else ignored++;
   });
   const worker = await describeWorker();
   if (input.awaitAcknowledgement) {

@@ -2,6 +2,7 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  log,
   proxyActivities,
   setHandler,
   sleep,
@@ -12,10 +13,19 @@ import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   taxpayerVerdictSignal,
+  type TaxpayerCheckRequest,
   type TaxpayerVerdict,
+  type TaxpayerWorkflowInput,
 } from './contracts/taxpayer';
 import { NPD_CHECK, NPD_STATUS } from './activity-options';
 import { iso, workflowNow } from './time';
+import {
+  invalidInput,
+  parseTaxpayerCheckRequest,
+  parseTaxpayerInput,
+  TAXPAYER_WAITING_MAX,
+  verdictAgeMs,
+} from './validation';
 
 type Acts = ReturnType<typeof createBankActivities>;
 
@@ -27,25 +37,32 @@ const GIVE_UP_POLLING_AFTER_MS = 6 * 3_600_000;
 const { npdCheck } = proxyActivities<Acts>(NPD_CHECK);
 const { npdRequestStatus } = proxyActivities<Acts>(NPD_STATUS);
 
-export interface TaxpayerWorkflowInput {
-  taxReference: string;
-  cached?: TaxpayerVerdict;
-  lastCheckAt?: number;
-  waiting?: { replyTo: string; maxAgeMs: number }[];
-}
+export type { TaxpayerWorkflowInput } from './contracts/taxpayer';
 
 /**
  * One workflow per tax number (id from its hash, not the number itself): it serialises the bank's
  * taxpayer checks so npd/check is never called for one tax number more than once per 30 seconds,
  * across every worker process, and reuses a fresh verdict for every payout that asks.
  */
-export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<void> {
+export async function taxpayerWorkflow(raw: TaxpayerWorkflowInput): Promise<void> {
+  // A refusing verdict comes only from this workflow's own check (or its own continue-as-new): a
+  // hand-started run given one, or any verdict dated in the future, is refused before anyone can read it.
+  const parsed = parseTaxpayerInput(raw, {
+    continued: workflowInfo().continuedFromExecutionRunId !== undefined,
+    now: workflowNow(),
+  });
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  const input = parsed.value;
   let cached = input.cached;
   let lastCheckAt = input.lastCheckAt;
-  const waiting = [...(input.waiting ?? [])];
+  const waiting: TaxpayerCheckRequest[] = [...(input.waiting ?? [])];
   setHandler(taxpayerCheckRequestSignal, (req) => {
-    // Anyone can signal: a malformed request is dropped, never thrown on.
-    if (req && typeof req.replyTo === 'string' && typeof req.maxAgeMs === 'number') waiting.push(req);
+    // Anyone can signal: a malformed request, or one past the queue's bound, is logged and dropped, never
+    // thrown on (the payout that really asked asks again after 10 minutes).
+    const r = parseTaxpayerCheckRequest(req);
+    if (!r.ok) log.warn('ignored a malformed taxpayerCheckRequest signal', { why: r.message });
+    else if (waiting.length >= TAXPAYER_WAITING_MAX) log.warn('ignored a taxpayerCheckRequest: queue full');
+    else if (!waiting.some((w) => w.replyTo === r.value.replyTo)) waiting.push(r.value);
   });
   setHandler(taxpayerVerdictQuery, () => cached);
 
@@ -56,8 +73,10 @@ export async function taxpayerWorkflow(input: TaxpayerWorkflowInput): Promise<vo
     // Take the queue before any await: requests that arrive meanwhile wait for the next turn.
     const batch = waiting.splice(0);
     const now = workflowNow();
-    const fresh = (maxAgeMs: number) =>
-      cached !== undefined && now - Date.parse(cached.checkedAt) <= maxAgeMs;
+    const fresh = (maxAgeMs: number) => {
+      const age = cached && verdictAgeMs(cached, now);
+      return age !== undefined && age <= maxAgeMs;
+    };
     const stale = batch.filter((r) => !fresh(r.maxAgeMs));
     // All answers go out in one workflow task: awaiting them one by one costs a round trip each.
     await Promise.all(batch.filter((r) => fresh(r.maxAgeMs)).map((req) => reply(req.replyTo, cached!)));

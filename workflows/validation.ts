@@ -21,6 +21,12 @@ import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
 import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
 import type { PayoutInput, PayoutOptions } from './contracts/payout';
 import type { RefundInput } from './contracts/refund';
+import {
+  verdictRefusal,
+  type TaxpayerCheckRequest,
+  type TaxpayerVerdict,
+  type TaxpayerWorkflowInput,
+} from './contracts/taxpayer';
 import type { WebhookInboxState } from './webhook-inbox-state';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -297,6 +303,43 @@ const bankEvent = object({
   lateFor: z.array(text(256, 'a workflow id'), { error: 'expected a list of workflow ids' }).optional(),
 });
 
+// ---------------------------------------------------------------- taxpayer
+
+/** At most this many payouts wait on one tax number's check; more is a flood, not a batch. */
+export const TAXPAYER_WAITING_MAX = 1_000;
+const PAYOUT_WORKFLOW_ID = /^payout-[A-Za-z0-9._:-]{1,64}$/;
+const isoTime = () =>
+  field<string>(
+    'expected an ISO 8601 time',
+    (v) => isString(v) && v.length <= 64 && /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v)),
+  );
+const taxpayerVerdict = object({
+  isProfessionalIncomeTaxpayer: bool(),
+  isLinked: bool(),
+  checkedAt: isoTime(),
+  error: text(64, 'an error code').optional(),
+});
+const taxpayerRequest = object({
+  replyTo: field<string>('expected payout-<reference>', (v) => isString(v) && PAYOUT_WORKFLOW_ID.test(v)),
+  maxAgeMs: millis(0, 7 * DAY),
+});
+const taxpayerInput = object({
+  taxReference: digits(/^(\d{10}|\d{12})$/, '10 or 12 digits'),
+  cached: taxpayerVerdict.optional(),
+  lastCheckAt: field<number>('expected a time in milliseconds', (v) => Number.isSafeInteger(v)).optional(),
+  waiting: z
+    .array(taxpayerRequest, { error: 'expected a list' })
+    .max(TAXPAYER_WAITING_MAX, { error: `expected at most ${TAXPAYER_WAITING_MAX} waiting requests` })
+    .optional(),
+});
+
+// ---------------------------------------------------------------- connectivity check, inbox signals
+
+const connectivityInput = object({
+  awaitAcknowledgement: bool(),
+  acknowledgementTimeoutMs: millis(0, HOUR).optional(),
+});
+
 // ---------------------------------------------------------------- operator commands
 
 const operator = field<string>(
@@ -308,6 +351,8 @@ const remark = text(500);
 const approval = object({ by: operator, note: remark.optional() });
 const cancellation = object({ by: operator, reason: remark.optional() });
 const pauseResume = object({ by: operator, note: remark.optional() });
+const acknowledgement = object({ by: operator });
+const orphanDismissal = object({ id: nonBlank(256, 'an event id'), by: operator });
 
 // ---------------------------------------------------------------- messages
 
@@ -329,6 +374,11 @@ const ECHOABLE = new Set([
   'id',
   'type',
   'receivedAt',
+  'replyTo',
+  'maxAgeMs',
+  'checkedAt',
+  'awaitAcknowledgement',
+  'acknowledgementTimeoutMs',
 ]);
 const isEchoable = (path: string): boolean =>
   ECHOABLE.has(path) || /^(options|carry|state)(\.|$)/.test(path) || /^lateFor\.\d+$/.test(path);
@@ -434,6 +484,74 @@ export function parsePauseResume(raw: unknown): Result<{ by: string; note?: stri
   return parseWith(pauseResume, raw);
 }
 
+/** A verdict handed to a new taxpayer run (a dry run's, issue 25) is reused for at most this long. */
+export const SEEDED_VERDICT_MAX_AGE_MS = DAY;
+
+/**
+ * A verdict in the input is believed only as far as it cannot hurt. Anyone may start this workflow, so
+ * a hand-started run (not `continued`) may carry only a verdict that allows paying, checked at most a day
+ * ago: a forged "yes" gets no payout through (the bank checks the tax number again when the fiscalized
+ * payout is created), while a forged "no" would reject every row of that tax number — that is refused.
+ * Any run refuses a verdict or last check dated in the future (it would stay "fresh", or hold every
+ * check back, for ever).
+ */
+export function parseTaxpayerInput(
+  raw: unknown,
+  context: { continued: boolean; now: number },
+): Result<TaxpayerWorkflowInput> {
+  const r = parseWith<TaxpayerWorkflowInput>(taxpayerInput, raw);
+  if (!r.ok) return r;
+  const { cached, lastCheckAt, waiting } = r.value;
+  const fail = (message: string): Result<TaxpayerWorkflowInput> => ({ ok: false, message });
+  if (lastCheckAt !== undefined && lastCheckAt > context.now + CLOCK_SKEW_MS)
+    return fail(`lastCheckAt: expected a time not in the future, got ${new Date(lastCheckAt).toISOString()}`);
+  if (!cached) return r;
+  const age = verdictAgeMs(cached, context.now);
+  if (age === undefined)
+    return fail(`cached.checkedAt: expected a time not in the future, got ${cached.checkedAt}`);
+  if (!context.continued) {
+    if (verdictRefusal(cached))
+      return fail(
+        'cached: a new taxpayer check takes no refusing verdict from its input (only its own check refuses)',
+      );
+    if (age > SEEDED_VERDICT_MAX_AGE_MS)
+      return fail(`cached.checkedAt: expected a check within the last 24 hours, got ${cached.checkedAt}`);
+    if (waiting !== undefined)
+      return fail('waiting: expected no waiting requests when starting a taxpayer check');
+  }
+  return r;
+}
+
+export function parseTaxpayerCheckRequest(raw: unknown): Result<TaxpayerCheckRequest> {
+  return parseWith<TaxpayerCheckRequest>(taxpayerRequest, raw);
+}
+
+export function parseTaxpayerVerdict(raw: unknown): Result<TaxpayerVerdict> {
+  return parseWith<TaxpayerVerdict>(taxpayerVerdict, raw);
+}
+
+/** Clocks of workers and server differ a little; a verdict further ahead than this is forged or broken. */
+const CLOCK_SKEW_MS = 60_000;
+/** How old a verdict is at `now`, or undefined when it claims a time in the future. */
+export function verdictAgeMs(v: TaxpayerVerdict, now: number): number | undefined {
+  const age = now - Date.parse(v.checkedAt);
+  return Number.isNaN(age) || age < -CLOCK_SKEW_MS ? undefined : Math.max(0, age);
+}
+
+export function parseConnectivityInput(
+  raw: unknown,
+): Result<{ awaitAcknowledgement: boolean; acknowledgementTimeoutMs?: number }> {
+  return parseWith(connectivityInput, raw);
+}
+
+export function parseAcknowledgement(raw: unknown): Result<{ by: string }> {
+  return parseWith(acknowledgement, raw);
+}
+
+export function parseOrphanDismissal(raw: unknown): Result<{ id: string; by: string }> {
+  return parseWith(orphanDismissal, raw);
+}
+
 // The schemas' outputs must stay assignable to the shapes the workflows declare, and every key those
 // shapes declare must have a rule here (a new option would otherwise be silently stripped). Type-only.
 type Fits<A extends B, B> = A;
@@ -459,4 +577,8 @@ type _SchemasFitTheirTypes = [
   Fits<keyof WebhookInboxOptions, keyof NonNullable<z.output<typeof inboxInput>['options']>>,
   Fits<z.output<typeof bankEvent>, Omit<BankEventSignal, 'session'> & { session?: { id: string } }>,
   Fits<keyof BankEventSignal, Keys<typeof bankEvent>>,
+  Fits<z.output<typeof taxpayerVerdict>, TaxpayerVerdict>,
+  Fits<keyof TaxpayerVerdict, Keys<typeof taxpayerVerdict>>,
+  Fits<z.output<typeof taxpayerInput>, TaxpayerWorkflowInput>,
+  Fits<keyof TaxpayerWorkflowInput, Keys<typeof taxpayerInput>>,
 ];

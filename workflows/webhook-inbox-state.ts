@@ -27,6 +27,9 @@ export interface WebhookInboxState {
   /** Events for workflows that had already closed (newest kept), and how many there were in all. */
   late?: InboxLate[];
   lateCount?: number;
+  /** Malformed signals ignored, and orphans dropped past the bound (both logged), in all. */
+  malformedCount?: number;
+  orphansDropped?: number;
   /** Most recent event ids, oldest first: a resent webhook is recognised and kept once. */
   seenIds: string[];
 }

@@ -18,7 +18,7 @@ import {
   type WebhookInboxInput,
   type WebhookInboxOptions,
 } from './contracts/inbox';
-import { invalidInput, parseWebhookInboxInput } from './validation';
+import { invalidInput, parseBankEvent, parseOrphanDismissal, parseWebhookInboxInput } from './validation';
 import type { WebhookInboxState } from './webhook-inbox-state';
 
 const DEFAULTS: Required<WebhookInboxOptions> = {
@@ -33,6 +33,13 @@ const SEEN_IDS_KEPT = 5_000;
 const TOPUPS_KEPT = 1_000;
 const UNKNOWN_KEPT = 200;
 const LATE_KEPT = 1_000;
+/**
+ * Orphans carry the bank's session document (a few KB each); past this many the oldest are dropped,
+ * counted and logged with their ids, so continue-as-new's input stays far below Temporal's 2 MB.
+ */
+const ORPHANS_KEPT = 300;
+/** An unknown event's body is kept whole up to this size (JSON characters); above it only its size is. */
+const UNKNOWN_BODY_MAX = 16 * 1024;
 /** Temporal refuses more than 2 000 pending activities in one workflow; reroutes stay far below. */
 export const MAX_CONCURRENT_REROUTES = 200;
 
@@ -58,6 +65,12 @@ export function emptyInboxState(): WebhookInboxState {
 export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise<never> {
   const parsed = parseWebhookInboxInput(raw);
   if (!parsed.ok) throw invalidInput(parsed.message);
+  // Only the inbox's own continue-as-new carries state: a hand-started run given some would show
+  // operators events the bank never sent, or hide ones it did.
+  if (parsed.value.state !== undefined && workflowInfo().continuedFromExecutionRunId === undefined)
+    throw invalidInput(
+      'state: expected no state when starting the inbox (only its continue-as-new carries it)',
+    );
   // Validation checked state's shape; only the inbox itself sets it, on continue-as-new.
   const input = parsed.value as WebhookInboxInput<WebhookInboxState>;
   const options = { ...DEFAULTS, ...input.options };
@@ -117,10 +130,26 @@ export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise
       const { signed: _signed, ...event } = evt;
       state.orphaned.push({ event, orphanedAt: new Date().toISOString(), reason: outcome.reason });
       log.warn('bank event orphaned', { id: evt.id, type: evt.type, sessionId: evt.sessionId });
+      for (const dropped of keepLast(state.orphaned, ORPHANS_KEPT)) {
+        state.orphansDropped = (state.orphansDropped ?? 0) + 1;
+        log.error('orphan dropped from the inbox (too many kept)', {
+          id: dropped.event.id,
+          type: dropped.event.type,
+          sessionId: dropped.event.sessionId,
+        });
+      }
     }
   };
 
-  const accept = (evt: BankEventSignal) => {
+  // Anyone who can reach Temporal can signal the inbox: malformed input is counted and logged, never thrown on.
+  const ignore = (what: string, why: string) => {
+    state.malformedCount = (state.malformedCount ?? 0) + 1;
+    log.warn(`ignored a malformed ${what} signal`, { why });
+  };
+  const accept = (raw: unknown) => {
+    const parsed = parseBankEvent(raw);
+    if (!parsed.ok) return ignore('bankEvent', parsed.message);
+    const evt = parsed.value;
     if (seen.has(evt.id)) return; // the bank resent it, or two routes delivered it
     remember(evt.id);
     if (evt.type === 'nominal_topup') {
@@ -136,7 +165,7 @@ export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise
       state.lateCount = (state.lateCount ?? 0) + 1;
       keepLast(state.late, LATE_KEPT);
     } else if (evt.type === 'unknown' || !evt.sessionId) {
-      state.unknown.push({ id: evt.id, receivedAt: evt.receivedAt, body: evt.body ?? evt });
+      state.unknown.push({ id: evt.id, receivedAt: evt.receivedAt, body: bounded(evt.body ?? evt) });
       keepLast(state.unknown, UNKNOWN_KEPT);
     } else {
       const since = now();
@@ -146,7 +175,10 @@ export async function webhookInboxWorkflow(raw: WebhookInboxInput = {}): Promise
   };
 
   setHandler(bankEventSignal, accept);
-  setHandler(dismissOrphanSignal, ({ id, by }) => {
+  setHandler(dismissOrphanSignal, (raw) => {
+    const parsed = parseOrphanDismissal(raw);
+    if (!parsed.ok) return ignore('dismissOrphan', parsed.message);
+    const { id, by } = parsed.value;
     const before = state.orphaned.length;
     state.orphaned = state.orphaned.filter((o) => o.event.id !== id);
     if (state.orphaned.length < before) {
@@ -186,7 +218,17 @@ function view(state: WebhookInboxState): InboxView {
     unknown: state.unknown,
     dismissedCount: state.dismissedCount,
     late: { count: state.lateCount ?? 0, last: state.late ?? [] },
+    ignoredMalformed: state.malformedCount ?? 0,
+    orphansDropped: state.orphansDropped ?? 0,
   };
+}
+
+/** A body small enough to carry over continue-as-new, or only what size it was. */
+function bounded(body: unknown): unknown {
+  const size = JSON.stringify(body ?? null).length;
+  return size <= UNKNOWN_BODY_MAX
+    ? body
+    : { omitted: `a body of ${size} JSON characters (kept up to ${UNKNOWN_BODY_MAX})` };
 }
 
 function topupOf(evt: BankEventSignal): InboxTopup {

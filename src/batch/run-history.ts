@@ -45,14 +45,48 @@ export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
   return { movedNothing: false, why: 'a workflow task ran that recorded no outcome' };
 }
 
-/** Reads one run's history from the server (the SDK pages it): what it proves, and the input it was started with. */
+/** Events a history page starts with; halved while a page is larger than the client accepts (4 MB). */
+const PAGE_EVENTS = 200;
+const RESOURCE_EXHAUSTED = 8;
+
+/**
+ * Every event of one run, page by page. A history flooded with large signals can have pages above gRPC's
+ * 4 MB message limit, which made whole-history reads fail with RESOURCE_EXHAUSTED: such a page is asked
+ * for again with fewer events (one event is at most Temporal's 2 MB blob limit).
+ */
+export async function readHistory(
+  client: Client,
+  workflowId: string,
+  runId: string,
+): Promise<HistoryEvent[]> {
+  const events: HistoryEvent[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  let pageSize = PAGE_EVENTS;
+  do {
+    try {
+      const page = await client.workflowService.getWorkflowExecutionHistory({
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: pageSize,
+        ...(nextPageToken ? { nextPageToken } : {}),
+      });
+      events.push(...(page.history?.events ?? []));
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+    } catch (err) {
+      if ((err as { code?: number }).code !== RESOURCE_EXHAUSTED || pageSize === 1) throw err;
+      pageSize = Math.max(1, Math.floor(pageSize / 4));
+    }
+  } while (nextPageToken);
+  return events;
+}
+
+/** Reads one run's history from the server: what it proves, and the input it was started with. */
 export async function runEvidence(
   client: Client,
   workflowId: string,
   runId: string,
 ): Promise<RunEvidence & { input: unknown }> {
-  const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
-  const events = history.events ?? [];
+  const events = await readHistory(client, workflowId, runId);
   const payloads = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   let input: unknown;
   try {

@@ -82,6 +82,10 @@ export interface InboxView {
   unknown: InboxUnknown[];
   dismissedCount: number;
   late: { count: number; last: InboxLate[] };
+  /** Malformed signals the inbox noted and ignored. */
+  ignoredMalformed: number;
+  /** Orphans dropped because more than the inbox keeps were waiting for an operator (each logged). */
+  orphansDropped: number;
 }
 
 export const inboxQuery = defineQuery<InboxView>('inbox');

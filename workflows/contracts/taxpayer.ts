@@ -28,8 +28,21 @@ export function verdictRefusal(v: TaxpayerVerdict): { code: string; reason: stri
 }
 
 /** A payout asks the per-tax-number workflow for a verdict; the answer comes back as a signal. */
-export const taxpayerCheckRequestSignal =
-  defineSignal<[{ replyTo: string; maxAgeMs: number }]>('taxpayerCheckRequest');
+export interface TaxpayerCheckRequest {
+  /** The payout's workflow id (payout-<reference>). */
+  replyTo: string;
+  maxAgeMs: number;
+}
+
+export const taxpayerCheckRequestSignal = defineSignal<[TaxpayerCheckRequest]>('taxpayerCheckRequest');
+
+/** The taxpayer workflow's input: a tax number; the rest only its own continue-as-new sets. */
+export interface TaxpayerWorkflowInput {
+  taxReference: string;
+  cached?: TaxpayerVerdict;
+  lastCheckAt?: number;
+  waiting?: TaxpayerCheckRequest[];
+}
 
 export const taxpayerVerdictSignal = defineSignal<[TaxpayerVerdict]>('taxpayerVerdict');
 

@@ -1,0 +1,64 @@
+import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerVerdictQuery } from '../../workflows/contracts/taxpayer';
+import { freshInn } from '../harness/batches';
+import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { startStack, type Stack } from '../harness/stack';
+
+// Issue 23: a taxpayer workflow restarted by hand with a cached "not self-employed" verdict dated 2099
+// made every payout of that tax number `rejected`, even after it was terminated (the worker's cache
+// took a future date as fresh). A refusing verdict now comes only from the workflow's own check.
+describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  const no = (checkedAt: string) => ({ isProfessionalIncomeTaxpayer: false, isLinked: false, checkedAt });
+
+  it.each([
+    ['dated 2099', 1, '2099-01-01T00:00:00.000Z'],
+    ['dated now', 2, new Date().toISOString()],
+  ])(
+    'a taxpayer run started with a "not self-employed" verdict %s is refused; the row is paid',
+    async (_, seed, at) => {
+      const inn = freshInn(2300 + seed);
+      const workflowId = taxpayerWorkflowId(inn, stack.taskQueue);
+      const poisoned = await stack.client.workflow.start('taxpayerWorkflow', {
+        workflowId,
+        taskQueue: stack.taskQueue,
+        args: [{ taxReference: inn, cached: no(at), lastCheckAt: Date.now() }],
+      });
+      expect(await failureType(poisoned)).toBe('invalid_input');
+      // Nothing it was given can be read back by a payout's look-up.
+      await expect(poisoned.query(taxpayerVerdictQuery)).rejects.toThrow();
+
+      const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: inn } });
+      const paid = await outcome(await startPayout(stack, request));
+      expect(paid).toMatchObject({ state: 'succeeded', taxpayer: { isProfessionalIncomeTaxpayer: true } });
+      expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    },
+  );
+
+  it('a last check dated in the future (which would hold every check back) is refused too', async () => {
+    const inn = freshInn(2310);
+    const handle = await stack.client.workflow.start('taxpayerWorkflow', {
+      workflowId: taxpayerWorkflowId(inn, stack.taskQueue),
+      taskQueue: stack.taskQueue,
+      args: [{ taxReference: inn, lastCheckAt: Date.parse('2099-01-01T00:00:00Z') }],
+    });
+    expect(await failureType(handle)).toBe('invalid_input');
+  });
+
+  it('a verdict that allows paying may be handed to a new run (a dry run’s); the bank still checks at create', async () => {
+    const inn = freshInn(2320);
+    const yes = { isProfessionalIncomeTaxpayer: true, isLinked: true, checkedAt: new Date().toISOString() };
+    const seeded = await stack.client.workflow.start('taxpayerWorkflow', {
+      workflowId: taxpayerWorkflowId(inn, stack.taskQueue),
+      taskQueue: stack.taskQueue,
+      args: [{ taxReference: inn, cached: yes, lastCheckAt: Date.now() }],
+    });
+    expect(await seeded.query(taxpayerVerdictQuery)).toEqual(yes);
+    await seeded.terminate('test over');
+  });
+});
