@@ -30,3 +30,5 @@ fi
 cd "$ROOT/deploy/prometheus"
 promtool check rules alerts.yml
 promtool test rules alerts.test.yml
+promtool check rules reconciliation.yml
+promtool test rules reconciliation.test.yml

@@ -1,5 +1,6 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { BatchRowState } from '../../workflows/contracts/batch';
+import { registerReconciliationMetrics } from './reconciliation';
 
 /**
  * How a payout run or a batch row can end. A Record, not an array: the compiler insists every state is
@@ -15,6 +16,7 @@ const ENDINGS: Record<BatchRowState, true> = {
   expired: true,
   cancelled: true,
   needs_attention: true,
+  limit_exceeded: true,
   already_paid: true,
   reference_conflict: true,
 };
@@ -55,6 +57,7 @@ export class WorkerMetrics {
   });
 
   constructor() {
+    registerReconciliationMetrics(this.registry);
     for (const state of Object.keys(ENDINGS)) {
       this.payouts.inc({ state }, 0);
       this.rows.inc({ state }, 0);

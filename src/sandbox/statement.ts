@@ -1,6 +1,6 @@
 import type { Sandbox } from './core';
 import { ApiError } from './http/errors';
-import type { Account, AccountTx } from './state/types';
+import type { Account, AccountTx, StatementFault } from './state/types';
 
 /**
  * report/account_statement as the sandbox's ledger says it, with statement faults that make the bank's
@@ -14,12 +14,7 @@ import type { Account, AccountTx } from './state/types';
  * Each statement is consistent with the lines it shows: its opening balance is the initial balance plus
  * every line shown on earlier days.
  */
-export type StatementFault =
-  | { kind: 'omit'; session_id: string }
-  | { kind: 'amount'; session_id: string; amount: number }
-  | { kind: 'late'; session_id: string; days: number }
-  | { kind: 'not_ready'; date: string; until: string }
-  | { kind: 'balance'; date: string; shift: number };
+export type { StatementFault };
 
 const MSK_OFFSET_MS = 3 * 3600_000;
 const DAY_MS = 86_400_000;

@@ -1,4 +1,3 @@
-import type { StatementFault } from '../statement';
 import type { ScheduledEvent } from '../clock';
 import type { Outcome } from '../test-values';
 
@@ -176,6 +175,14 @@ export interface WebhookAttempt {
   duration_ms: number;
   next_attempt_at: string | null;
 }
+
+/** A statement fault (src/sandbox/statement.ts says what each does). */
+export type StatementFault =
+  | { kind: 'omit'; session_id: string }
+  | { kind: 'amount'; session_id: string; amount: number }
+  | { kind: 'late'; session_id: string; days: number }
+  | { kind: 'not_ready'; date: string; until: string }
+  | { kind: 'balance'; date: string; shift: number };
 
 export interface SandboxState {
   format: 1;

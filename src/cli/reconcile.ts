@@ -1,0 +1,184 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { InvalidArgumentError, type Command } from 'commander';
+import { currentLang, money } from '../i18n';
+import { loadPolicy } from '../policy/file';
+import { requireSigner } from '../policy/credential';
+import { resolveDifference } from '../reconcile/day';
+import { addDays, businessDaysBetween, moscowDay, parseDay } from '../reconcile/days';
+import { DIFFERENCE_KINDS } from '../reconcile/kinds';
+import { ensureReconciliationSchedule } from '../reconcile/schedule';
+import { lastReconciledDay, readDifferences, reconciledAccounts } from '../reconcile/store';
+import { provenResolver } from '../reconcile/who';
+import { reconciliationWorkflowId, type ReconcileDayResult } from '../../workflows/contracts/reconciliation';
+import { CliFailure, withClient } from './connect';
+
+const dataDir = () => process.env.PAYRUN_DATA_DIR ?? '.payrun';
+
+const dayArg = (value: string): string => {
+  const day = parseDay(value);
+  if (!day) throw new InvalidArgumentError(`expected a date YYYY-MM-DD, like 2026-11-23 (got "${value}")`);
+  return day;
+};
+const accountArg = (value: string): string => {
+  if (!/^\d{20}$/.test(value))
+    throw new InvalidArgumentError(`expected a 20-digit account number (got "${value}")`);
+  return value;
+};
+
+/** --account, else PAYRUN_RECONCILE_ACCOUNTS (comma-separated), else a usage error naming both. */
+function accountsFrom(flag: string | undefined): string[] {
+  if (flag) return [flag];
+  const env = (process.env.PAYRUN_RECONCILE_ACCOUNTS ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  const bad = env.find((a) => !/^\d{20}$/.test(a));
+  if (bad) throw new CliFailure(`PAYRUN_RECONCILE_ACCOUNTS: "${bad}" is not a 20-digit account number`);
+  if (env.length === 0)
+    throw new CliFailure('--account: which account to reconcile (or set PAYRUN_RECONCILE_ACCOUNTS)');
+  return env;
+}
+
+export function describeDay(r: ReconcileDayResult, lang = currentLang()): string[] {
+  if (r.outcome === 'statement_unavailable')
+    return [
+      lang === 'ru'
+        ? `${r.account} за ${r.day}: выписка банка не получена (${r.error ?? ''}); день будет сверен при следующем запуске`
+        : `${r.account} ${r.day}: the bank's statement did not come (${r.error ?? ''}); the next run tries the day again`,
+    ];
+  const lines = [
+    lang === 'ru'
+      ? `${r.account} за ${r.day}: новых расхождений ${r.found}, подтверждено позже ${r.settled}, открытых всего ${r.open}`
+      : `${r.account} ${r.day}: ${r.found} difference(s) found, ${r.settled} settled by late lines, ${r.open} open in all`,
+  ];
+  if (r.files)
+    lines.push(
+      `${lang === 'ru' ? 'отчёт' : 'report'}: ${r.files.csv}`,
+      `JSON: ${r.files.json}`,
+      `1C: ${r.files.oneC}`,
+    );
+  return lines;
+}
+
+/** Starts (or joins, when one is running) the day's workflow and waits for its outcome. */
+export async function reconcileDay(
+  client: Client,
+  taskQueue: string,
+  account: string,
+  day: string,
+): Promise<ReconcileDayResult> {
+  const workflowId = reconciliationWorkflowId(account, day);
+  try {
+    const handle = await client.workflow.start('reconciliationDayWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [{ account, day }],
+    });
+    return (await handle.result()) as ReconcileDayResult;
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return (await client.workflow.getHandle(workflowId).result()) as ReconcileDayResult;
+  }
+}
+
+/** Every open difference of every account the store knows, oldest first, with its age in Moscow business days. */
+export function reconcileStatus(dir: string, today = moscowDay(Date.now()), lang = currentLang()): string[] {
+  const lines: string[] = [];
+  for (const account of reconciledAccounts(dir)) {
+    const last = lastReconciledDay(dir, account);
+    const open = Object.values(readDifferences(dir, account))
+      .filter((d) => d.state === 'open')
+      .sort((a, b) => a.day.localeCompare(b.day) || a.key.localeCompare(b.key));
+    lines.push(
+      lang === 'ru'
+        ? `${account}: сверен по ${last ?? '—'}, открытых расхождений ${open.length}`
+        : `${account}: reconciled up to ${last ?? '—'}, ${open.length} open difference(s)`,
+    );
+    for (const d of open) {
+      const kind = DIFFERENCE_KINDS[d.kind];
+      const age = businessDaysBetween(d.day, today);
+      const amounts = [d.payrunAmount, d.bankAmount]
+        .map((a) => (a === undefined ? '—' : money(a)))
+        .join(' / ');
+      lines.push(
+        `  ${d.key}  ${d.day} (${age} ${lang === 'ru' ? 'раб. дн.' : 'business days'})  ${lang === 'ru' ? kind.ru : kind.en}` +
+          `  ${d.reference ?? ''}  payrun/${lang === 'ru' ? 'банк' : 'bank'}: ${amounts}`,
+        `    ${lang === 'ru' ? 'что делать' : 'what to do'}: ${lang === 'ru' ? kind.actionRu : kind.actionEn}`,
+      );
+    }
+  }
+  if (lines.length === 0) lines.push(lang === 'ru' ? 'сверок ещё не было' : 'nothing reconciled yet');
+  return lines;
+}
+
+export function registerReconcile(program: Command): void {
+  const reconcile = program
+    .command('reconcile')
+    .description("daily reconciliation with the bank's statement (docs/reconciliation.md)");
+  reconcile
+    .command('day')
+    .argument('<date>', 'the Moscow business day, YYYY-MM-DD', dayArg)
+    .option('--account <number>', 'the 20-digit account (default: PAYRUN_RECONCILE_ACCOUNTS)', accountArg)
+    .description('reconcile one day now and print where its report and 1C export are')
+    .action(async (day: string, flags: { account?: string }) => {
+      const accounts = accountsFrom(flags.account);
+      await withClient(async (client, taskQueue) => {
+        for (const account of accounts)
+          for (const line of describeDay(await reconcileDay(client, taskQueue, account, day)))
+            console.log(line);
+      });
+    });
+  reconcile
+    .command('status')
+    .description('open differences by account, each with its age in business days and what to do')
+    .action(() => {
+      for (const line of reconcileStatus(dataDir())) console.log(line);
+    });
+  reconcile
+    .command('resolve')
+    .argument('<account>', 'the 20-digit account', accountArg)
+    .argument('<key>', 'the difference, as `payrun reconcile status` lists it (kind:id)')
+    .requiredOption('--reason <text>', 'why it is resolved (kept with your person id)')
+    .description('close an open difference with a reason, signed with your key (payrun login)')
+    .action((account: string, key: string, flags: { reason: string }) => {
+      const signer = requireSigner();
+      const person = provenResolver(loadPolicy(), signer, `${account}\n${key}\n${flags.reason}`);
+      let resolved;
+      try {
+        resolved = resolveDifference(dataDir(), account, key, {
+          person,
+          reason: flags.reason,
+          at: new Date(),
+        });
+      } catch (err) {
+        throw new CliFailure((err as Error).message);
+      }
+      console.log(`${resolved.key}: resolved by ${person}: ${resolved.resolved!.reason}`);
+    });
+  reconcile
+    .command('schedule')
+    .option('--at <HH:MM>', 'Moscow time of the daily run', '06:00')
+    .option(
+      '--account <number>',
+      'the account (default: PAYRUN_RECONCILE_ACCOUNTS, else the deposit account the bank names)',
+      accountArg,
+    )
+    .option('--first-day <date>', 'never reconcile days before this one (default: yesterday)', dayArg)
+    .description('create or update the Temporal Schedule that reconciles the previous day every morning')
+    .action(async (flags: { at: string; account?: string; firstDay?: string }) => {
+      const accounts = flags.account
+        ? [flags.account]
+        : process.env.PAYRUN_RECONCILE_ACCOUNTS
+          ? accountsFrom(undefined)
+          : [];
+      const firstDay = flags.firstDay ?? addDays(moscowDay(Date.now()), -1);
+      await withClient(async (client, taskQueue) => {
+        const id = await ensureReconciliationSchedule(client, {
+          taskQueue,
+          at: flags.at,
+          input: { accounts, firstDay },
+        });
+        console.log(`${id}: every day at ${flags.at} Moscow time, days from ${firstDay}`);
+      });
+    });
+}

@@ -1,0 +1,46 @@
+import { Gauge, type Registry } from 'prom-client';
+import { businessDaysBetween, moscowDay } from '../reconcile/days';
+import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
+import { readDifferences, reconciledAccounts } from '../reconcile/store';
+
+/**
+ * Open reconciliation differences, read from the reconciliation store at every scrape (so a restarted
+ * worker reports them at once, and a difference resolved from the CLI drops out without the worker):
+ * how many by account and kind, and the age of the oldest in Moscow business days, which the
+ * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml).
+ */
+export function registerReconciliationMetrics(
+  registry: Registry,
+  dataDir: () => string = () => process.env.PAYRUN_DATA_DIR ?? '.payrun',
+  today: () => string = () => moscowDay(Date.now()),
+): void {
+  const read = () =>
+    reconciledAccounts(dataDir()).map((account) => ({
+      account,
+      open: Object.values(readDifferences(dataDir(), account)).filter((d) => d.state === 'open'),
+    }));
+  new Gauge({
+    name: 'payrun_reconciliation_open_differences',
+    help: "Differences between payrun and the bank's statements still open, by account and kind.",
+    labelNames: ['account', 'kind'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { account, open } of read())
+        for (const kind of DIFFERENCE_KIND_NAMES)
+          this.set({ account, kind }, open.filter((d) => d.kind === kind).length);
+    },
+  });
+  new Gauge({
+    name: 'payrun_reconciliation_oldest_open_difference_business_days',
+    help: 'Age in Moscow business days of the oldest open reconciliation difference, by account (0 when none is open).',
+    labelNames: ['account'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const now = today();
+      for (const { account, open } of read())
+        this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
+    },
+  });
+}
