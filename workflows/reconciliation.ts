@@ -34,16 +34,27 @@ const { reconciliationAccounts } = proxyActivities<Acts>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
 
-const statementFetcher = (wait: StatementWait = {}) =>
-  proxyActivities<Acts>({
+/**
+ * The statement is retried while the bank says it is not ready or fails, for about maxWaitMs: as many
+ * attempts as the backoff fits in it (so the last failure, not a bare timeout, says why the day waits).
+ */
+const statementFetcher = (wait: StatementWait = {}) => {
+  const initial = wait.initialIntervalMs ?? 60_000;
+  const maximum = wait.maximumIntervalMs ?? 15 * 60_000;
+  const total = wait.maxWaitMs ?? 6 * 3600_000;
+  let attempts = 1;
+  for (let slept = 0, next = initial; slept < total; next = Math.min(next * 2, maximum), attempts++)
+    slept += next;
+  return proxyActivities<Acts>({
     startToCloseTimeout: '45 seconds',
-    scheduleToCloseTimeout: wait.maxWaitMs ?? 6 * 3600_000,
     retry: {
-      initialInterval: wait.initialIntervalMs ?? 60_000,
+      initialInterval: initial,
       backoffCoefficient: 2,
-      maximumInterval: wait.maximumIntervalMs ?? 15 * 60_000,
+      maximumInterval: maximum,
+      maximumAttempts: attempts,
     },
   }).fetchStatement;
+};
 
 /**
  * One account's one Moscow business day: the bank's statement (waited for while the bank says it is
@@ -62,10 +73,17 @@ export async function reconciliationDayWorkflow(input: ReconcileDayInput): Promi
     await statementFetcher(input.statementWait)(step);
   } catch (err) {
     if (!(err instanceof ActivityFailure)) throw err;
-    return recordStatementUnavailable({ ...step, error: err.cause?.message ?? err.message });
+    return recordStatementUnavailable({ ...step, error: causes(err) });
   }
   await listDayPayouts(step);
   return matchReconciliationDay(step);
+}
+
+/** "activity ScheduleToClose timeout: report/account_statement: internal_error: …": the whole chain. */
+function causes(err: Error): string {
+  const messages: string[] = [];
+  for (let e: unknown = err.cause; e instanceof Error; e = e.cause) messages.push(e.message);
+  return messages.join(': ') || err.message;
 }
 
 /**
