@@ -71,9 +71,10 @@ export interface DryRunOptions extends Pick<SubmitOptions, 'paths' | 'policy' | 
    */
   lookupReference?: (reference: string) => Promise<PayoutLookup>;
   /**
-   * How a tax number is checked; undefined: no answer in time. Default: with the bank directly. The
-   * CLI passes verdictFromTaxpayerWorkflow (src/batch/verdicts.ts): the payouts' own per-tax-number
-   * workflows check and keep the verdicts, so a submit right after reuses them.
+   * How a tax number is checked first; undefined: no answer in time, and the bank is asked directly
+   * (for it and every later one). Default: the bank directly. The CLI passes verdictFromTaxpayerWorkflow
+   * (src/batch/verdicts.ts): the payouts' own per-tax-number workflows check and keep the verdicts, so a
+   * submit right after reuses them.
    */
   checkTaxpayer?: (ask: TaxpayerAsk) => Promise<TaxpayerVerdict | undefined>;
 }
@@ -116,7 +117,15 @@ export async function dryRunBatch(
   for (const r of batch.accepted)
     if (r.selfEmployed && !asks.has(r.recipient.taxReference))
       asks.set(r.recipient.taxReference, { taxReference: r.recipient.taxReference, reference: r.reference });
-  const check = opts.checkTaxpayer ?? ((ask: TaxpayerAsk) => taxpayerVerdict(bank, ask.taxReference));
+  // Through the taxpayer workflows when given; once they leave a tax number unanswered (no worker
+  // running), the bank directly for that one and every later one, rather than waiting on each.
+  let viaWorkflows = opts.checkTaxpayer;
+  const check = async (ask: TaxpayerAsk): Promise<TaxpayerVerdict | undefined> => {
+    const verdict = viaWorkflows && (await viaWorkflows(ask));
+    if (verdict) return verdict;
+    viaWorkflows = undefined;
+    return taxpayerVerdict(bank, ask.taxReference);
+  };
   let done = 0;
   opts.onProgress?.({ done, total: asks.size });
   const verdicts = new Map(

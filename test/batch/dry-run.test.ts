@@ -113,6 +113,32 @@ test('many distinct tax numbers: checked side by side up to the bound, progress 
   ]);
 });
 
+test('when the taxpayer workflows leave a tax number unanswered (no worker), the bank is asked directly, and for every later one', async () => {
+  const inns = [inn12('6377777771'), inn12('6377777772'), inn12('6377777773')];
+  const file = batchFile(inns.map((inn, i) => ({ reference: `wf-${i}`, inn, selfEmployed: true })));
+  const checks = () => Object.values(sb.sandbox.state.npdRequests).filter((r) => r.origin === 'check').length;
+  const before = checks();
+  const asked: string[] = [];
+  let finished = false;
+  const run = dryRunBatch(bank, file, {
+    paths: { dataDir: dir, batchesDir: dir },
+    concurrency: 1,
+    checkTaxpayer: async (ask) => {
+      asked.push(ask.reference);
+      return undefined;
+    },
+  }).finally(() => (finished = true));
+  while (!finished) {
+    await waitFor(() => finished || checks() > before, 60_000);
+    await sb.advance(PENDING_MS);
+    await new Promise((r) => setImmediate(r));
+  }
+  const report = await run;
+  expect(asked).toEqual(['wf-0']);
+  expect(checks() - before).toBe(3);
+  expect(report.rows.map((r) => r.pay)).toEqual([true, true, true]);
+});
+
 test('a file with no self-employed row reports 0 of 0 and checks nothing', async () => {
   const before = Object.keys(sb.sandbox.state.npdRequests).length;
   const progress: DryRunProgress[] = [];
