@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicKey } from 'node:crypto';
+import { PolicySource } from '../../src/policy/file';
+import { addDays, moscowDay } from '../../src/reconcile/days';
+import { ensureReconciliationSchedule } from '../../src/reconcile/schedule';
+import { readDayOutcome } from '../../src/reconcile/store';
+import { buildActivities } from '../../src/worker/activities';
+import type { ReconcileDueResult } from '../../workflows/contracts/reconciliation';
+import { DEPOSIT_ACCOUNT, QUICK_WAIT } from '../harness/reconciliation';
+import { startStack, TEST_PAYER, type Stack } from '../harness/stack';
+import { startTestWorker, type TestWorker } from '../harness/temporal';
+import { waitFor } from '../harness/wait';
+
+// The schedule reconciles the previous Moscow day, and every day a worker outage left behind.
+describe('the reconciliation schedule', () => {
+  let stack: Stack;
+  let worker: TestWorker | undefined;
+  let dataDir: string;
+  const scheduleId = `reconcile-test-${randomUUID()}`;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'payrun-reconcile-schedule-'));
+    process.env.PAYRUN_DATA_DIR = dataDir;
+    stack = await startStack({ inProcessWorker: false });
+  });
+  afterAll(async () => {
+    await stack?.client.schedule
+      .getHandle(scheduleId)
+      .delete()
+      .catch(() => undefined);
+    await worker?.stop();
+    await stack?.stop();
+  });
+
+  const startWorker = () =>
+    startTestWorker({
+      taskQueue: stack.taskQueue,
+      activities: buildActivities({
+        bank: stack.bank,
+        payer: TEST_PAYER,
+        client: stack.client,
+        taskQueue: stack.taskQueue,
+        bankPublicKey: createPublicKey(stack.sandbox.bankPublicKeyPem),
+        policy: new PolicySource({ PAYRUN_POLICY_FILE: stack.people.file }),
+      }),
+    });
+
+  /** Triggers the schedule and returns the due workflow it started (waiting for it to be started, not run). */
+  const trigger = async (actionsBefore: number) => {
+    const handle = stack.client.schedule.getHandle(scheduleId);
+    await handle.trigger();
+    let workflowId = '';
+    await waitFor(
+      async () => {
+        const { info } = await handle.describe();
+        const action = info.recentActions[actionsBefore]?.action;
+        workflowId = action?.type === 'startWorkflow' ? action.workflow.workflowId : '';
+        return workflowId !== '';
+      },
+      30_000,
+      'the schedule started its workflow',
+    );
+    return stack.client.workflow.getHandle(workflowId);
+  };
+
+  it('runs the previous day, catching up two days missed while no worker ran', async () => {
+    const today = moscowDay(Date.now());
+    const firstDay = addDays(today, -3);
+    await ensureReconciliationSchedule(stack.client, {
+      taskQueue: stack.taskQueue,
+      scheduleId,
+      input: { accounts: [DEPOSIT_ACCOUNT], firstDay, statementWait: QUICK_WAIT },
+    });
+    const described = await stack.client.schedule.getHandle(scheduleId).describe();
+    expect(described.spec.timezone).toBe('Europe/Moscow');
+    expect(described.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 6, end: 6, step: 1 }] });
+
+    // The worker is down: the run the schedule starts waits for one.
+    const run = await trigger(0);
+    expect((await run.describe()).status.name).toBe('RUNNING');
+    expect(readDayOutcome(dataDir, DEPOSIT_ACCOUNT, firstDay)).toBeUndefined();
+
+    worker = await startWorker();
+    const result = (await run.result()) as ReconcileDueResult;
+    expect(result.upTo).toBe(addDays(today, -1));
+    expect(result.days.map((d) => [d.day, d.outcome, d.found])).toEqual([
+      [addDays(today, -3), 'reconciled', 0],
+      [addDays(today, -2), 'reconciled', 0],
+      [addDays(today, -1), 'reconciled', 0],
+    ]);
+
+    // The next run finds nothing due: each day is reconciled once.
+    const next = (await (await trigger(1)).result()) as ReconcileDueResult;
+    expect(next.days).toEqual([]);
+  });
+});
