@@ -81,6 +81,24 @@ export async function reconcileDay(
   }
 }
 
+/** The sandbox's deposit account (src/sandbox/index.ts), which the demo's payouts are debited from. */
+const SANDBOX_DEPOSIT_ACCOUNT = '40702810700000000002';
+
+/**
+ * For `make demo`: reconciles the demo's day (today in Moscow, the sandbox's clock being the real one)
+ * through the running worker, and says what it found and where the files are.
+ */
+export async function reconcileDemoDay(
+  client: Client,
+  taskQueue: string,
+  opts: { account?: string; day?: string } = {},
+): Promise<{ result: ReconcileDayResult; clean: boolean; lines: string[] }> {
+  const account = opts.account ?? SANDBOX_DEPOSIT_ACCOUNT;
+  const result = await reconcileDay(client, taskQueue, account, opts.day ?? moscowDay(Date.now()));
+  const clean = result.outcome === 'reconciled' && result.found === 0;
+  return { result, clean, lines: describeDay(result) };
+}
+
 /** Every open difference of every account the store knows, oldest first, with its age in Moscow business days. */
 export function reconcileStatus(dir: string, today = moscowDay(Date.now()), lang = currentLang()): string[] {
   const lines: string[] = [];

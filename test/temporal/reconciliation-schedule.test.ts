@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicKey } from 'node:crypto';
+import { reconcileDemoDay } from '../../src/cli/reconcile';
 import { PolicySource } from '../../src/policy/file';
+import type { DayReport } from '../../src/reconcile/report';
 import { addDays, moscowDay } from '../../src/reconcile/days';
 import { ensureReconciliationSchedule } from '../../src/reconcile/schedule';
 import { readDayOutcome } from '../../src/reconcile/store';
 import { buildActivities } from '../../src/worker/activities';
 import type { ReconcileDueResult } from '../../workflows/contracts/reconciliation';
+import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import { DEPOSIT_ACCOUNT, QUICK_WAIT } from '../harness/reconciliation';
 import { startStack, TEST_PAYER, type Stack } from '../harness/stack';
 import { startTestWorker, type TestWorker } from '../harness/temporal';
@@ -95,5 +98,23 @@ describe('the reconciliation schedule', () => {
     // The next run finds nothing due: each day is reconciled once.
     const next = (await (await trigger(1)).result()) as ReconcileDueResult;
     expect(next.days).toEqual([]);
+  });
+
+  it('the demo day: paid payouts reconcile with zero differences, and the files are where it says', async () => {
+    worker ??= await startWorker();
+    const paid = await outcome(
+      await startPayout(stack, payoutRequest({ amount: 123_400, selfEmployed: false })),
+    );
+    expect(paid.state).toBe('succeeded');
+    const demo = await reconcileDemoDay(stack.client, stack.taskQueue);
+    expect(demo).toMatchObject({
+      clean: true,
+      result: { outcome: 'reconciled', found: 0, day: moscowDay(Date.now()) },
+    });
+    const files = demo.result.files!;
+    expect(demo.lines.join('\n')).toContain(files.oneC);
+    for (const file of [files.csv, files.json, files.oneC]) expect(existsSync(file)).toBe(true);
+    const report = JSON.parse(readFileSync(files.json, 'utf8')) as DayReport;
+    expect(report.matched.map((m) => m.reference)).toEqual([paid.reference]);
   });
 });
