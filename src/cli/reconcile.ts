@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
+import { ConfigError } from '../config';
 import { currentLang, money } from '../i18n';
 import { loadPolicy } from '../policy/file';
 import { requireSigner } from '../policy/credential';
@@ -19,6 +20,11 @@ const dayArg = (value: string): string => {
   if (!day) throw new InvalidArgumentError(`expected a date YYYY-MM-DD, like 2026-11-23 (got "${value}")`);
   return day;
 };
+const timeArg = (value: string): string => {
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(value))
+    throw new InvalidArgumentError(`expected a Moscow time HH:MM, like 06:00 (got "${value}")`);
+  return value;
+};
 const accountArg = (value: string): string => {
   if (!/^\d{20}$/.test(value))
     throw new InvalidArgumentError(`expected a 20-digit account number (got "${value}")`);
@@ -33,9 +39,9 @@ function accountsFrom(flag: string | undefined): string[] {
     .map((a) => a.trim())
     .filter(Boolean);
   const bad = env.find((a) => !/^\d{20}$/.test(a));
-  if (bad) throw new CliFailure(`PAYRUN_RECONCILE_ACCOUNTS: "${bad}" is not a 20-digit account number`);
+  if (bad) throw new ConfigError([`PAYRUN_RECONCILE_ACCOUNTS: "${bad}" is not a 20-digit account number`]);
   if (env.length === 0)
-    throw new CliFailure('--account: which account to reconcile (or set PAYRUN_RECONCILE_ACCOUNTS)');
+    throw new ConfigError(['--account: which account to reconcile (or set PAYRUN_RECONCILE_ACCOUNTS)']);
   return env;
 }
 
@@ -175,7 +181,7 @@ export function registerReconcile(program: Command): void {
     });
   reconcile
     .command('schedule')
-    .option('--at <HH:MM>', 'Moscow time of the daily run', '06:00')
+    .option('--at <HH:MM>', 'Moscow time of the daily run', timeArg, '06:00')
     .option(
       '--account <number>',
       'the account (default: PAYRUN_RECONCILE_ACCOUNTS, else the deposit account the bank names)',
