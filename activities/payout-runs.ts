@@ -6,6 +6,9 @@ import { earlierPayoutRuns } from '../src/batch/lookup';
 import type { PayoutRequest } from '../src/csv/types';
 import type { Policy } from '../src/policy/file';
 import type { PayoutAuthorization } from '../workflows/contracts/approval';
+import type { ReserveAnswer } from '../workflows/contracts/recipient';
+import { formatRubles } from '../src/money';
+import { reserveIncome } from './recipient';
 import type { EarlierPayoutRun } from '../workflows/contracts/payout';
 import { verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import type { CreatePayoutInput } from './bank';
@@ -18,9 +21,18 @@ export interface BeforeCreating {
   created?: PaymentSession;
   /** Who allowed this payout: its approved batch, its own approval to come, or a refusal (no session). */
   authorization?: PayoutAuthorization;
+  /** Its amount reserved in the recipient's yearly ledger, or the limit it would pass (no session then). */
+  reservation?: ReserveAnswer & { reason?: string };
 }
 
 /** What the payout workflow asks the Temporal server before it creates a bank session. */
+/** How a refused reservation reads in the report: the limit, its amount and what is left. */
+const LIMIT_WORDS = {
+  yearly_cap: 'the self-employed income cap for',
+  per_payout: 'the per-payout limit of',
+  per_month: 'the monthly limit of',
+} as const;
+
 export function createPayoutRunActivities(deps: {
   client: Client;
   taskQueue: string;
@@ -29,6 +41,27 @@ export function createPayoutRunActivities(deps: {
   /** Defaults to PAYRUN_DATA_DIR (read at call time). */
   dataDir?: string;
 }) {
+  /**
+   * Before the session exists, the amount is reserved in the recipient's ledger when a limit applies to
+   * the row (a self-employed row's yearly cap, or a per-payout or monthly limit for this person).
+   */
+  const reserve = async (workflowId: string, request: PayoutRequest) => {
+    const limits = deps.policy.current().limitsFor(request.recipient.taxReference, request.selfEmployed);
+    if (!limits) return undefined;
+    const answer = await reserveIncome(deps.client, deps.taskQueue, request.recipient.taxReference, {
+      reference: request.reference,
+      workflowId,
+      amount: request.amount,
+      selfEmployed: request.selfEmployed,
+      at: new Date().toISOString(),
+      limits,
+    });
+    if (answer.ok) return answer;
+    const reason =
+      `${formatRubles(request.amount)} ₽ would pass ${LIMIT_WORDS[answer.limit]} ${answer.limit === 'yearly_cap' ? `${answer.year}, ` : ''}` +
+      `${formatRubles(answer.limitKopecks)} ₽: ${formatRubles(answer.headroomKopecks)} ₽ left; nothing was sent to the bank`;
+    return { ...answer, reason };
+  };
   return {
     /**
      * Both things a payout must know before it creates a session, in one local activity (one marker in
@@ -54,13 +87,22 @@ export function createPayoutRunActivities(deps: {
             input.authorize,
           )
         : undefined;
-      const [earlier, verdict] = await Promise.all([
+      const [earlier, verdict, reservation] = await Promise.all([
         earlierPayoutRuns(deps.client, input.workflowId, input.currentRunId),
         input.taxpayer ? askTaxpayerVerdict(deps.client, deps.taskQueue, input.taxpayer) : undefined,
+        input.authorize && authorization?.kind !== 'refused'
+          ? reserve(input.workflowId, input.authorize.request)
+          : undefined,
       ]);
-      const found = { earlier, ...(verdict ? { verdict } : {}), ...(authorization ? { authorization } : {}) };
+      const found = {
+        earlier,
+        ...(verdict ? { verdict } : {}),
+        ...(authorization ? { authorization } : {}),
+        ...(reservation ? { reservation } : {}),
+      };
       const create = input.createIfClear;
-      if (!create || earlier.length > 0 || authorization?.kind === 'refused') return found;
+      if (!create || earlier.length > 0 || authorization?.kind === 'refused' || reservation?.ok === false)
+        return found;
       if (create.request.selfEmployed && (!verdict || verdictRefusal(verdict))) return found;
       return { ...found, created: await deps.createPayoutSession(create) };
     },

@@ -58,6 +58,7 @@ function rowState(state: PayoutState): BatchRowState {
     case 'rejected':
     case 'expired':
     case 'cancelled':
+    case 'limit_exceeded':
     case 'needs_attention':
       return state;
     default:

@@ -6,3 +6,4 @@ export { webhookInboxWorkflow } from './webhook-inbox';
 export { refundWorkflow } from './refund';
 export { batchWorkflow } from './batch';
 export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation';
+export { recipientWorkflow } from './recipient';

@@ -11,7 +11,7 @@ import type { PayoutState, PayoutStatus } from './contracts/payout';
  * - `payout_already_paid` / `reference_conflict`: a run refused because an earlier run of the same
  *   reference paid; the detail is that earlier run's status.
  */
-export const NOT_PAID_STATES = ['failed', 'rejected', 'expired', 'cancelled'] as const;
+export const NOT_PAID_STATES = ['failed', 'rejected', 'expired', 'cancelled', 'limit_exceeded'] as const;
 export type NotPaidState = (typeof NOT_PAID_STATES)[number];
 export const PAID_STATES: readonly PayoutState[] = ['succeeded', 'credited', 'returned'];
 

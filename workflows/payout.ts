@@ -418,6 +418,13 @@ export async function payoutWorkflow(raw: PayoutInput): Promise<PayoutStatus> {
           : 'nothing to reconcile: no earlier run of this reference',
       );
     if (refusal) return finish('rejected', refusal.code, refusal.reason);
+    const reserved = before.reservation;
+    if (reserved && !reserved.ok)
+      return finish(
+        'limit_exceeded',
+        'limit_exceeded',
+        reserved.reason ?? `would pass the ${reserved.limit} limit`,
+      );
 
     return settled(pay());
   }

@@ -27,6 +27,7 @@ export const RETRYABLE_ROW_STATES: readonly string[] = [
   'expired',
   'cancelled',
   'needs_attention',
+  'limit_exceeded', // once the year turns, a limit is raised or the person's known income is corrected
 ];
 
 /**

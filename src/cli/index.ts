@@ -8,6 +8,7 @@ import { registerIngress } from './ingress';
 import { registerPayout } from './payout';
 import { registerRefund } from './refund';
 import { registerPeople } from './people';
+import { registerRecipient } from './recipient';
 import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
 import { registerWatch } from './watch';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerRefund(program);
   registerReconcile(program);
   registerPeople(program);
+  registerRecipient(program);
   registerWatch(program);
   registerSandbox(program);
   registerCodecServer(program);

@@ -14,6 +14,7 @@ const STATE: Record<string, { ru: string; en: string }> = {
   expired: { ru: 'истекло', en: 'expired' },
   cancelled: { ru: 'отменено', en: 'cancelled' },
   needs_attention: { ru: 'требует проверки', en: 'needs_attention' },
+  limit_exceeded: { ru: 'превышен лимит получателя', en: 'limit_exceeded' },
   already_paid: { ru: 'уже выплачено ранее', en: 'already_paid' },
   reference_conflict: { ru: 'конфликт референса', en: 'reference_conflict' },
   invalid: { ru: 'ошибка в строке', en: 'invalid' },

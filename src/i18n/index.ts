@@ -4,13 +4,14 @@
  */
 import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
+import { RECIPIENT_MESSAGES } from './recipient';
 import { currentLang, type Lang } from './lang';
 
 export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type Lang } from './lang';
 export { charName, columnName, type CharName } from './csv';
 export type { AmountPart, NamedRow } from './batch';
 
-const CATALOGUE = { ...CSV_MESSAGES, ...BATCH_MESSAGES };
+const CATALOGUE = { ...CSV_MESSAGES, ...BATCH_MESSAGES, ...RECIPIENT_MESSAGES };
 type Catalogue = typeof CATALOGUE;
 export type MessageCode = keyof Catalogue;
 export type MessageParams<C extends MessageCode> = Parameters<Catalogue[C]['en']>[0];

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ConfigError } from '../config';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
+import type { IncomeLimits } from '../../workflows/contracts/recipient';
 
 export const ROLES = [
   'preparer',
@@ -28,6 +29,12 @@ export interface Policy {
   names: Map<string, string>;
   /** Console sign-in: scrypt password hashes and TOTP secrets by person id, when the policy has them. */
   logins: Map<string, { passwordHash?: string; totp?: string }>;
+  /**
+   * The limits a payout to this tax number is reserved against in the recipient's ledger, or undefined
+   * when none applies (a plain row with no per-payout or monthly limit). Tax numbers stay here, in the
+   * worker: never in the view workflows get.
+   */
+  limitsFor(taxReference: string, selfEmployed: boolean): IncomeLimits | undefined;
 }
 
 const HOUR = 3_600_000;
@@ -85,11 +92,29 @@ const rules = z
       .positive()
       .max(24 * 366)
       .default(72),
+    // A self-employed person's income for the year may not pass 2.4 million roubles; payrun sees only its
+    // own payouts, so a margin (or a person's known income, below) keeps room for the rest.
+    self_employed_yearly_cap: roubles('an amount').default(rublesToKopecks('2 400 000,00')),
+    self_employed_cap_margin: roubles('an amount').default(0),
+    per_payout_limit: roubles('an amount').nullable().default(null),
+    per_month_limit: roubles('an amount').nullable().default(null),
   })
   // Parsed through, so an absent rules block gets every default above.
   .prefault({});
 
-const policyFile = z.strictObject({ people: z.array(person).min(1, 'expected at least one person'), rules });
+const recipient = z.strictObject({
+  inn: z.string().regex(/^(\d{10}|\d{12})$/, 'expected a tax number: 10 or 12 digits, in quotes'),
+  known_income: roubles('an amount').optional(),
+  per_payout_limit: roubles('an amount').optional(),
+  per_month_limit: roubles('an amount').optional(),
+});
+
+const policyFile = z.strictObject({
+  people: z.array(person).min(1, 'expected at least one person'),
+  rules,
+  /** Per person: income known from elsewhere this year, and limits of their own. */
+  recipients: z.array(recipient).default([]),
+});
 
 /** Parses policy text; every problem is named with its line (`path:line: field: rule`). */
 export function parsePolicy(text: string, path: string): Policy {
@@ -149,10 +174,25 @@ export function parsePolicy(text: string, path: string): Policy {
   }
   if (problems.length > 0 || !r.success) throw new ConfigError(problems);
   const rl = r.data.rules;
+  const byInn = new Map(r.data.recipients.map((x) => [x.inn, x]));
+  const cap = Math.max(0, rl.self_employed_yearly_cap - rl.self_employed_cap_margin);
+  const limitsFor = (inn: string, selfEmployed: boolean): IncomeLimits | undefined => {
+    const own = byInn.get(inn);
+    const perPayout = own?.per_payout_limit ?? rl.per_payout_limit ?? undefined;
+    const perMonth = own?.per_month_limit ?? rl.per_month_limit ?? undefined;
+    if (!selfEmployed && perPayout === undefined && perMonth === undefined) return undefined;
+    return {
+      ...(selfEmployed ? { yearlyCapKopecks: cap } : {}),
+      ...(own?.known_income !== undefined ? { knownIncomeKopecks: own.known_income } : {}),
+      ...(perPayout !== undefined ? { perPayoutKopecks: perPayout } : {}),
+      ...(perMonth !== undefined ? { perMonthKopecks: perMonth } : {}),
+    };
+  };
   return {
     path,
     names,
     logins,
+    limitsFor,
     view: {
       version: createHash('sha256').update(text).digest('hex').slice(0, 16),
       people,

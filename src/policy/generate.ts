@@ -26,6 +26,12 @@ export interface PolicyRulesSpec {
   two_approvers_above?: string | null;
   hand_started_payouts_need_approval_above?: string;
   approvals_expire_after_hours?: number;
+  self_employed_yearly_cap?: string;
+  self_employed_cap_margin?: string;
+  per_payout_limit?: string | null;
+  per_month_limit?: string | null;
+  /** Per tax number: income known from elsewhere, limits of their own (written as the file's `recipients`). */
+  recipients?: { inn: string; known_income?: string; per_payout_limit?: string; per_month_limit?: string }[];
 }
 
 export interface WrittenPolicy {
@@ -65,7 +71,11 @@ export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRule
   writePrivateFile(
     file,
     `# Who may pay (docs/security.md#who-may-pay). Written by payrun for ${dir}.\n` +
-      stringify({ people: listed, rules }),
+      stringify({
+        people: listed,
+        rules: { ...rules, recipients: undefined },
+        recipients: rules.recipients ?? [],
+      }),
   );
   return { file, keyFiles };
 }

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { createBankActivities } from '../../activities/bank';
 import { createBatchActivities } from '../../activities/batch';
 import { createPayoutRunActivities } from '../../activities/payout-runs';
+import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
 import { createWebhookActivities } from '../../activities/webhooks';
@@ -38,6 +39,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...batch,
     ...createPayoutRunActivities({ ...counted, createPayoutSession: bank.createPayoutSession }),
     ...createWebhookActivities(counted),
+    ...createRecipientActivities(counted),
     ...createReconciliationActivities(counted),
     /**
      * Every row outcome of a batch passes through here once it is final; counted after the store has

@@ -79,3 +79,12 @@ export async function failureType(handle: WorkflowHandle): Promise<string | unde
     throw err;
   }
 }
+
+/** How many requests the sandbox has answered on paths containing `path` (its admin counter). */
+export async function requestsTo(stack: Stack, path: string): Promise<number> {
+  const res = await fetch(`${stack.sandbox.url}/__admin/requests`);
+  const { counts } = (await res.json()) as { counts: Record<string, number> };
+  return Object.entries(counts)
+    .filter(([k]) => k.includes(path))
+    .reduce((sum, [, n]) => sum + n, 0);
+}

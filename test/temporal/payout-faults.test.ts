@@ -6,15 +6,8 @@ import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harne
 import { succeededPayment } from '../harness/payments';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
+import { requestsTo } from '../harness/payouts';
 import { waitFor } from '../harness/wait';
-
-const requestsTo = async (stack: Stack, path: string): Promise<number> => {
-  const res = await fetch(`${stack.sandbox.url}/__admin/requests`);
-  const { counts } = (await res.json()) as { counts: Record<string, number> };
-  return Object.entries(counts)
-    .filter(([k]) => k.includes(path))
-    .reduce((sum, [, n]) => sum + n, 0);
-};
 
 describe('payouts survive what real banks do to webhooks', () => {
   let stack: Stack;

@@ -20,7 +20,8 @@ export type PayoutState =
   | 'credited' // confirmation_payout arrived
   | 'returned' // the recipient's bank returned the money
   | 'failed' // the bank refused or failed the payout
-  | 'rejected' // not paid by payrun's own decision (taxpayer check); no bank session
+  | 'rejected' // not paid by payrun's own decision (taxpayer check, no approval); no bank session
+  | 'limit_exceeded' // not paid: it would pass the recipient's yearly cap or another limit; no bank session
   | 'expired' // approval never came within the confirm window; session cancelled
   | 'cancelled' // cancelled by an operator
   | 'needs_attention'; // the workflow could not tell whether money moved: `payrun payout reconcile` asks the bank

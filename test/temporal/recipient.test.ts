@@ -1,0 +1,113 @@
+import type { BatchPaths } from '../../src/batch/config';
+import { recipientLedgerId } from '../../activities/recipient';
+import { TEST_CARDS } from '../../src/sandbox/test-values';
+import { recipientQuery } from '../../workflows/contracts/recipient';
+import {
+  batchCsv,
+  batchHandle,
+  batchTestPaths,
+  dropAndSubmit,
+  freshInn,
+  ledgerPayouts,
+  uniquePrefix,
+} from '../harness/batches';
+import { outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
+import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';
+import { runCli } from '../harness/cli-process';
+
+/**
+ * The recipient's year: a cap of 5 000,00 ₽ for self-employed income (test rows are 1 500,00 ₽), so that
+ * a few rows cross it; a per-payout limit of 1 000,00 ₽ for one tax number. Checked against the ledger.
+ */
+const LIMITED_INN = freshInn(99_001);
+const RULES = {
+  ...NO_APPROVALS,
+  self_employed_yearly_cap: '5 000,00',
+  recipients: [{ inn: LIMITED_INN, per_payout_limit: '1 000,00' }],
+};
+
+describe("the recipient's year", () => {
+  let stack: Stack;
+  let paths: BatchPaths;
+  beforeAll(async () => {
+    stack = await startStack({ policy: RULES });
+    paths = batchTestPaths();
+  });
+  afterAll(async () => stack?.stop());
+
+  const ledger = (inn: string) =>
+    stack.client.workflow.getHandle(recipientLedgerId(stack.taskQueue, inn)).query(recipientQuery);
+
+  it('two batches started together for one person pay only what fits under the cap; the rest ends limit_exceeded', async () => {
+    const inn = freshInn(99_002);
+    const files = [0, 1].map(() => Array.from({ length: 2 }, (_, i) => `${uniquePrefix()}-${i}`));
+    const submitted = await Promise.all(
+      files.map((references, i) =>
+        dropAndSubmit(
+          stack,
+          paths,
+          `cap-${i}.csv`,
+          batchCsv(references.map((reference) => ({ reference, inn }))),
+        ),
+      ),
+    );
+    const results = await Promise.all(submitted.map((r) => batchHandle(stack, r.batchId).result()));
+    const counts = results.map((r) => r.counts);
+    // 4 rows of 1 500,00 ₽ against 5 000,00 ₽: three fit, whichever batch they came from.
+    expect(counts.reduce((n, c) => n + (c.succeeded ?? 0), 0)).toBe(3);
+    expect(counts.reduce((n, c) => n + (c.limit_exceeded ?? 0), 0)).toBe(1);
+    const paid = ledgerPayouts(stack, files.flat());
+    expect([...paid.values()].sort()).toEqual([0, 1, 1, 1]);
+    const year = (await ledger(inn)).years.at(-1)!;
+    expect(year.paidKopecks + year.reservedKopecks).toBe(450_000);
+
+    // What accounting reads: the year's figures and headroom, the tax number masked.
+    const shown = await runCli(['recipient', 'show', inn], stack.cliEnv('viewer'));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain(inn);
+    expect(shown.stdout).toContain(`Получатель ********${inn.slice(-4)}`);
+    expect(shown.stdout).toMatch(/лимит дохода самозанятого 5 000,00 ₽: осталось 500,00 ₽/);
+    expect((await runCli(['recipient', 'show', '123'], stack.cliEnv('viewer'))).code).toBe(2);
+  });
+
+  it('a failed payout frees its reservation for the next one', async () => {
+    const inn = freshInn(99_003);
+    const declined = await outcome(
+      await startPayout(
+        stack,
+        payoutRequest({
+          recipient: { ...payoutRequest().recipient, taxReference: inn },
+          amount: 300_000,
+          method: { type: 'card', cardNumber: TEST_CARDS.DECLINED_BY_ISSUER },
+        }),
+      ),
+    );
+    expect(declined.state).toBe('failed');
+    // Were the failed payout's 3 000,00 ₽ still held, the first 2 500,00 ₽ would not fit under 5 000,00 ₽.
+    const next = [payoutRequest(), payoutRequest(), payoutRequest()].map((r) => ({
+      ...r,
+      recipient: { ...r.recipient, taxReference: inn },
+      amount: 250_000,
+    }));
+    const states = [];
+    for (const request of next) states.push(await outcome(await startPayout(stack, request)));
+    expect(states.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'limit_exceeded']);
+    expect(states[2]!.failure?.reason).toMatch(
+      /^2 500,00 ₽ would pass the self-employed income cap for \d{4}, 5 000,00 ₽: 0,00 ₽ left; nothing was sent to the bank$/,
+    );
+    expect(paidEntries(stack, next[2]!.reference)).toHaveLength(0);
+    const year = (await ledger(inn)).years.at(-1)!;
+    expect(year.paidKopecks + year.reservedKopecks).toBe(500_000);
+  });
+
+  it('a per-payout limit refuses a row before the bank is called', async () => {
+    const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: LIMITED_INN } });
+    const creates = await requestsTo(stack, 'session/init/payout');
+    const refused = await outcome(await startPayout(stack, request));
+    expect(refused).toMatchObject({ state: 'limit_exceeded', failure: { code: 'limit_exceeded' } });
+    expect(refused.failure?.reason).toMatch(/1 500,00 ₽ would pass the per-payout limit of 1 000,00 ₽/);
+    expect(refused.bank.sessionId).toBeUndefined();
+    expect(await requestsTo(stack, 'session/init/payout')).toBe(creates);
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
+  });
+});

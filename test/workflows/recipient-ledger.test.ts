@@ -1,0 +1,118 @@
+import { IncomeLedger, moscowYearMonth } from '../../workflows/recipient-ledger';
+import type { ReserveRequest } from '../../workflows/contracts/recipient';
+
+const CAP = 2_400_000_00;
+const req = (
+  reference: string,
+  amount: number,
+  at: string,
+  extra: Partial<ReserveRequest> = {},
+): ReserveRequest => ({
+  reference,
+  workflowId: `payout-${reference}`,
+  amount,
+  selfEmployed: true,
+  at,
+  limits: { yearlyCapKopecks: CAP },
+  ...extra,
+});
+
+describe('the recipient ledger', () => {
+  it('counts the year and month in Moscow time: 23:59:59 on 31 December is last year', () => {
+    expect(moscowYearMonth('2026-12-31T20:59:59.999Z')).toEqual({ year: 2026, month: '2026-12' });
+    expect(moscowYearMonth('2026-12-31T21:00:00.000Z')).toEqual({ year: 2027, month: '2027-01' });
+  });
+
+  it('reserves up to the cap, refuses what would pass it with the headroom, and answers a retry the same', () => {
+    const l = new IncomeLedger();
+    expect(l.reserve(req('a', 2_000_000_00, '2026-06-01T10:00:00Z'))).toEqual({
+      ok: true,
+      year: 2026,
+      headroomKopecks: 400_000_00,
+    });
+    expect(l.reserve(req('b', 500_000_00, '2026-06-01T10:00:00Z'))).toEqual({
+      ok: false,
+      limit: 'yearly_cap',
+      limitKopecks: CAP,
+      headroomKopecks: 400_000_00,
+      year: 2026,
+    });
+    // The same payout asking again (a retried activity, a restarted worker) finds its reservation.
+    expect(l.reserve(req('a', 2_000_000_00, '2026-06-01T10:05:00Z'))).toMatchObject({ ok: true });
+    expect(l.open()).toHaveLength(1);
+    expect(l.reserve(req('c', 400_000_00, '2026-06-02T10:00:00Z'))).toEqual({
+      ok: true,
+      year: 2026,
+      headroomKopecks: 0,
+    });
+  });
+
+  it('turns a paid reservation into income once, releases a failed one, takes a returned one back', () => {
+    const l = new IncomeLedger();
+    l.reserve(req('paid', 1_000_000_00, '2026-03-01T10:00:00Z'));
+    l.reserve(req('failed', 1_000_000_00, '2026-03-01T10:00:00Z'));
+    l.settle('paid', 'paid');
+    l.settle('paid', 'paid'); // a second look counts nothing twice
+    l.settle('failed', 'not_paid');
+    expect(l.view().years[0]).toMatchObject({ year: 2026, paidKopecks: 1_000_000_00, reservedKopecks: 0 });
+    expect(l.reserve(req('next', 1_400_000_00, '2026-04-01T10:00:00Z'))).toMatchObject({
+      ok: true,
+      headroomKopecks: 0,
+    });
+    // A later run of a paid reference (refused by the payout itself as already paid) adds nothing.
+    l.settle('next', 'open');
+    expect(l.reserve(req('paid', 1_000_000_00, '2026-05-01T10:00:00Z'))).toMatchObject({ ok: true });
+    l.settle('paid', 'paid');
+    expect(l.view().years[0]?.paidKopecks).toBe(1_000_000_00);
+    l.settle('paid', 'returned');
+    expect(l.view().years[0]).toMatchObject({ paidKopecks: 0 });
+    expect(l.view().years[0]?.payouts.find((p) => p.reference === 'paid')?.state).toBe('returned');
+  });
+
+  it('starts a new year at Moscow midnight with all its headroom', () => {
+    const l = new IncomeLedger();
+    l.reserve(req('december', 2_400_000_00, '2026-12-31T20:59:00Z'));
+    l.settle('december', 'paid');
+    expect(l.reserve(req('too-late', 1_00, '2026-12-31T20:59:59Z'))).toMatchObject({
+      ok: false,
+      headroomKopecks: 0,
+      year: 2026,
+    });
+    expect(l.reserve(req('january', 2_400_000_00, '2026-12-31T21:00:00Z'))).toEqual({
+      ok: true,
+      year: 2027,
+      headroomKopecks: 0,
+    });
+  });
+
+  it('applies known income, a per-payout and a monthly limit; plain rows count only against the last two', () => {
+    const l = new IncomeLedger();
+    const limits = {
+      yearlyCapKopecks: CAP,
+      knownIncomeKopecks: 2_000_000_00,
+      perPayoutKopecks: 300_000_00,
+      perMonthKopecks: 500_000_00,
+    };
+    expect(l.reserve(req('big', 350_000_00, '2026-02-01T10:00:00Z', { limits }))).toMatchObject({
+      ok: false,
+      limit: 'per_payout',
+    });
+    expect(l.reserve(req('one', 300_000_00, '2026-02-01T10:00:00Z', { limits }))).toMatchObject({
+      ok: true,
+      headroomKopecks: 100_000_00,
+    });
+    expect(l.reserve(req('two', 200_000_00, '2026-02-02T10:00:00Z', { limits }))).toMatchObject({
+      ok: false,
+      limit: 'yearly_cap',
+      headroomKopecks: 100_000_00,
+    });
+    const plain = { limits: { perMonthKopecks: 500_000_00 }, selfEmployed: false };
+    expect(l.reserve(req('plain', 200_000_00, '2026-02-03T10:00:00Z', plain))).toMatchObject({ ok: true });
+    expect(l.reserve(req('plain2', 1_00, '2026-02-03T10:00:00Z', plain))).toMatchObject({
+      ok: false,
+      limit: 'per_month',
+      headroomKopecks: 0,
+    });
+    expect(l.reserve(req('march', 200_000_00, '2026-03-01T10:00:00Z', plain))).toMatchObject({ ok: true });
+  });
+});

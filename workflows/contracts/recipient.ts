@@ -1,0 +1,63 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+// The recipient's workflow: one per person (its id a keyed HMAC of the tax number, like the taxpayer's),
+// the one writer of what payrun paid and reserved for them, by calendar year in Moscow time.
+
+export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNumberHash}`;
+
+/** The limits a reservation is checked against, as the worker's policy sets them for this person. */
+export interface IncomeLimits {
+  /** Self-employed rows: the year's cap for payrun's payouts (2 400 000,00 ₽ less the margin). */
+  yearlyCapKopecks?: number;
+  /** Income this person had this year from elsewhere, which payrun does not see. */
+  knownIncomeKopecks?: number;
+  perPayoutKopecks?: number;
+  perMonthKopecks?: number;
+}
+
+export interface ReserveRequest {
+  reference: string;
+  /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
+  workflowId: string;
+  amount: number;
+  selfEmployed: boolean;
+  /** When the reservation is made (ISO 8601): its Moscow calendar year and month are the ones it counts in. */
+  at: string;
+  limits: IncomeLimits;
+}
+
+export type LimitKind = 'yearly_cap' | 'per_payout' | 'per_month';
+
+export type ReserveAnswer =
+  | { ok: true; year: number; headroomKopecks?: number }
+  | {
+      ok: false;
+      limit: LimitKind;
+      limitKopecks: number;
+      /** What is left under that limit now (never negative). */
+      headroomKopecks: number;
+      year: number;
+    };
+
+export interface RecipientYearView {
+  year: number;
+  /** Paid this year by payrun (payouts that succeeded, less returns). */
+  paidKopecks: number;
+  /** Held by payouts in flight. */
+  reservedKopecks: number;
+  /** The newest payouts of the year, newest last. */
+  payouts: { reference: string; amount: number; at: string; state: 'paid' | 'reserved' | 'returned' }[];
+}
+
+export interface RecipientView {
+  years: RecipientYearView[];
+  openReservations: number;
+}
+
+/**
+ * Reserves a payout's amount before its bank session exists: refused (with the limit and the headroom)
+ * when it would pass a limit. Idempotent per reference: a retried or restarted payout finds its reservation.
+ */
+export const reserveIncomeUpdate = defineUpdate<ReserveAnswer, [ReserveRequest]>('reserveIncome');
+
+export const recipientQuery = defineQuery<RecipientView>('ledger');

@@ -1,0 +1,177 @@
+import type {
+  LimitKind,
+  RecipientView,
+  RecipientYearView,
+  ReserveAnswer,
+  ReserveRequest,
+} from './contracts/recipient';
+
+// What payrun paid and holds for one person, by Moscow calendar year: pure, so the recipient workflow,
+// its continue-as-new and the tests share one set of rules.
+
+/** Moscow has kept UTC+3 all year since 2014. */
+const MOSCOW_OFFSET_MS = 3 * 3_600_000;
+/** The newest payouts kept per year for the ledger's view. */
+const RECENT_KEPT = 20;
+
+export function moscowYearMonth(iso: string): { year: number; month: string } {
+  const d = new Date(Date.parse(iso) + MOSCOW_OFFSET_MS);
+  const year = d.getUTCFullYear();
+  return { year, month: `${year}-${String(d.getUTCMonth() + 1).padStart(2, '0')}` };
+}
+
+export interface Reservation {
+  reference: string;
+  workflowId: string;
+  amount: number;
+  selfEmployed: boolean;
+  year: number;
+  month: string;
+  at: string;
+}
+
+interface YearRecord {
+  /** Income of self-employed payouts, which the yearly cap counts. */
+  capIncome: number;
+  /** Every payout's income, which the view and the monthly limit count. */
+  income: number;
+  byMonth: Record<string, number>;
+  /** Paid references, each counted once however often its payout is settled. */
+  paid: Record<
+    string,
+    { amount: number; selfEmployed: boolean; month: string; at: string; returned?: boolean }
+  >;
+}
+
+export interface LedgerState {
+  years: Record<string, YearRecord>;
+  reservations: Record<string, Reservation>;
+}
+
+export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
+
+export class IncomeLedger {
+  readonly state: LedgerState;
+
+  constructor(state?: LedgerState) {
+    this.state = state ?? { years: {}, reservations: {} };
+  }
+
+  private year(y: number): YearRecord {
+    return (this.state.years[y] ??= { capIncome: 0, income: 0, byMonth: {}, paid: {} });
+  }
+
+  private held(year: number, filter: (r: Reservation) => boolean, except?: string): number {
+    return Object.values(this.state.reservations)
+      .filter((r) => r.year === year && r.reference !== except && filter(r))
+      .reduce((sum, r) => sum + r.amount, 0);
+  }
+
+  /** The reservation, or the limit it would pass. Asking again for the same reference answers the same. */
+  reserve(req: ReserveRequest): ReserveAnswer {
+    const { year, month } = moscowYearMonth(req.at);
+    const existing = this.state.reservations[req.reference];
+    const record = this.year(year);
+    const { limits } = req;
+    const refuse = (limit: LimitKind, limitKopecks: number, used: number): ReserveAnswer => ({
+      ok: false,
+      limit,
+      limitKopecks,
+      headroomKopecks: Math.max(0, limitKopecks - used),
+      year,
+    });
+    const capUsed = () =>
+      (limits.knownIncomeKopecks ?? 0) +
+      record.capIncome +
+      this.held(year, (r) => r.selfEmployed, req.reference);
+    const headroom = () =>
+      req.selfEmployed && limits.yearlyCapKopecks !== undefined
+        ? { headroomKopecks: Math.max(0, limits.yearlyCapKopecks - capUsed() - (existing ? 0 : req.amount)) }
+        : {};
+    if (existing || record.paid[req.reference]) return { ok: true, year, ...headroom() };
+    if (limits.perPayoutKopecks !== undefined && req.amount > limits.perPayoutKopecks)
+      return refuse('per_payout', limits.perPayoutKopecks, 0);
+    if (limits.perMonthKopecks !== undefined) {
+      const used = (record.byMonth[month] ?? 0) + this.held(year, (r) => r.month === month);
+      if (used + req.amount > limits.perMonthKopecks)
+        return refuse('per_month', limits.perMonthKopecks, used);
+    }
+    if (
+      req.selfEmployed &&
+      limits.yearlyCapKopecks !== undefined &&
+      capUsed() + req.amount > limits.yearlyCapKopecks
+    )
+      return refuse('yearly_cap', limits.yearlyCapKopecks, capUsed());
+    const answer: ReserveAnswer = { ok: true, year, ...headroom() };
+    this.state.reservations[req.reference] = {
+      reference: req.reference,
+      workflowId: req.workflowId,
+      amount: req.amount,
+      selfEmployed: req.selfEmployed,
+      year,
+      month,
+      at: req.at,
+    };
+    return answer;
+  }
+
+  open(): Reservation[] {
+    return Object.values(this.state.reservations);
+  }
+
+  /**
+   * What became of a reserved payout: paid turns the reservation into the year's income (once per
+   * reference), not paid releases it, returned takes the income back; open leaves it held.
+   */
+  settle(reference: string, outcome: PayoutOutcome): void {
+    const r = this.state.reservations[reference];
+    if (outcome === 'open') return;
+    if (r) delete this.state.reservations[reference];
+    for (const [y, record] of Object.entries(this.state.years)) {
+      const paid = record.paid[reference];
+      if (paid && outcome === 'returned' && !paid.returned) {
+        paid.returned = true;
+        this.add(Number(y), paid.month, paid.selfEmployed, -paid.amount);
+        return;
+      }
+      if (paid) return; // counted once
+    }
+    if (!r || outcome === 'not_paid') return;
+    const record = this.year(r.year);
+    record.paid[reference] = { amount: r.amount, selfEmployed: r.selfEmployed, month: r.month, at: r.at };
+    this.add(r.year, r.month, r.selfEmployed, r.amount);
+    if (outcome === 'returned') this.settle(reference, 'returned');
+  }
+
+  private add(year: number, month: string, selfEmployed: boolean, amount: number) {
+    const record = this.year(year);
+    record.income += amount;
+    if (selfEmployed) record.capIncome += amount;
+    record.byMonth[month] = (record.byMonth[month] ?? 0) + amount;
+  }
+
+  view(): RecipientView {
+    const years = new Set([...Object.keys(this.state.years).map(Number), ...this.open().map((r) => r.year)]);
+    return {
+      years: [...years].sort().map((year): RecipientYearView => {
+        const record = this.state.years[year];
+        const paid = Object.entries(record?.paid ?? {}).map(([reference, p]) => ({
+          reference,
+          amount: p.amount,
+          at: p.at,
+          state: p.returned ? ('returned' as const) : ('paid' as const),
+        }));
+        const held = this.open()
+          .filter((r) => r.year === year)
+          .map((r) => ({ reference: r.reference, amount: r.amount, at: r.at, state: 'reserved' as const }));
+        return {
+          year,
+          paidKopecks: record?.income ?? 0,
+          reservedKopecks: held.reduce((s, r) => s + r.amount, 0),
+          payouts: [...paid, ...held].sort((a, b) => (a.at < b.at ? -1 : 1)).slice(-RECENT_KEPT),
+        };
+      }),
+      openReservations: this.open().length,
+    };
+  }
+}

@@ -1,0 +1,80 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createRecipientActivities } from '../activities/recipient';
+import { BATCH_STORE } from './activity-options';
+import { recipientQuery, reserveIncomeUpdate, type ReserveRequest } from './contracts/recipient';
+import { IncomeLedger, type LedgerState } from './recipient-ledger';
+import { parseReserveRequest } from './recipient-validation';
+
+type Acts = ReturnType<typeof createRecipientActivities>;
+const { payoutOutcomes } = proxyActivities<Acts>(BATCH_STORE);
+
+/** How long reservations of payouts still in flight wait before the ledger looks at them again. */
+const SETTLE_EVERY_MS = 10 * 60_000;
+
+export interface RecipientWorkflowInput {
+  /** Carried over continue-as-new. */
+  state?: LedgerState;
+}
+
+/**
+ * One person's income from payrun, by Moscow calendar year: every payout reserves its amount here before
+ * its bank session exists (an Update, one workflow task), so two batches paying the same person at once
+ * are judged one after the other against the same figures. The ledger learns what became of a payout from
+ * the payout's own record (an activity), when a reservation would be refused and every ten minutes while
+ * any is open: payouts never have to report back.
+ */
+export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Promise<void> {
+  const ledger = new IncomeLedger(input?.state && typeof input.state === 'object' ? input.state : undefined);
+  let settling: Promise<void> | undefined;
+  /** Reads the outcome of every open reservation's payout, one look-up at a time for the whole ledger. */
+  const settle = () =>
+    (settling ??= (async () => {
+      try {
+        const open = ledger.open();
+        if (open.length === 0) return;
+        const outcomes = await payoutOutcomes({ workflowIds: open.map((r) => r.workflowId) });
+        open.forEach((r, i) => ledger.settle(r.reference, outcomes[i] ?? 'open'));
+      } finally {
+        settling = undefined;
+      }
+    })());
+
+  setHandler(recipientQuery, () => ledger.view());
+  setHandler(
+    reserveIncomeUpdate,
+    async (req: ReserveRequest) => {
+      const first = ledger.reserve(req);
+      if (first.ok || ledger.open().every((r) => r.reference === req.reference)) return first;
+      // Refused while other payouts hold reservations: some may have ended since. Look, then judge again.
+      await settle();
+      return ledger.reserve(req);
+    },
+    {
+      validator: (req) => {
+        const r = parseReserveRequest(req);
+        if (!r.ok) throw new Error(r.message);
+      },
+    },
+  );
+
+  for (;;) {
+    await condition(() => ledger.open().length > 0 || workflowInfo().continueAsNewSuggested);
+    if (ledger.open().length > 0) {
+      await sleep(SETTLE_EVERY_MS);
+      await settle();
+    }
+    const info = workflowInfo();
+    if (info.continueAsNewSuggested || info.historyLength > 5_000) {
+      await condition(allHandlersFinished);
+      await continueAsNew<typeof recipientWorkflow>({ state: ledger.state });
+    }
+  }
+}
