@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dryRunBatch } from '../batch/dry-run';
 import { lookupPayout } from '../batch/lookup';
 import { loadOptionsFor, submitBatch, describeError } from '../batch/submit';
+import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
 import { loadBatch } from '../csv';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
@@ -138,10 +139,13 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
           .code(503)
           .type('text/html; charset=utf-8')
           .send(messagePage(page, m.dry.heading, m.dry.noBank));
-      const { client } = ctx.opts;
+      const { client, taskQueue } = ctx.opts;
+      // As the CLI's: references looked up in Temporal, tax numbers checked by the payouts' own taxpayer
+      // workflows (a submit right after reuses their verdicts instead of waiting out the bank's 30 s rule).
       const report = await dryRunBatch(bank, u.file, {
         ...options(u),
         lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
+        checkTaxpayer: (ask) => verdictFromTaxpayerWorkflow(client, taskQueue, ask),
       });
       return reply.type('text/html; charset=utf-8').send(dryRunPage(page, u.id, u.name, report));
     },

@@ -42,7 +42,15 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   await app.register(cookie, { secret: randomBytes(32).toString('hex') });
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
-  await app.register(csrf, { cookieOpts: { ...cookieOpts, signed: true } });
+  await app.register(csrf, {
+    cookieOpts: { ...cookieOpts, signed: true },
+    // The upload's token rides in its form's action URL: a multipart body is read only after the check.
+    getToken: (req) => {
+      const body = req.body as { _csrf?: string } | undefined;
+      const query = req.query as { _csrf?: string } | undefined;
+      return body?._csrf ?? query?._csrf ?? (req.headers['x-csrf-token'] as string | undefined) ?? '';
+    },
+  });
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -1,0 +1,276 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as iconv from 'iconv-lite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BatchPaths } from '../../src/batch/config';
+import { hashPassword } from '../../src/console/passwords';
+import { writePolicy } from '../../src/policy/generate';
+import { TEST_CARDS } from '../../src/sandbox/test-values';
+import { batchProgressQuery } from '../../workflows/contracts/batch';
+import { batchCsv, batchHandle, batchTestPaths, uniquePrefix } from '../harness/batches';
+import { launchChromium, seriousAxeViolations, type AxeViolation } from '../harness/browser';
+import { runCli } from '../harness/cli-process';
+import { spawnConsole, type ConsoleProcess } from '../harness/console-process';
+import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
+
+/**
+ * The accounting console in headless Debian chromium against the real dev server, sandbox, worker and
+ * console (`payrun console`, its own process): the policy's defaults (every file needs an approver who did not submit it). One story, in order:
+ * a preparer uploads a cp1251 file with two invalid rows, fixes it, runs the dry run and submits; the doors
+ * the server must hold are tried while the batch waits (viewer's submit, preparer's approve, no CSRF token);
+ * an approver approves and watches the bar reach done without a reload; the report downloaded equals the
+ * CLI's byte for byte; a payout is found by reference; a login flood is throttled. Every page and answer is
+ * searched for a full card number and checked with axe-core. RECORD_SCREENSHOTS=1 writes docs/console/*.png.
+ */
+const PASSWORD = 'пароль-для-теста-1';
+const CARDS = [...Object.values(TEST_CARDS), '2200000000000013'];
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
+
+describe('accounting console in a browser', () => {
+  let stack: Stack;
+  let paths: BatchPaths;
+  let consoleApp: ConsoleProcess;
+  let browser: Browser;
+  const bodies: { what: string; text: string }[] = [];
+  const axe = new Map<string, AxeViolation[]>();
+  const contexts: BrowserContext[] = [];
+  const prefix = uniquePrefix();
+  const refs = [1, 2, 3, 4].map((i) => `${prefix}-${i}`);
+  let batchId = '';
+  let cliEnv: NodeJS.ProcessEnv = {};
+
+  beforeAll(async () => {
+    stack = await startStack({ policy: {} });
+    paths = batchTestPaths();
+    const passwordHash = await hashPassword(PASSWORD);
+    // The stack's people with passwords, and the console as an authenticating service: the worker's
+    // policy source reads the rewritten file (same directory, same keys).
+    const written = writePolicy(stack.people.dir, [
+      ...TEST_PEOPLE.map((p) => ({ ...p, passwordHash })),
+      { id: 'console', name: 'Консоль бухгалтерии', roles: ['authenticator'] },
+    ]);
+    const env = {
+      ...stack.workerEnv,
+      PAYRUN_POLICY_FILE: written.file,
+      PAYRUN_DATA_DIR: paths.dataDir,
+      PAYRUN_BATCHES_DIR: paths.batchesDir,
+      PAYRUN_LANG: 'ru',
+      PAYRUN_CONSOLE_SERVICE_ID: 'console',
+      PAYRUN_CONSOLE_KEY_FILE: written.keyFiles.console!,
+      PAYRUN_CONSOLE_LOGIN_PER_MINUTE: '20',
+    };
+    consoleApp = await spawnConsole(env);
+    cliEnv = env;
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await consoleApp?.stop();
+    await stack?.stop();
+  });
+
+  const url = (path: string) => `${consoleApp.url}${path}`;
+
+  async function newContext(): Promise<BrowserContext> {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
+    contexts.push(context);
+    context.on('response', (r) => {
+      const type = r.headers()['content-type'] ?? '';
+      if (/html|json|text\/plain/.test(type))
+        void r
+          .text()
+          .then((text) => bodies.push({ what: r.url(), text }))
+          .catch(() => undefined);
+    });
+    return context;
+  }
+
+  async function signIn(person: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await newContext();
+    const page = await context.newPage();
+    await page.goto(url('/login'));
+    await page.fill('#person', person);
+    await page.fill('#password', PASSWORD);
+    await clickAndLoad(page, 'form[action="/login"] button');
+    expect(page.url()).toMatch(/\/batches$/);
+    return { context, page };
+  }
+
+  async function check(page: Page, name: string) {
+    axe.set(name, await seriousAxeViolations(page));
+    if (process.env.RECORD_SCREENSHOTS) {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    }
+  }
+
+  /** Clicks and waits for the page the click loads (a form's answer, a link's page). */
+  async function clickAndLoad(page: Page, selector: string) {
+    await Promise.all([page.waitForNavigation(), page.click(selector)]);
+  }
+
+  const csrfOf = (page: Page) => page.inputValue('form[action="/logout"] input[name="_csrf"]');
+
+  let preparer: { context: BrowserContext; page: Page };
+
+  test('a preparer uploads a cp1251 file, sees its two invalid rows named, fixes it, runs the dry run and submits', async () => {
+    const login = await (await newContext()).newPage();
+    await login.goto(url('/login'));
+    await check(login, 'login');
+
+    preparer = await signIn('preparer');
+    const { page } = preparer;
+    await page.goto(url('/upload'));
+    await check(page, 'upload');
+    const rows = (bad: boolean) => [
+      { reference: refs[0]! },
+      { reference: refs[1]!, ...(bad ? { card: '2200000000000013' } : {}) },
+      { reference: refs[2]! },
+      { reference: refs[3]!, ...(bad ? { amount: 'сто рублей' } : {}) },
+    ];
+    await page.setInputFiles('#file', {
+      name: 'выплаты.csv',
+      mimeType: 'text/csv',
+      buffer: batchCsv(rows(true), { win1251: true }),
+    });
+    await clickAndLoad(page, '#upload-form button[type="submit"]');
+    const errors = await page.$$eval('#row-errors tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())),
+    );
+    expect(errors.map(([row, column]) => `${row}:${column}`)).toEqual(['3:card_number', '5:amount']);
+    expect(await page.textContent('body')).toContain('Строк с ошибками: 2');
+    await check(page, 'check-errors');
+
+    await page.setInputFiles('#file', {
+      name: 'выплаты.csv',
+      mimeType: 'text/csv',
+      buffer: batchCsv(rows(false), { win1251: true }),
+    });
+    await clickAndLoad(page, '#upload-form button[type="submit"]');
+    expect(await page.$('#row-errors')).toBeNull();
+    expect(await page.textContent('#check-summary')).toContain('Верных строк: 4, на сумму 6 000,00 ₽');
+
+    await clickAndLoad(page, 'form[action$="/dry-run"] button');
+    expect(await page.textContent('#dry-run')).toContain('Будет оплачено: 6 000,00 ₽');
+    await check(page, 'dry-run');
+
+    await clickAndLoad(page, 'form[action$="/submit"] button');
+    batchId = page.url().split('/').pop()!;
+    expect(await page.textContent('.flash')).toContain(`Пакет ${batchId} отправлен`);
+    const p = await batchHandle(stack, batchId).query(batchProgressQuery);
+    expect(p.approval?.submitter).toBe('preparer');
+  });
+
+  test('the server refuses a viewer’s submit, a preparer’s approve and a form without its CSRF token', async () => {
+    const viewer = await signIn('viewer');
+    const viewerToken = await csrfOf(viewer.page);
+    expect((await viewer.context.request.get(url('/upload'))).status()).toBe(403);
+    const submit = await viewer.context.request.post(
+      url(`/upload?_csrf=${encodeURIComponent(viewerToken)}`),
+      {
+        multipart: {
+          file: { name: 'x.csv', mimeType: 'text/csv', buffer: batchCsv([{ reference: `${prefix}-v` }]) },
+        },
+      },
+    );
+    expect(submit.status()).toBe(403);
+    bodies.push({ what: 'viewer submit', text: await submit.text() });
+
+    const preparerToken = await csrfOf(preparer.page);
+    const approve = await preparer.context.request.post(url(`/batches/${batchId}/approve`), {
+      form: { _csrf: preparerToken },
+      maxRedirects: 0,
+    });
+    expect(approve.status()).toBe(403);
+    expect(await approve.text()).toContain('утверждать и отклонять пакеты может только утверждающий');
+
+    const approver = await signIn('approver');
+    const noToken = await approver.context.request.post(url(`/batches/${batchId}/approve`), {
+      form: {},
+      maxRedirects: 0,
+    });
+    expect(noToken.status()).toBe(403);
+    expect(await noToken.text()).toContain('нет проверочного токена');
+    for (const r of [approve, noToken]) bodies.push({ what: 'refused', text: await r.text() });
+
+    const p = await batchHandle(stack, batchId).query(batchProgressQuery);
+    expect(p.phase).toBe('awaiting_approval');
+    expect(p.approval?.approvedBy ?? []).toEqual([]);
+    await approver.context.close();
+  });
+
+  test('an approver approves; the bar reaches done without a reload; the report equals the CLI’s; a payout is found', async () => {
+    const { page } = await signIn('approver');
+    await page.goto(url('/batches'));
+    await check(page, 'batches');
+    await clickAndLoad(page, `a[href="/batches/${batchId}"]`);
+    await clickAndLoad(page, 'form[action$="/approve"] button');
+    expect(await page.textContent('.flash')).toContain('Ответ пакета');
+    let navigations = 0;
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) navigations++;
+    });
+    // Read from outside (the page's CSP forbids the evaluated strings waitForFunction would use).
+    const bar = page.locator('#progress');
+    await waitFor(
+      async () =>
+        (await bar.getAttribute('data-phase')) === 'done' &&
+        (await bar.getAttribute('value')) === '4' &&
+        (await bar.getAttribute('max')) === '4',
+      120_000,
+      'the progress bar at done',
+    );
+    await page.waitForSelector('#report-link', { state: 'visible', timeout: 30_000 });
+    expect(navigations).toBe(0);
+    expect(await page.textContent('#phase')).toBe('завершён');
+    await check(page, 'batch');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#report-link')]);
+    const downloaded = readFileSync((await download.path())!);
+    const cli = await runCli(['batch', 'report', batchId], cliEnv);
+    expect(cli.code).toBe(0);
+    const reportPath = /^report (.+)$/m.exec(cli.stdout)![1]!;
+    expect(downloaded.equals(readFileSync(reportPath))).toBe(true);
+    expect(iconv.decode(downloaded, 'win1251')).toContain(refs[0]!);
+
+    await page.goto(url('/payouts'));
+    await page.fill('#reference', refs[2]!);
+    await clickAndLoad(page, 'form[action="/payouts"] button');
+    expect(await page.textContent('#payout-state')).toMatch(/^(succeeded|credited) — оплачена$/);
+    expect(await page.textContent('#payout')).toContain('1 500,00 ₽');
+    await check(page, 'payout');
+  });
+
+  test('a login flood is rate-limited', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await page.goto(url('/login'));
+    const token = await page.inputValue('input[name="_csrf"]');
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const r = await context.request.post(url('/login'), {
+        form: { _csrf: token, person: 'viewer', password: `guess-${i}` },
+        maxRedirects: 0,
+      });
+      statuses.push(r.status());
+      if (r.status() === 429) expect(await r.text()).toContain('Слишком много попыток входа');
+    }
+    expect(statuses[0]).toBe(401);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('no page or answer held a full card number; axe-core found nothing serious or critical', () => {
+    expect(bodies.length).toBeGreaterThan(10);
+    const leaks = bodies.filter((b) => CARDS.some((c) => b.text.includes(c))).map((b) => b.what);
+    expect(leaks).toEqual([]);
+    expect([...axe.keys()].sort()).toEqual(
+      ['batch', 'batches', 'check-errors', 'dry-run', 'login', 'payout', 'upload'].sort(),
+    );
+    expect(Object.fromEntries([...axe].filter(([, v]) => v.length > 0))).toEqual({});
+  });
+});
