@@ -14,10 +14,37 @@ import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { Logger } from 'pino';
+import { readBodyLimited } from '../http/body';
 
 const ProtoPayload = temporal.api.common.v1.Payload;
 /** A decode request carries one history page's payloads; batch histories hold chunks of rows. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The same guard against slow or idle clients as the webhook ingress (docs/ingress.md): the codec
+ * server is reachable by every browser with the UI open, and Node's defaults let a client hold headers
+ * for a minute, a body for five and any number of connections open.
+ */
+export interface CodecConnectionLimits {
+  /** Request line and headers must arrive within this (server.headersTimeout). */
+  headersTimeoutMs: number;
+  /** The whole request must arrive within this (server.requestTimeout): a 32 MB page has a minute. */
+  requestTimeoutMs: number;
+  /** Longest silence in the middle of a body before the answer is 408. */
+  bodyIdleTimeoutMs: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** Open connections; beyond it new ones are closed unanswered (a few operators' browsers need few). */
+  maxConnections: number;
+}
+
+export const DEFAULT_CODEC_LIMITS: CodecConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  bodyIdleTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 64,
+};
 
 export interface CodecServerOptions {
   codec: PayloadCodec;
@@ -27,6 +54,7 @@ export interface CodecServerOptions {
   /** The namespace whose payloads this server's keys encrypt; requests naming another are refused. */
   namespace: string;
   logger?: Pick<Logger, 'info' | 'warn'>;
+  limits?: Partial<CodecConnectionLimits>;
 }
 
 export interface ListeningCodecServer {
@@ -41,13 +69,28 @@ export function createCodecServer(opts: CodecServerOptions) {
   const tokenMatches = (candidate: string | undefined) =>
     candidate !== undefined && timingSafeEqual(digest(candidate), expected);
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'codec request failed');
-      if (!res.headersSent) reply(res, 500, { message: err instanceof Error ? err.message : 'codec error' });
-      else res.destroy();
-    });
-  });
+  const limits = { ...DEFAULT_CODEC_LIMITS, ...opts.limits };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks those timeouts only this often (default 30 s, which would stretch them).
+      connectionsCheckingInterval: Math.max(
+        25,
+        Math.min(1_000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4)),
+      ),
+    },
+    (req, res) => {
+      handle(req, res).catch((err: unknown) => {
+        opts.logger?.warn({ err: err instanceof Error ? err.message : String(err) }, 'codec request failed');
+        if (!res.headersSent)
+          reply(res, 500, { message: err instanceof Error ? err.message : 'codec error' });
+        else res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const origin = req.headers.origin;
@@ -64,23 +107,31 @@ export function createCodecServer(opts: CodecServerOptions) {
       res.writeHead(204).end();
       return;
     }
-    const path = new URL(req.url ?? '/', 'http://codec').pathname;
-    const segments = path.split('/').filter(Boolean);
+    const segments = pathSegments(req.url);
+    if (!segments) return reply(res, 400, { message: 'malformed path (%-encoding)' }, CLOSE);
     const operation = segments.at(-1);
     if (segments.length > 2 || (operation !== 'encode' && operation !== 'decode'))
       return reply(res, 404, { message: 'POST /encode or /decode' });
     const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const pathToken = segments.length === 2 ? decodeURIComponent(segments[0]!) : undefined;
-    if (!tokenMatches(bearer) && !tokenMatches(pathToken)) {
-      req.resume();
-      return reply(res, 401, { message: 'an operator token is required' });
-    }
+    const pathToken = segments.length === 2 ? segments[0] : undefined;
+    // Refusals leave the body unread and close: its rest must not be parsed as a next request.
+    if (!tokenMatches(bearer) && !tokenMatches(pathToken))
+      return reply(res, 401, { message: 'an operator token is required' }, CLOSE);
     if (req.method !== 'POST') return reply(res, 405, { message: 'POST only' });
     const namespace = req.headers['x-namespace'];
     if (typeof namespace === 'string' && namespace !== '' && namespace !== opts.namespace)
       return reply(res, 403, { message: `this codec server serves namespace "${opts.namespace}" only` });
-    const body = await readBody(req);
-    if (body === undefined) return reply(res, 413, { message: `body over ${MAX_BODY_BYTES} bytes` });
+    const read = await readBodyLimited(req, {
+      maxBytes: MAX_BODY_BYTES,
+      idleTimeoutMs: limits.bodyIdleTimeoutMs,
+    });
+    if (!read.ok) {
+      if (read.reason === 'too_large')
+        return reply(res, 413, { message: `body over ${MAX_BODY_BYTES} bytes` }, CLOSE);
+      if (read.reason === 'timeout') return reply(res, 408, { message: 'the body stalled' }, CLOSE);
+      return; // the client went away
+    }
+    const body = read.body;
     let payloads: Payload[];
     try {
       const parsed = JSON.parse(body.toString('utf8')) as { payloads?: unknown };
@@ -129,25 +180,25 @@ export function createCodecServer(opts: CodecServerOptions) {
 /** The proto's JSON mapping (bytes as base64), which the UI and the CLI send and expect. */
 const JSON_FORM = { bytes: String, longs: String, enums: String, defaults: false } as const;
 
-function reply(res: ServerResponse, status: number, body: unknown): void {
+const CLOSE = { Connection: 'close' } as const;
+
+function reply(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(text);
+  res
+    .writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers })
+    .end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(c);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
-    req.once('error', reject);
-  });
+/** The path's segments, %-decoded; undefined for a path that is not valid %-encoding (answered 400, not 500). */
+function pathSegments(url: string | undefined): string[] | undefined {
+  try {
+    return new URL(url ?? '/', 'http://codec').pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
 }
