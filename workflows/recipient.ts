@@ -4,20 +4,21 @@ import {
   continueAsNew,
   proxyActivities,
   setHandler,
-  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
 import { BATCH_STORE } from './activity-options';
-import { recipientQuery, reserveIncomeUpdate, type ReserveRequest } from './contracts/recipient';
+import {
+  recipientQuery,
+  refreshRecipientUpdate,
+  reserveIncomeUpdate,
+  type ReserveRequest,
+} from './contracts/recipient';
 import { IncomeLedger, type LedgerState } from './recipient-ledger';
 import { parseReserveRequest } from './recipient-validation';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes } = proxyActivities<Acts>(BATCH_STORE);
-
-/** How long reservations of payouts still in flight wait before the ledger looks at them again. */
-const SETTLE_EVERY_MS = 10 * 60_000;
 
 export interface RecipientWorkflowInput {
   /** Carried over continue-as-new. */
@@ -28,8 +29,9 @@ export interface RecipientWorkflowInput {
  * One person's income from payrun, by Moscow calendar year: every payout reserves its amount here before
  * its bank session exists (an Update, one workflow task), so two batches paying the same person at once
  * are judged one after the other against the same figures. The ledger learns what became of a payout from
- * the payout's own record (an activity), when a reservation would be refused and every ten minutes while
- * any is open: payouts never have to report back.
+ * the payout's own record (an activity) only when it matters: a reservation that would be refused, or a
+ * person asking for the figures (`refresh`). Payouts never report back, and an idle ledger costs nothing:
+ * a paid payout still held as reserved counts against the limits exactly as its income would.
  */
 export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Promise<void> {
   const ledger = new IncomeLedger(input?.state && typeof input.state === 'object' ? input.state : undefined);
@@ -65,16 +67,12 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
     },
   );
 
-  for (;;) {
-    await condition(() => ledger.open().length > 0 || workflowInfo().continueAsNewSuggested);
-    if (ledger.open().length > 0) {
-      await sleep(SETTLE_EVERY_MS);
-      await settle();
-    }
-    const info = workflowInfo();
-    if (info.continueAsNewSuggested || info.historyLength > 5_000) {
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof recipientWorkflow>({ state: ledger.state });
-    }
-  }
+  setHandler(refreshRecipientUpdate, async () => {
+    await settle();
+    return ledger.view();
+  });
+
+  await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000);
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof recipientWorkflow>({ state: ledger.state });
 }

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { recipientLedgerId } from '../../activities/recipient';
-import { recipientQuery, type RecipientView } from '../../workflows/contracts/recipient';
+import { refreshRecipientUpdate, type RecipientView } from '../../workflows/contracts/recipient';
 import { moscowTime, t } from '../i18n';
 import { loadPolicy, POLICY_VARIABLE } from '../policy/file';
 import { withClient } from './connect';
@@ -51,7 +51,10 @@ export function registerRecipient(program: Command): void {
     .action(async (inn: string, flags: { json?: boolean }) => {
       const view = await withClient(async (client, taskQueue) => {
         try {
-          return await client.workflow.getHandle(recipientLedgerId(taskQueue, inn)).query(recipientQuery);
+          // Settled first: payouts that ended since their reservation show as paid or released.
+          return await client.workflow
+            .getHandle(recipientLedgerId(taskQueue, inn))
+            .executeUpdate(refreshRecipientUpdate);
         } catch (err) {
           if (err instanceof WorkflowNotFoundError) return undefined;
           throw err;

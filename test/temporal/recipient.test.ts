@@ -67,6 +67,8 @@ describe("the recipient's year", () => {
     expect(shown.stdout).not.toContain(inn);
     expect(shown.stdout).toContain(`Получатель ********${inn.slice(-4)}`);
     expect(shown.stdout).toMatch(/лимит дохода самозанятого 5 000,00 ₽: осталось 500,00 ₽/);
+    // Refreshed from the payouts' records: the three paid ones are income now, nothing is held.
+    expect(shown.stdout).toMatch(/\d{4}: выплачено 4 500,00 ₽, в резерве 0,00 ₽/);
     expect((await runCli(['recipient', 'show', '123'], stack.cliEnv('viewer'))).code).toBe(2);
   });
 

@@ -61,3 +61,6 @@ export interface RecipientView {
 export const reserveIncomeUpdate = defineUpdate<ReserveAnswer, [ReserveRequest]>('reserveIncome');
 
 export const recipientQuery = defineQuery<RecipientView>('ledger');
+
+/** Reads what became of every reserved payout, then answers the figures: `payrun recipient show` sends it. */
+export const refreshRecipientUpdate = defineUpdate<RecipientView, []>('refresh');
