@@ -118,17 +118,7 @@ export function matchDay(input: DayInput): DayResult {
   for (const line of input.lines) {
     const payout = line.sessionId ? bySession.get(line.sessionId) : undefined;
     if (line.type === 'credit') {
-      if (payout)
-        found({
-          key: `returned:${payout.sessionId}`,
-          kind: 'returned',
-          reference: payout.reference,
-          sessionId: payout.sessionId,
-          bankSystemId: line.bankSystemId,
-          payrunAmount: payout.amount,
-          bankAmount: line.amount,
-          detail: line.purpose,
-        });
+      if (payout) found(aboutPayout('returned', line, payout));
       else result.other.push(line);
       continue;
     }
@@ -137,31 +127,11 @@ export function matchDay(input: DayInput): DayResult {
       continue;
     }
     if (!payout || NOT_PAID.has(payout.state)) {
-      found({
-        key: `unknown_to_payrun:${line.bankSystemId}`,
-        kind: 'unknown_to_payrun',
-        sessionId: line.sessionId,
-        bankSystemId: line.bankSystemId,
-        bankAmount: line.amount,
-        detail: payout
-          ? `${payout.reference}: payrun recorded it ${payout.state}, the bank paid it`
-          : line.purpose,
-        ...(payout ? { reference: payout.reference } : {}),
-      });
+      found(unknownLine(line, payout));
       continue;
     }
     match(line, payout, 'session_id');
-    if (line.amount !== payout.amount)
-      found({
-        key: `amount_differs:${payout.sessionId}`,
-        kind: 'amount_differs',
-        reference: payout.reference,
-        sessionId: payout.sessionId,
-        bankSystemId: line.bankSystemId,
-        payrunAmount: payout.amount,
-        bankAmount: line.amount,
-        detail: line.purpose,
-      });
+    if (line.amount !== payout.amount) found(aboutPayout('amount_differs', line, payout));
   }
 
   // Payouts of this day (or still missing from an earlier one) the statement did not name by session.
@@ -182,13 +152,7 @@ export function matchDay(input: DayInput): DayResult {
       unmatched.splice(i, 1);
       continue;
     }
-    found({
-      key: `unknown_to_payrun:${line.bankSystemId}`,
-      kind: 'unknown_to_payrun',
-      bankSystemId: line.bankSystemId,
-      bankAmount: line.amount,
-      detail: line.purpose,
-    });
+    found(unknownLine(line));
   }
   for (const p of unmatched)
     if (p.bankDate === day)
@@ -209,6 +173,39 @@ export function matchDay(input: DayInput): DayResult {
       detail: balance.join('; '),
     });
   return result;
+}
+
+/** A line's difference about one of payrun's payouts (a return, a changed amount), keyed by its session. */
+function aboutPayout(
+  kind: 'returned' | 'amount_differs',
+  line: BankLine,
+  p: PayrunPayout,
+): Omit<Difference, 'account' | 'day'> {
+  return {
+    key: `${kind}:${p.sessionId}`,
+    kind,
+    reference: p.reference,
+    sessionId: p.sessionId,
+    bankSystemId: line.bankSystemId,
+    payrunAmount: p.amount,
+    bankAmount: line.amount,
+    detail: line.purpose,
+  };
+}
+
+/** A debit payrun did not make, or made and recorded as not paid (`payout`), keyed by the bank's id of the line. */
+function unknownLine(line: BankLine, payout?: PayrunPayout): Omit<Difference, 'account' | 'day'> {
+  return {
+    key: `unknown_to_payrun:${line.bankSystemId}`,
+    kind: 'unknown_to_payrun',
+    ...(line.sessionId ? { sessionId: line.sessionId } : {}),
+    bankSystemId: line.bankSystemId,
+    bankAmount: line.amount,
+    detail: payout
+      ? `${payout.reference}: payrun recorded it ${payout.state}, the bank paid it`
+      : line.purpose,
+    ...(payout ? { reference: payout.reference } : {}),
+  };
 }
 
 /** Why the day's balances do not follow from each other, if they do not. */

@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
+import { isSealedText, type KeyRing, loadKeyRing, openText, sealText } from '../temporal';
 import { addDays } from './days';
 import type { Difference } from './match';
 
@@ -51,15 +51,11 @@ export function dayDir(dataDir: string, account: string, day: string): string {
   return dir;
 }
 
+/** The payload keys of the store's folder (the same keys as the process's Temporal payloads, else its dev key file). */
 const rings = new Map<string, KeyRing>();
-function ring(dataDir: string): KeyRing {
-  let r = rings.get(dataDir);
-  if (!r) {
-    r = new KeyRing(resolvePayloadKeys({ ...process.env, PAYRUN_DATA_DIR: dataDir }));
-    rings.set(dataDir, r);
-  }
-  return r;
-}
+const ring = (dataDir: string): KeyRing =>
+  rings.get(dataDir) ??
+  rings.set(dataDir, loadKeyRing({ ...process.env, PAYRUN_DATA_DIR: dataDir })).get(dataDir)!;
 
 export function writeSealed(dataDir: string, file: string, value: unknown): void {
   writePrivateFileAtomic(file, sealText(ring(dataDir), JSON.stringify(value)));
