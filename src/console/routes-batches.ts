@@ -18,7 +18,7 @@ import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../wo
 import type { ConsoleContext } from './context';
 import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
 import { messagePage } from './views';
-import { batchesPage, batchPage, payoutPage } from './views-batches';
+import { batchesPage, batchPage, byState, payoutPage } from './views-batches';
 
 const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -85,8 +85,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       rows: meta.rowCount,
       finished,
       text: m.batch.progressText(finished, meta.rowCount),
-      counts: p?.counts ?? {},
-      amounts: p?.amounts ?? {},
+      byState: byState(m, p ?? { counts: {}, amounts: {} }),
       reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
     };
   });

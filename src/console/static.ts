@@ -6,6 +6,7 @@
 export const CONSOLE_CSS = `
 :root { font-family: system-ui, "DejaVu Sans", sans-serif; color: #1a1a1a; background: #fff; line-height: 1.45; }
 body { margin: 0; }
+[hidden] { display: none !important; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; }
 header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; padding: .5rem 1rem; background: #0b3d62; color: #fff; }
@@ -70,6 +71,22 @@ export const CONSOLE_JS = `
           bar.dataset.phase = p.phase;
           text.textContent = p.text;
           phase.textContent = p.phaseText;
+          var body = document.querySelector('#by-state tbody');
+          if (body) {
+            body.textContent = '';
+            p.byState.forEach(function (r) {
+              var tr = document.createElement('tr');
+              [r.state, String(r.count), r.amount].forEach(function (v, i) {
+                var td = document.createElement('td');
+                td.textContent = v;
+                if (i > 0) td.className = 'num';
+                tr.appendChild(td);
+              });
+              body.appendChild(tr);
+            });
+          }
+          if (p.phase === 'done')
+            document.querySelectorAll('.while-running').forEach(function (e) { e.hidden = true; });
           if (p.reportReady) {
             var d = document.getElementById('downloads');
             if (d) d.hidden = false;

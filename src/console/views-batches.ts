@@ -6,6 +6,7 @@ import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';
 import { html, masked, type Html } from './html';
+import type { Messages } from './messages';
 import { csrfField, layout, type PageContext } from './views';
 
 const PHASES = ['awaiting_approval', 'awaiting_funds', 'paying', 'paused', 'cancelling', 'done'] as const;
@@ -80,9 +81,15 @@ export interface BatchPageData {
   reportReady: boolean;
 }
 
-function countsTable(ctx: PageContext, p: BatchProgress): Html {
+/** Rows and money by state, in the person's words (the live page redraws the table from progress.json). */
+export function byState(m: Messages, p: Pick<BatchProgress, 'counts' | 'amounts'>) {
+  return Object.keys(p.counts)
+    .sort()
+    .map((s) => ({ state: m.rowStates[s] ?? s, count: p.counts[s]!, amount: money(p.amounts[s] ?? 0) }));
+}
+
+function countsTable(ctx: PageContext, p: Pick<BatchProgress, 'counts' | 'amounts'>): Html {
   const { m } = ctx;
-  const states = Object.keys(p.counts).sort();
   return html`<table id="by-state">
     <caption>
       ${m.batch.byState}
@@ -95,12 +102,12 @@ function countsTable(ctx: PageContext, p: BatchProgress): Html {
       </tr>
     </thead>
     <tbody>
-      ${states.map(
-        (s) =>
+      ${byState(m, p).map(
+        (r) =>
           html`<tr>
-            <td>${s}</td>
-            <td class="num">${p.counts[s]}</td>
-            <td class="num">${money(p.amounts[s] ?? 0)}</td>
+            <td>${r.state}</td>
+            <td class="num">${r.count}</td>
+            <td class="num">${r.amount}</td>
           </tr>`,
       )}
     </tbody>
@@ -115,7 +122,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
   const approval = p?.approval;
   const decisions =
     d.canApprove && p && p.phase !== 'done'
-      ? html`<div class="actions">
+      ? html`<div class="actions while-running">
           <form method="post" action="/batches/${id}/approve">
             ${csrfField(ctx)}<button type="submit" class="primary">${m.batch.approve}</button>
           </form>
@@ -128,7 +135,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
       : '';
   const operate =
     d.canOperate && p && p.phase !== 'done'
-      ? html`<div class="actions">
+      ? html`<div class="actions while-running">
           ${(p.phase === 'paused' ? (['resume', 'cancel'] as const) : (['pause', 'cancel'] as const)).map(
             (c) =>
               html`<form method="post" action="/batches/${id}/${c}">
@@ -165,7 +172,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
         ></progress>
         <p id="progress-text" aria-live="polite">${m.batch.progressText(p?.finished ?? 0, meta.rowCount)}</p>
       </section>
-      ${p ? countsTable(ctx, p) : ''}
+      ${countsTable(ctx, p ?? { counts: {}, amounts: {} })}
       <section aria-labelledby="approval-h">
         <h2 id="approval-h">${m.batch.approval}</h2>
         ${approval?.required && approval.because ? html`<p>${m.batch.approvalNeeded(approval.because)}</p>` : ''}
@@ -195,7 +202,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
                         <td>
                           <a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>
                         </td>
-                        <td>${f.state}</td>
+                        <td>${m.rowStates[f.state] ?? f.state}</td>
                         <td>${masked(f.reason ?? f.code ?? '')}</td>
                       </tr>`,
                   )}
@@ -228,7 +235,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
               (e) =>
                 html`<tr>
                   <td>${moscowTime(e.at, lang)}</td>
-                  <td>${e.what}</td>
+                  <td>${m.auditWhat[e.what] ?? e.what}</td>
                   <td>${e.name ?? e.by}</td>
                   <td>${masked(e.evidence)}${e.note ? html` — ${masked(e.note)}` : ''}</td>
                 </tr>`,

@@ -228,7 +228,12 @@ describe('accounting console in a browser', () => {
     await page.waitForSelector('#report-link', { state: 'visible', timeout: 30_000 });
     expect(navigations).toBe(0);
     expect(await page.textContent('#phase')).toBe('завершён');
+    expect(await page.textContent('#by-state tbody')).toMatch(/(выплачено|зачислено)\s*4\s*6 000,00 ₽/);
+    expect(await page.isVisible('form[action$="/approve"] button')).toBe(false);
     await check(page, 'batch');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await check(page, 'batch-narrow');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#report-link')]);
     const downloaded = readFileSync((await download.path())!);
@@ -269,7 +274,7 @@ describe('accounting console in a browser', () => {
     const leaks = bodies.filter((b) => CARDS.some((c) => b.text.includes(c))).map((b) => b.what);
     expect(leaks).toEqual([]);
     expect([...axe.keys()].sort()).toEqual(
-      ['batch', 'batches', 'check-errors', 'dry-run', 'login', 'payout', 'upload'].sort(),
+      ['batch', 'batch-narrow', 'batches', 'check-errors', 'dry-run', 'login', 'payout', 'upload'].sort(),
     );
     expect(Object.fromEntries([...axe].filter(([, v]) => v.length > 0))).toEqual({});
   });
