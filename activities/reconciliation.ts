@@ -13,6 +13,7 @@ import {
   dayDir,
   type DayOutcome,
   readDayOutcome,
+  readMatchedSessions,
   readSealed,
   writeDayOutcome,
   writeSealed,
@@ -84,6 +85,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         taskQueue: deps.taskQueue,
         day: step.day,
         sessions,
+        settled: new Set(Object.keys(readMatchedSessions(dataDir(), step.account))),
         heartbeat: () => Context.current().heartbeat(),
         signal: Context.current().cancellationSignal,
       });

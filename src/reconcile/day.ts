@@ -11,6 +11,7 @@ import {
   openDifferences,
   previousClosing,
   readDifferences,
+  rememberMatchedSessions,
   writeDayOutcome,
   writeDifferences,
 } from './store';
@@ -78,6 +79,12 @@ export function reconcileDay(input: ReconcileDayInput): DayOutcome {
       all[s.key] = { ...d, state: 'matched', matched: { day: s.day, bankSystemId: s.bankSystemId } };
   }
   writeDifferences(dataDir, account, all);
+  rememberMatchedSessions(
+    dataDir,
+    account,
+    day,
+    result.matched.map((m) => m.sessionId),
+  );
 
   const payoutLines = result.matched.filter((m) => m.type === 'debet');
   const report: DayReport = {

@@ -14,7 +14,8 @@ import type { PayrunPayout } from './match';
  * - every payout whose session a statement line names (a late line of a payout started long before).
  * Workflows are found through visibility (the PayrunSessionId search attribute every payout upserts),
  * their status from their own record; the bank's date is the payout's finished_at as session/status
- * answers it, asked only for payouts the statement does not name (a named one is dated by its line).
+ * answers it, asked only for payouts the statement does not name (a named one is dated by its line) and
+ * no earlier statement matched (so a day's payouts are not asked about again on the next three days).
  */
 const LOOKBACK_DAYS = 3;
 const SESSIONS_PER_QUERY = 50;
@@ -29,6 +30,8 @@ export async function listPayrunPayouts(opts: {
   day: string;
   /** Session ids the day's statement names. */
   sessions: string[];
+  /** Sessions an earlier day's statement already matched: on no later day can they be missing. */
+  settled?: ReadonlySet<string>;
   heartbeat?: () => void;
   signal?: AbortSignal;
 }): Promise<PayrunPayout[]> {
@@ -50,7 +53,8 @@ export async function listPayrunPayouts(opts: {
     const status = await payoutStatusOf(client, workflowId);
     const sessionId = status?.bank.sessionId;
     if (!status || !sessionId) return undefined; // never reached the bank: nothing to find on a statement
-    if (NOT_PAID.has(status.state) && !named.has(sessionId)) return undefined;
+    if (!named.has(sessionId) && (NOT_PAID.has(status.state) || opts.settled?.has(sessionId)))
+      return undefined;
     const payout: PayrunPayout = {
       reference: status.reference,
       sessionId,

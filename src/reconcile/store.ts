@@ -99,6 +99,30 @@ export function readDayOutcome(dataDir: string, account: string, day: string): D
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DayOutcome) : undefined;
 }
 
+const matchedFile = (dataDir: string, account: string) =>
+  join(accountDir(dataDir, account), 'matched-sessions.json');
+/** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
+const MATCHED_KEPT_DAYS = 30;
+
+/** Sessions a statement matched, by the day it matched them on. */
+export function readMatchedSessions(dataDir: string, account: string): Record<string, string> {
+  const file = matchedFile(dataDir, account);
+  return existsSync(file) ? readSealed(dataDir, file) : {};
+}
+
+export function rememberMatchedSessions(
+  dataDir: string,
+  account: string,
+  day: string,
+  sessions: string[],
+): void {
+  const all = readMatchedSessions(dataDir, account);
+  const oldest = addDays(day, -MATCHED_KEPT_DAYS);
+  for (const [session, on] of Object.entries(all)) if (on < oldest) delete all[session];
+  for (const session of sessions) all[session] ??= day;
+  writeSealed(dataDir, matchedFile(dataDir, account), all);
+}
+
 /** The closing balance of the day before, when that day was reconciled. */
 export function previousClosing(dataDir: string, account: string, day: string): number | undefined {
   return readDayOutcome(dataDir, account, addDays(day, -1))?.closing;

@@ -51,11 +51,11 @@ export function readDayReport(outcome: ReconcileDayResult): DayReport {
   return JSON.parse(readFileSync(outcome.files.json, 'utf8')) as DayReport;
 }
 
-/** The statement calls the sandbox has answered or refused so far. */
-export async function statementCalls(stack: Stack): Promise<number> {
+/** The calls of one bank method (a path part) the sandbox has answered or refused so far. */
+export async function bankCalls(stack: Stack, method = 'report/account_statement'): Promise<number> {
   const { counts } = (await sandboxAdmin(stack, 'requests')) as { counts: Record<string, number> };
   return Object.entries(counts)
-    .filter(([k]) => k.includes('report/account_statement'))
+    .filter(([k]) => k.includes(method))
     .reduce((s, [, n]) => s + n, 0);
 }
 
