@@ -75,7 +75,8 @@ describe('the reconciliation schedule', () => {
     await ensureReconciliationSchedule(stack.client, {
       taskQueue: stack.taskQueue,
       scheduleId,
-      input: { accounts: [DEPOSIT_ACCOUNT], firstDay, statementWait: QUICK_WAIT },
+      // No accounts named: the deposit account wallet/balance names.
+      input: { firstDay, statementWait: QUICK_WAIT },
     });
     const described = await stack.client.schedule.getHandle(scheduleId).describe();
     expect(described.spec.timezone).toBe('Europe/Moscow');
@@ -89,10 +90,10 @@ describe('the reconciliation schedule', () => {
     worker = await startWorker();
     const result = (await run.result()) as ReconcileDueResult;
     expect(result.upTo).toBe(addDays(today, -1));
-    expect(result.days.map((d) => [d.day, d.outcome, d.found])).toEqual([
-      [addDays(today, -3), 'reconciled', 0],
-      [addDays(today, -2), 'reconciled', 0],
-      [addDays(today, -1), 'reconciled', 0],
+    expect(result.days.map((d) => [d.account, d.day, d.outcome, d.found])).toEqual([
+      [DEPOSIT_ACCOUNT, addDays(today, -3), 'reconciled', 0],
+      [DEPOSIT_ACCOUNT, addDays(today, -2), 'reconciled', 0],
+      [DEPOSIT_ACCOUNT, addDays(today, -1), 'reconciled', 0],
     ]);
 
     // The next run finds nothing due: each day is reconciled once.
