@@ -4,10 +4,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BankClient } from '../bank';
 import type { BatchPaths } from '../batch/config';
 import type { Lang } from '../i18n';
-import type { PolicySource } from '../policy/file';
-import { privateKeyFromPem, signerFromKey, type Signer } from '../policy/keys';
+import type { Policy, PolicySource } from '../policy/file';
+import { ConfigError } from '../config';
+import { privateKeyFromPem, publicKeyText, signerFromKey, type Signer } from '../policy/keys';
 import type { BatchOptions } from '../../workflows/contracts/batch';
 import { readFileSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
 import { MESSAGES, type Messages } from './messages';
 import type { Session, SessionStore } from './sessions';
 import type { ConsoleSettings } from './settings';
@@ -36,21 +38,48 @@ export const MAY = {
 
 export type Action = keyof typeof MAY;
 
+/**
+ * The console's private key, once it is shown to be the key of a person of the policy with the role
+ * authenticator (not revoked): checked at start, so a wrong key fails there and not at the first approval.
+ */
+export function consoleKey(settings: ConsoleSettings, policy: Policy): KeyObject {
+  const { serviceId, keyFile } = settings;
+  let pem: string;
+  try {
+    pem = readFileSync(keyFile, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`PAYRUN_CONSOLE_KEY_FILE: cannot read ${keyFile}: ${(err as Error).message}`]);
+  }
+  const key = privateKeyFromPem(pem, `PAYRUN_CONSOLE_KEY_FILE ${keyFile}`);
+  const me = policy.view.people.find((p) => p.id === serviceId);
+  const pub = publicKeyText(key).slice('ed25519:'.length);
+  const problem = !me
+    ? `PAYRUN_CONSOLE_SERVICE_ID: ${serviceId} is not a person of the policy ${policy.path}`
+    : !me.roles.includes('authenticator')
+      ? `PAYRUN_CONSOLE_SERVICE_ID: ${serviceId} needs the role authenticator in ${policy.path} to sign for the people it signs in`
+      : me.revokedAt
+        ? `PAYRUN_CONSOLE_SERVICE_ID: ${serviceId} was revoked at ${me.revokedAt}`
+        : !me.keys.includes(pub)
+          ? `PAYRUN_CONSOLE_KEY_FILE: ${keyFile} is not one of ${serviceId}'s keys in ${policy.path} (its public key is ed25519:${pub})`
+          : undefined;
+  if (problem) throw new ConfigError([problem]);
+  return key;
+}
+
 export class Forbidden extends Error {
   readonly statusCode = 403;
 }
 
 export class ConsoleContext {
   readonly m: Messages;
-  private readonly key;
+  private readonly key: KeyObject;
 
   constructor(
     readonly opts: ConsoleOptions,
     readonly sessions: SessionStore,
   ) {
     this.m = MESSAGES[opts.lang];
-    const where = `PAYRUN_CONSOLE_KEY_FILE ${opts.settings.keyFile}`;
-    this.key = privateKeyFromPem(readFileSync(opts.settings.keyFile, 'utf8'), where);
+    this.key = consoleKey(opts.settings, opts.policy.current());
   }
 
   /** The console signing for the person signed in: the workflows count it as theirs, with their roles. */

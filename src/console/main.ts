@@ -9,6 +9,7 @@ import { currentLang } from '../i18n';
 import { createLogger } from '../logger';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { connectClient, loadTemporalSetup } from '../temporal';
+import { consoleKey } from './context';
 import { startConsole } from './server';
 import { loadConsoleSettings } from './settings';
 
@@ -20,7 +21,8 @@ export async function runConsoleFromEnv(
 ): Promise<void> {
   const settings = loadConsoleSettings(env);
   const lang = currentLang(env);
-  loadPolicy(env); // fail at start, naming the line, rather than at the first sign-in
+  // Fail at start, naming the line or the variable, rather than at the first sign-in or approval.
+  consoleKey(settings, loadPolicy(env));
   const paths = loadBatchPaths(env);
   const setup = loadTemporalSetup(env);
   // The dry run needs the bank; without its variables the console still serves everything else.

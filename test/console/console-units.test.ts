@@ -1,0 +1,129 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../../src/config';
+import { consoleKey } from '../../src/console/context';
+import { html, masked } from '../../src/console/html';
+import { hashPassword, totpCode, verifyPassword, verifyTotp } from '../../src/console/passwords';
+import { SessionStore } from '../../src/console/sessions';
+import { loadConsoleSettings } from '../../src/console/settings';
+import { loadPolicy } from '../../src/policy/file';
+import { writePolicy } from '../../src/policy/generate';
+
+/** The console's pure parts: passwords, TOTP, settings, escaping and masking, sessions, its identity check. */
+describe('console passwords', () => {
+  it('hashes with scrypt and verifies only the same password', async () => {
+    const hash = await hashPassword('пароль бухгалтера');
+    expect(hash).toMatch(/^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
+    await expect(verifyPassword('пароль бухгалтера', hash)).resolves.toBe(true);
+    await expect(verifyPassword('пароль бухгалтерa', hash)).resolves.toBe(false); // a Latin a
+    expect(await hashPassword('x')).not.toBe(await hashPassword('x')); // salted
+  });
+
+  it('refuses a malformed hash instead of throwing', async () => {
+    for (const bad of [
+      '',
+      'scrypt$',
+      'bcrypt$1$2$3$a$b',
+      'scrypt$16384$8$1$AAAA$AAAA',
+      'scrypt$x$8$1$AAAA$AAAA',
+    ])
+      await expect(verifyPassword('x', bad)).resolves.toBe(false);
+  });
+
+  it('computes RFC 6238 codes (SHA-1 test vectors, last six digits) and accepts one step either side', () => {
+    const secret = 'GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ'; // "12345678901234567890"
+    expect(totpCode(secret, 59_000)).toBe('287082');
+    expect(totpCode(secret, 1_111_111_109_000)).toBe('081804');
+    expect(totpCode(secret, 2_000_000_000_000)).toBe('279037');
+    const now = 1_111_111_109_000;
+    expect(verifyTotp(secret, '081804', now)).toBe(true);
+    expect(verifyTotp(secret, '081 804', now + 30_000)).toBe(true);
+    expect(verifyTotp(secret, '081804', now + 90_000)).toBe(false);
+    expect(verifyTotp(secret, 'abcdef', now)).toBe(false);
+  });
+});
+
+describe('console settings', () => {
+  it('names every bad variable', () => {
+    expect(() =>
+      loadConsoleSettings({ PAYRUN_CONSOLE_PORT: 'eighty', PAYRUN_CONSOLE_SECURE_COOKIES: 'yes' }),
+    ).toThrow(
+      expect.objectContaining({
+        problems: [
+          'PAYRUN_CONSOLE_PORT: a whole number from 0 to 65535, not "eighty"',
+          expect.stringMatching(/^PAYRUN_CONSOLE_KEY_FILE: required/),
+          'PAYRUN_CONSOLE_SECURE_COOKIES: true or false, not "yes"',
+        ],
+      }),
+    );
+  });
+
+  it('has defaults for everything but the key', () => {
+    expect(loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: 'k.pem' })).toEqual({
+      host: '127.0.0.1',
+      port: 8090,
+      serviceId: 'console',
+      keyFile: 'k.pem',
+      sessionMinutes: 480,
+      loginPerMinute: 10,
+      secureCookies: true,
+    });
+  });
+});
+
+describe('console html', () => {
+  it('escapes what it interpolates and masks long numbers in outside words', () => {
+    expect(html`<p title="${'"x"'}">${'<b>&'}</p>`.value).toBe('<p title="&quot;x&quot;">&lt;b&gt;&amp;</p>');
+    expect(html`${[html`<i>${1}</i>`, 2]}`.value).toBe('<i>1</i>2');
+    expect(masked('карта 2200 0000 0000 0012 отклонена <b>').value).toBe(
+      'карта **** **** **** 0012 отклонена &lt;b&gt;',
+    );
+  });
+});
+
+describe('console sessions', () => {
+  it('forget a session at its expiry', () => {
+    const store = new SessionStore(60_000);
+    const s = store.create('maria', 0);
+    expect(s.id).toMatch(/^[\w-]{43}$/);
+    expect(store.get(s.id, 59_999)?.person).toBe('maria');
+    expect(store.get(s.id, 60_000)).toBeUndefined();
+    expect(store.get(s.id, 1)).toBeUndefined();
+    expect(store.get(undefined)).toBeUndefined();
+  });
+});
+
+describe('the console’s identity', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payrun-console-'));
+  const written = writePolicy(dir, [
+    { id: 'console', name: 'Консоль', roles: ['authenticator'] },
+    { id: 'viewer', name: 'Вера', roles: ['viewer'] },
+  ]);
+  const policy = loadPolicy({ PAYRUN_POLICY_FILE: written.file });
+  const settings = loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: written.keyFiles.console });
+
+  it('is a person with role authenticator whose key the policy lists', () => {
+    expect(consoleKey(settings, policy).asymmetricKeyType).toBe('ed25519');
+  });
+
+  it('is refused, naming the variable, when any of that is not so', () => {
+    const refusal = (s: typeof settings) => {
+      try {
+        consoleKey(s, policy);
+      } catch (err) {
+        return (err as ConfigError).problems[0];
+      }
+    };
+    expect(refusal({ ...settings, serviceId: 'nobody' })).toMatch(
+      /^PAYRUN_CONSOLE_SERVICE_ID: nobody is not a person/,
+    );
+    expect(refusal({ ...settings, serviceId: 'viewer', keyFile: written.keyFiles.viewer! })).toMatch(
+      /needs the role authenticator/,
+    );
+    expect(refusal({ ...settings, keyFile: written.keyFiles.viewer! })).toMatch(
+      /^PAYRUN_CONSOLE_KEY_FILE: .* is not one of console's keys/,
+    );
+    expect(refusal({ ...settings, keyFile: join(dir, 'missing.pem') })).toMatch(/cannot read/);
+  });
+});
