@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as iconv from 'iconv-lite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BatchPaths } from '../../src/batch/config';
-import { hashPassword } from '../../src/console/passwords';
+import { hashPassword, totpCode } from '../../src/console/passwords';
 import { writePolicy } from '../../src/policy/generate';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { batchProgressQuery } from '../../workflows/contracts/batch';
@@ -24,6 +24,8 @@ import { waitFor } from '../harness/wait';
  * searched for a full card number and checked with axe-core. RECORD_SCREENSHOTS=1 writes docs/console/*.png.
  */
 const PASSWORD = 'пароль-для-теста-1';
+/** The approver signs in with a second factor too. */
+const APPROVER_TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
 const CARDS = [...Object.values(TEST_CARDS), '2200000000000013'];
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
 
@@ -47,7 +49,11 @@ describe('accounting console in a browser', () => {
     // The stack's people with passwords, and the console as an authenticating service: the worker's
     // policy source reads the rewritten file (same directory, same keys).
     const written = writePolicy(stack.people.dir, [
-      ...TEST_PEOPLE.map((p) => ({ ...p, passwordHash })),
+      ...TEST_PEOPLE.map((p) => ({
+        ...p,
+        passwordHash,
+        ...(p.id === 'approver' ? { totp: APPROVER_TOTP } : {}),
+      })),
       { id: 'console', name: 'Консоль бухгалтерии', roles: ['authenticator'] },
     ]);
     const env = {
@@ -96,6 +102,7 @@ describe('accounting console in a browser', () => {
     await page.goto(url('/login'));
     await page.fill('#person', person);
     await page.fill('#password', PASSWORD);
+    if (person === 'approver') await page.fill('#totp', totpCode(APPROVER_TOTP));
     await clickAndLoad(page, 'form[action="/login"] button');
     expect(page.url()).toMatch(/\/batches$/);
     return { context, page };
@@ -181,6 +188,12 @@ describe('accounting console in a browser', () => {
     expect(submit.status()).toBe(403);
     bodies.push({ what: 'viewer submit', text: await submit.text() });
 
+    const pause = await viewer.context.request.post(url(`/batches/${batchId}/pause`), {
+      form: { _csrf: viewerToken },
+      maxRedirects: 0,
+    });
+    expect(pause.status()).toBe(403);
+
     const preparerToken = await csrfOf(preparer.page);
     const approve = await preparer.context.request.post(url(`/batches/${batchId}/approve`), {
       form: { _csrf: preparerToken },
@@ -188,6 +201,13 @@ describe('accounting console in a browser', () => {
     });
     expect(approve.status()).toBe(403);
     expect(await approve.text()).toContain('утверждать и отклонять пакеты может только утверждающий');
+
+    const withoutCode = await viewer.context.request.post(url('/login'), {
+      form: { _csrf: viewerToken, person: 'approver', password: PASSWORD },
+      maxRedirects: 0,
+    });
+    expect(withoutCode.status()).toBe(401);
+    expect(await withoutCode.text()).toContain('Неверный логин, пароль или код');
 
     const approver = await signIn('approver');
     const noToken = await approver.context.request.post(url(`/batches/${batchId}/approve`), {
@@ -267,6 +287,18 @@ describe('accounting console in a browser', () => {
     }
     expect(statuses[0]).toBe(401);
     expect(statuses.at(-1)).toBe(429);
+  });
+
+  test('English by setting: PAYRUN_LANG=en', async () => {
+    const english = await spawnConsole({ ...cliEnv, PAYRUN_LANG: 'en' });
+    try {
+      const page = await (await newContext()).newPage();
+      await page.goto(`${english.url}/login`);
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      expect(await page.textContent('h1')).toBe('Sign in');
+    } finally {
+      await english.stop();
+    }
   });
 
   test('no page or answer held a full card number; axe-core found nothing serious or critical', () => {
