@@ -33,7 +33,7 @@ const log = createLogger('console');
 const OPEN_PATHS = new Set(['/login', '/healthz', '/static/console.css', '/static/console.js']);
 
 export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, trustProxy: false, bodyLimit: 1_048_576 });
+  const app = Fastify({ logger: false, trustProxy: opts.settings.trustProxy, bodyLimit: 1_048_576 });
   const ctx = new ConsoleContext(opts, new SessionStore(opts.settings.sessionMinutes * 60_000));
   const { m } = ctx;
   const secure = opts.settings.secureCookies;

@@ -17,6 +17,8 @@ export interface ConsoleSettings {
   loginPerMinute: number;
   /** Cookies marked Secure (default true; browsers accept them on http://localhost too). */
   secureCookies: boolean;
+  /** Behind a reverse proxy: the client's address from X-Forwarded-For (sign-in limits count clients, not the proxy). */
+  trustProxy: boolean;
 }
 
 function whole(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]) {
@@ -30,6 +32,14 @@ function whole(env: Env, name: string, fallback: number, min: number, max: numbe
   return n;
 }
 
+function flag(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  problems.push(`${name}: true or false, not "${env[name]}"`);
+  return fallback;
+}
+
 export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
   const problems: string[] = [];
   const port = whole(env, 'PAYRUN_CONSOLE_PORT', 8090, 0, 65535, problems);
@@ -41,9 +51,8 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
     problems.push(
       'PAYRUN_CONSOLE_KEY_FILE: required: the console’s own private key (payrun keys generate --person console), listed in the policy for a person with role authenticator',
     );
-  const secure = (env.PAYRUN_CONSOLE_SECURE_COOKIES ?? 'true').trim().toLowerCase();
-  if (!['true', 'false'].includes(secure))
-    problems.push(`PAYRUN_CONSOLE_SECURE_COOKIES: true or false, not "${env.PAYRUN_CONSOLE_SECURE_COOKIES}"`);
+  const secureCookies = flag(env, 'PAYRUN_CONSOLE_SECURE_COOKIES', true, problems);
+  const trustProxy = flag(env, 'PAYRUN_CONSOLE_TRUST_PROXY', false, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     host: env.PAYRUN_CONSOLE_HOST?.trim() || '127.0.0.1',
@@ -52,6 +61,7 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
     keyFile,
     sessionMinutes,
     loginPerMinute,
-    secureCookies: secure === 'true',
+    secureCookies,
+    trustProxy,
   };
 }

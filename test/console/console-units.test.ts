@@ -68,6 +68,7 @@ describe('console settings', () => {
       sessionMinutes: 480,
       loginPerMinute: 10,
       secureCookies: true,
+      trustProxy: false,
     });
   });
 });
