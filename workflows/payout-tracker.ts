@@ -13,6 +13,13 @@ export interface TrackerEnvironment {
 
 /** Signed webhooks waiting to be checked; more than this many unchecked is a flood, not the bank. */
 const MAX_UNCHECKED_WEBHOOKS = 8;
+/**
+ * What a flood of forged signals may make a payout keep: the status shows the newest notes and says how
+ * many older ones were dropped; event ids are remembered (to take a resent webhook once) up to a bound,
+ * far above the few dozen events one bank session has.
+ */
+export const NOTES_KEPT = 50;
+export const EVENT_IDS_KEPT = 1_000;
 
 /**
  * Everything a payout workflow knows, in the one shape its `status` query and result give: the state,
@@ -31,6 +38,7 @@ export class PayoutTracker {
   credited?: { event: string; eventDate: string };
   returnedAt?: string;
   private readonly seenEvents = new Set<string>();
+  private notesDropped = 0;
   private readonly published = new Map<string, string | number>();
   private stateShown = false;
 
@@ -91,8 +99,13 @@ export class PayoutTracker {
   }
 
   note(text: string): void {
-    this.status.notes.push(`${this.env.now()} ${text}`);
-    if (this.status.notes.length > 50) this.status.notes.splice(0, this.status.notes.length - 50);
+    const notes = this.status.notes;
+    if (this.notesDropped > 0) notes.shift(); // the line that counts dropped notes, rewritten below
+    notes.push(`${this.env.now()} ${text}`);
+    // Once any note is dropped, one of the NOTES_KEPT lines says how many.
+    const room = this.notesDropped > 0 || notes.length > NOTES_KEPT ? NOTES_KEPT - 1 : NOTES_KEPT;
+    if (notes.length > room) this.notesDropped += notes.splice(0, notes.length - room).length;
+    if (this.notesDropped > 0) notes.unshift(`${this.notesDropped} older notes dropped; the newest are kept`);
   }
 
   get sessionId(): string | undefined {
@@ -149,6 +162,8 @@ export class PayoutTracker {
   applyEvent(evt: BankEventSignal): void {
     if (this.seenEvents.has(evt.id)) return;
     this.seenEvents.add(evt.id);
+    // Sets iterate in insertion order: the oldest id goes first.
+    if (this.seenEvents.size > EVENT_IDS_KEPT) this.seenEvents.delete(this.seenEvents.values().next().value!);
     if (evt.sessionId && this.sessionId && evt.sessionId !== this.sessionId) {
       this.note(`ignored ${evt.type} for another session ${evt.sessionId}`);
       return;

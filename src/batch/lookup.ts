@@ -1,9 +1,15 @@
-import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+} from '@temporalio/client';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
 import type { EarlierPayoutRun, PayoutStatus } from '../../workflows/contracts/payout';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { readPayoutEnding } from '../../workflows/payout-ending';
 import { PayoutTracker } from '../../workflows/payout-tracker';
+import { SESSION_ID } from '../../workflows/search-attributes';
 import { parsePayoutInput } from '../../workflows/validation';
 import { runEvidence } from './run-history';
 
@@ -17,16 +23,14 @@ type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
  */
 async function classifyRun(client: Client, workflowId: string, runId?: string): Promise<RunVerdict | 'none'> {
   const handle = client.workflow.getHandle(workflowId, runId);
-  let closeStatus: string;
-  let runOf: string;
+  let described: WorkflowExecutionDescription;
   try {
-    const described = await handle.describe();
-    closeStatus = described.status.name;
-    runOf = described.runId;
+    described = await handle.describe();
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return 'none';
     throw err;
   }
+  const closeStatus = described.status.name;
   if (closeStatus === 'RUNNING') return { closeStatus, verdict: 'running' };
   if (closeStatus === 'COMPLETED')
     return { closeStatus, verdict: 'paid', status: (await handle.result()) as PayoutStatus };
@@ -43,7 +47,7 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
   // Terminated, timed out or failed by something else. A run whose own history proves it never reached
   // the bank (refused its input, or closed before any worker ran it) moved nothing: it must not hold
   // the reference hostage, or anyone could poison a reference in advance.
-  const evidence = await runEvidence(client, workflowId, runOf);
+  const evidence = await runEvidence(client, workflowId, described.runId);
   if (evidence.movedNothing)
     return {
       closeStatus,
@@ -55,9 +59,26 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
   try {
     status = await handle.query(payoutStatusQuery);
   } catch {
-    status = undefined; // unreadable: the bank cannot be asked about it, so it stays in doubt
+    // A history too large to replay (a flood of forged signals until the server terminated the run):
+    // the session id the run published as a search attribute is durable too, and enough to ask the bank.
+    const sessionId = described.typedSearchAttributes.get(SESSION_ID);
+    status = sessionId ? statusFromRecord(evidence.input, closeStatus, sessionId) : undefined;
   }
   return { closeStatus, verdict: 'in_doubt', ...(status ? { status } : {}) };
+}
+
+/** A run whose status cannot be replayed, rebuilt from its input and the session id it published. */
+function statusFromRecord(input: unknown, closeStatus: string, sessionId: string) {
+  const parsed = parsePayoutInput(input);
+  if (!parsed.ok) return undefined;
+  const tracker = new PayoutTracker(parsed.value, { upsert: () => undefined, now: () => '' });
+  const status = tracker.fail('needs_attention', {
+    code: 'needs_attention',
+    reason: `the run ended ${closeStatus.toLowerCase()} and its status cannot be replayed; its bank session is ${sessionId}`,
+  });
+  status.bank.sessionId = sessionId;
+  status.timestamps = {};
+  return status;
 }
 
 /**

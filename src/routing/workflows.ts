@@ -11,6 +11,14 @@ export function isRoutable(evt: BankEventSignal): boolean {
   return evt.type !== 'nominal_topup' && evt.type !== 'unknown' && evt.sessionId !== undefined;
 }
 
+/** The server's answer to a signal beyond `history.maximumSignalsPerExecution` (10 000 a run by default). */
+export function takesNoMoreSignals(err: unknown): boolean {
+  const cause = (err as { cause?: { details?: unknown; message?: unknown } } | undefined)?.cause;
+  return /exceeded workflow execution limit for signal events/i.test(
+    String(cause?.details ?? cause?.message ?? ''),
+  );
+}
+
 /** More running workflows than this for one bank session means something else is wrong. */
 const MAX_VISIBILITY_TARGETS = 20;
 
@@ -64,7 +72,9 @@ export async function routeToWorkflows(
         await client.workflow.getHandle(workflowId).signal(bankEventSignal, evt);
         delivered.push(workflowId);
       } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        // A run past Temporal's signal-count limit (a flood of forged signals) takes no more: the event
+        // goes where it is kept instead (the ingress's inbox), not back to the bank as 503 for ever.
+        if (!(err instanceof WorkflowNotFoundError) && !takesNoMoreSignals(err)) throw err;
         skipped.push(workflowId);
       }
     }

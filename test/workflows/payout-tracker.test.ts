@@ -126,12 +126,33 @@ describe('PayoutTracker state, notes and failure', () => {
     expect(status.timestamps.finished).toBe('2026-01-01T00:00:02.000Z');
   });
 
-  it('keeps the newest 50 notes, each with its time', () => {
+  it('keeps the newest 50 notes, each with its time, the first saying how many older ones were dropped', () => {
     const { t } = tracker();
-    for (let i = 1; i <= 55; i++) t.note(`note ${i}`);
+    for (let i = 1; i <= 50; i++) t.note(`note ${i}`);
     expect(t.status.notes).toHaveLength(50);
-    expect(t.status.notes[0]).toMatch(/Z note 6$/);
-    expect(t.status.notes[49]).toMatch(/^2026-01-01T00:00:55\.000Z note 55$/);
+    expect(t.status.notes[0]).toMatch(/Z note 1$/);
+    for (let i = 51; i <= 10_000; i++) t.note(`note ${i}`);
+    expect(t.status.notes).toHaveLength(50);
+    expect(t.status.notes[0]).toBe('9951 older notes dropped; the newest are kept');
+    expect(t.status.notes[1]).toMatch(/Z note 9952$/);
+    expect(t.status.notes[49]).toMatch(/Z note 10000$/);
+  });
+
+  it('a flood of forged events keeps the notes bounded and still takes a resent genuine event once', () => {
+    const { t } = tracker();
+    const event = (id: string) => ({
+      id,
+      type: 'payment_finished' as const,
+      receivedAt: '2026-01-01T00:00:00Z',
+    });
+    for (let i = 0; i < 10_000; i++) t.applyEvent(event(`forged-${i}`));
+    expect(t.status.notes).toHaveLength(50);
+    t.nudged = false;
+    t.applyEvent(event('genuine'));
+    expect(t.nudged).toBe(true);
+    t.nudged = false;
+    t.applyEvent(event('genuine')); // resent by the bank
+    expect(t.nudged).toBe(false);
   });
 });
 
