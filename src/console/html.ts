@@ -38,3 +38,38 @@ export function html(strings: TemplateStringsArray, ...parts: Part[]): Html {
 /** Words that came from outside (the bank, the file, a validator): card and account numbers masked. */
 export const text = (s: string | undefined) => escapeHtml(maskNumbers(s ?? ''));
 export const masked = (s: string | undefined) => new Html(text(s));
+
+export type Cell = Html | string | number;
+
+/** A data table: a caption, column headers, rows; the columns in `numeric` right-aligned (amounts, counts). */
+export function table(opts: {
+  id?: string;
+  caption?: string;
+  headers: readonly string[];
+  rows: readonly Cell[][];
+  numeric?: readonly number[];
+}): Html {
+  const numeric = new Set(opts.numeric ?? []);
+  return html`<table ${opts.id ? html`id="${opts.id}"` : ''}>
+    ${
+      opts.caption
+        ? html`<caption>
+            ${opts.caption}
+          </caption>`
+        : ''
+    }
+    <thead>
+      <tr>
+        ${opts.headers.map((h) => html`<th scope="col">${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${opts.rows.map(
+        (row) =>
+          html`<tr>
+            ${row.map((c, i) => (numeric.has(i) ? html`<td class="num">${c}</td>` : html`<td>${c}</td>`))}
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
+}

@@ -5,7 +5,7 @@ import type { StoredBatchMeta } from '../batch/store';
 import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';
-import { html, masked, type Html } from './html';
+import { html, masked, table, type Html } from './html';
 import type { Messages } from './messages';
 import { csrfField, layout, type PageContext } from './views';
 
@@ -39,33 +39,20 @@ export function batchesPage(
       ${
         items.length === 0
           ? html`<p>${b.none}</p>`
-          : html`<table id="batches">
-              <thead>
-                <tr>
-                  <th scope="col">${b.id}</th>
-                  <th scope="col">${b.file}</th>
-                  <th scope="col">${b.submittedAt}</th>
-                  <th scope="col">${b.submitter}</th>
-                  <th scope="col">${b.state}</th>
-                  <th scope="col">${b.rows}</th>
-                  <th scope="col">${b.total}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${items.map(
-                  (i) =>
-                    html`<tr>
-                      <td><a href="/batches/${i.meta.batchId}">${i.meta.batchId}</a></td>
-                      <td>${i.meta.fileName}</td>
-                      <td>${moscowTime(i.meta.submittedAt, lang)}</td>
-                      <td>${i.submitter ? (names.get(i.submitter) ?? i.submitter) : '—'}</td>
-                      <td>${m.phases[i.phase] ?? i.phase}</td>
-                      <td class="num">${i.meta.rowCount}</td>
-                      <td class="num">${money(i.meta.totalKopecks)}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
+          : table({
+              id: 'batches',
+              headers: [b.id, b.file, b.submittedAt, b.submitter, b.state, b.rows, b.total],
+              numeric: [5, 6],
+              rows: items.map((i) => [
+                html`<a href="/batches/${i.meta.batchId}">${i.meta.batchId}</a>`,
+                i.meta.fileName,
+                moscowTime(i.meta.submittedAt, lang),
+                i.submitter ? (names.get(i.submitter) ?? i.submitter) : '—',
+                m.phases[i.phase] ?? i.phase,
+                i.meta.rowCount,
+                money(i.meta.totalKopecks),
+              ]),
+            })
       }`,
   );
 }
@@ -90,28 +77,13 @@ export function byState(m: Messages, p: Pick<BatchProgress, 'counts' | 'amounts'
 
 function countsTable(ctx: PageContext, p: Pick<BatchProgress, 'counts' | 'amounts'>): Html {
   const { m } = ctx;
-  return html`<table id="by-state">
-    <caption>
-      ${m.batch.byState}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">${m.batch.state}</th>
-        <th scope="col">${m.batch.count}</th>
-        <th scope="col">${m.batch.amount}</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${byState(m, p).map(
-        (r) =>
-          html`<tr>
-            <td>${r.state}</td>
-            <td class="num">${r.count}</td>
-            <td class="num">${r.amount}</td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return table({
+    id: 'by-state',
+    caption: m.batch.byState,
+    headers: [m.batch.state, m.batch.count, m.batch.amount],
+    numeric: [1, 2],
+    rows: byState(m, p).map((r) => [r.state, r.count, r.amount]),
+  });
 }
 
 export function batchPage(ctx: PageContext, d: BatchPageData): string {
@@ -185,29 +157,15 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
         p && p.failures.length > 0
           ? html`<section aria-labelledby="failures-h">
               <h2 id="failures-h">${m.batch.failures}</h2>
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">${m.upload.row}</th>
-                    <th scope="col">${m.dry.reference}</th>
-                    <th scope="col">${m.batch.state}</th>
-                    <th scope="col">${m.payout.failure}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${p.failures.map(
-                    (f) =>
-                      html`<tr>
-                        <td>${f.row}</td>
-                        <td>
-                          <a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>
-                        </td>
-                        <td>${m.rowStates[f.state] ?? f.state}</td>
-                        <td>${masked(f.reason ?? f.code ?? '')}</td>
-                      </tr>`,
-                  )}
-                </tbody>
-              </table>
+              ${table({
+                headers: [m.upload.row, m.dry.reference, m.batch.state, m.payout.failure],
+                rows: p.failures.map((f) => [
+                  f.row,
+                  html`<a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>`,
+                  m.rowStates[f.state] ?? f.state,
+                  masked(f.reason ?? f.code ?? ''),
+                ]),
+              })}
             </section>`
           : ''
       }
@@ -221,27 +179,16 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
       ${d.reportReady ? '' : html`<p id="no-report">${m.batch.noReport}</p>`}
       <section aria-labelledby="audit-h">
         <h2 id="audit-h">${m.batch.audit}</h2>
-        <table id="audit">
-          <thead>
-            <tr>
-              <th scope="col">${m.batch.when}</th>
-              <th scope="col">${m.batch.what}</th>
-              <th scope="col">${m.batch.who}</th>
-              <th scope="col">${m.batch.evidence}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${d.audit.map(
-              (e) =>
-                html`<tr>
-                  <td>${moscowTime(e.at, lang)}</td>
-                  <td>${m.auditWhat[e.what] ?? e.what}</td>
-                  <td>${e.name ?? e.by}</td>
-                  <td>${masked(e.evidence)}${e.note ? html` — ${masked(e.note)}` : ''}</td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
+        ${table({
+          id: 'audit',
+          headers: [m.batch.when, m.batch.what, m.batch.who, m.batch.evidence],
+          rows: d.audit.map((e) => [
+            moscowTime(e.at, lang),
+            m.auditWhat[e.what] ?? e.what,
+            e.name ?? e.by,
+            html`${masked(e.evidence)}${e.note ? html` — ${masked(e.note)}` : ''}`,
+          ]),
+        })}
       </section>`,
   );
 }

@@ -7,7 +7,7 @@ import type { Lang } from '../i18n';
 import { money } from '../i18n';
 import type { DryRunReport } from '../batch/dry-run';
 import type { LoadedBatch, RowError } from '../csv';
-import { html, masked, type Html } from './html';
+import { html, masked, table, type Html } from './html';
 import type { Messages } from './messages';
 
 export interface Viewer {
@@ -134,32 +134,14 @@ export function uploadPage(ctx: PageContext): string {
   );
 }
 
-function errorTable(ctx: PageContext, errors: RowError[], caption: string): Html {
+function errorTable(ctx: PageContext, errors: RowError[], caption: string, id: string): Html {
   const { m } = ctx;
-  return html`<table id="row-errors">
-    <caption>
-      ${caption}
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">${m.upload.row}</th>
-        <th scope="col">${m.upload.column}</th>
-        <th scope="col">${m.upload.message}</th>
-        <th scope="col">${m.upload.rule}</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${errors.map(
-        (e) =>
-          html`<tr>
-            <td>${e.row}</td>
-            <td>${e.column ?? '—'}</td>
-            <td>${masked(e.message)}</td>
-            <td><code>${e.rule}</code></td>
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return table({
+    id,
+    caption,
+    headers: [m.upload.row, m.upload.column, m.upload.message, m.upload.rule],
+    rows: errors.map((e) => [e.row, e.column ?? '—', masked(e.message), html`<code>${e.rule}</code>`]),
+  });
 }
 
 /** The checked file: every invalid cell by row, column and rule; the dry run and submit one click away. */
@@ -187,8 +169,8 @@ export function checkPage(ctx: PageContext, uploadId: string, name: string, batc
         ${m.upload.valid(batch.totals.valid, money(batch.totals.acceptedKopecks))}
         ${batch.totals.invalid > 0 ? m.upload.invalid(batch.totals.invalid) : ''}
       </p>
-      ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors) : ''}
-      ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors) : ''}
+      ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors, 'file-errors') : ''}
+      ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors, 'row-errors') : ''}
       <p role="status" class="${batch.rejected ? 'bad' : 'good'}">
         ${batch.rejected ? m.upload.rejected : rowErrors.length === 0 ? m.upload.allGood : ''}
       </p>
@@ -200,32 +182,15 @@ export function checkPage(ctx: PageContext, uploadId: string, name: string, batc
 
 export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: DryRunReport): string {
   const { m } = ctx;
-  const row = (x: { row: number; reference: string; amount: number; why?: string }) =>
-    html`<tr>
-      <td>${x.row}</td>
-      <td>${x.reference}</td>
-      <td class="num">${money(x.amount)}</td>
-      <td>${masked(x.why ?? '')}</td>
-    </tr>`;
-  const table = (caption: string, rows: DryRunReport['rows']) =>
+  const rowsTable = (caption: string, rows: DryRunReport['rows']) =>
     rows.length === 0
       ? ''
-      : html`<table>
-          <caption>
-            ${caption}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${m.upload.row}</th>
-              <th scope="col">${m.dry.reference}</th>
-              <th scope="col">${m.dry.amount}</th>
-              <th scope="col">${m.dry.why}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows.map(row)}
-          </tbody>
-        </table>`;
+      : table({
+          caption,
+          headers: [m.upload.row, m.dry.reference, m.dry.amount, m.dry.why],
+          numeric: [2],
+          rows: rows.map((x) => [x.row, x.reference, money(x.amount), masked(x.why ?? '')]),
+        });
   const pay = r.rows.filter((x) => x.pay);
   const notPay = r.rows.filter((x) => !x.pay);
   return layout(
@@ -240,7 +205,7 @@ export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: 
           ${r.shortKopecks ? m.dry.short(money(r.shortKopecks)) : r.balanceKopecks !== undefined ? m.dry.enough : ''}
         </p>
         ${r.rejected ? html`<p role="alert">${m.dry.rejected}</p>` : ''}
-        ${r.invalid.length > 0 ? errorTable(ctx, r.invalid, m.upload.rowErrors) : ''}
+        ${r.invalid.length > 0 ? errorTable(ctx, r.invalid, m.upload.rowErrors, 'row-errors') : ''}
         ${
           r.farAboveTypical
             ? html`<p>
@@ -249,7 +214,7 @@ export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: 
               </p>`
             : ''
         }
-        ${table(m.dry.notPay, notPay)} ${table(m.dry.pay, pay)}
+        ${rowsTable(m.dry.notPay, notPay)} ${rowsTable(m.dry.pay, pay)}
       </section>
       ${
         r.rejected
