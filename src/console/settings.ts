@@ -42,7 +42,7 @@ function flag(env: Env, name: string, fallback: boolean, problems: string[]): bo
 
 export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
   const problems: string[] = [];
-  const port = whole(env, 'PAYRUN_CONSOLE_PORT', 8090, 0, 65535, problems);
+  const port = whole(env, 'PAYRUN_CONSOLE_PORT', 8070, 0, 65535, problems);
   const sessionMinutes = whole(env, 'PAYRUN_CONSOLE_SESSION_MINUTES', 480, 1, 7 * 24 * 60, problems);
   const loginPerMinute = whole(env, 'PAYRUN_CONSOLE_LOGIN_PER_MINUTE', 10, 1, 10_000, problems);
   const serviceId = env.PAYRUN_CONSOLE_SERVICE_ID?.trim() || 'console';

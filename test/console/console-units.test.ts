@@ -62,7 +62,7 @@ describe('console settings', () => {
   it('has defaults for everything but the key', () => {
     expect(loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: 'k.pem' })).toEqual({
       host: '127.0.0.1',
-      port: 8090,
+      port: 8070,
       serviceId: 'console',
       keyFile: 'k.pem',
       sessionMinutes: 480,
