@@ -4,6 +4,7 @@ import { mapLimit } from '../src/map-limit';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
 import { payoutStatusQuery } from '../workflows/contracts/payout';
 import {
+  recipientTaskQueue,
   recipientWorkflowId,
   reserveIncomeUpdate,
   type ReserveAnswer,
@@ -36,7 +37,7 @@ export async function reserveIncome(
     args: [req],
     startWorkflowOperation: new WithStartWorkflowOperation('recipientWorkflow', {
       workflowId,
-      taskQueue,
+      taskQueue: recipientTaskQueue(taskQueue),
       args: [{}],
       workflowIdConflictPolicy: 'USE_EXISTING',
     }),

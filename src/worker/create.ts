@@ -1,4 +1,11 @@
-import { NativeConnection, Worker, type InjectedSinks, type WorkerOptions } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Worker,
+  type InjectedSinks,
+  type State,
+  type WorkerOptions,
+} from '@temporalio/worker';
+import { recipientTaskQueue } from '../../workflows/contracts/recipient';
 import type { DataConverter } from '@temporalio/common';
 import * as diagnostics from '../../activities/diagnostics';
 import type { WorkerMetrics } from '../metrics';
@@ -28,7 +35,43 @@ export interface PayrunWorkerOptions {
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
-export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<Worker> {
+/**
+ * A payrun worker is two Temporal workers in one process: one on payrun's task queue, and one on the
+ * recipients' queue beside it, where each person's ledger runs. A payout reserves in its recipient's ledger
+ * from inside a local activity, which holds the payout's workflow task (and its slot) until the answer
+ * comes; with the ledgers on the same queue, fifty payouts doing that at once left no slot for the ledger's
+ * own task, and every one waited out its timeout. Their own queue gives the ledgers their own slots.
+ */
+export interface PayrunWorker {
+  /** The worker on payrun's task queue (the recipients' worker follows its state). */
+  readonly main: Worker;
+  run(): Promise<void>;
+  shutdown(): void;
+  getState(): State;
+}
+
+export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<PayrunWorker> {
+  const main = await createOneWorker(opts, opts.taskQueue);
+  const ledgers = await createOneWorker(opts, recipientTaskQueue(opts.taskQueue));
+  return {
+    main,
+    getState: () => main.getState(),
+    shutdown() {
+      for (const w of [main, ledgers]) if (w.getState() === 'RUNNING') w.shutdown();
+    },
+    async run() {
+      // Either stopping stops both: a process with half a worker would strand payouts or ledgers.
+      const stopBoth = () => {
+        for (const w of [main, ledgers]) if (w.getState() === 'RUNNING') w.shutdown();
+      };
+      const results = await Promise.allSettled([main, ledgers].map((w) => w.run().finally(stopBoth)));
+      const failed = results.find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+    },
+  };
+}
+
+async function createOneWorker(opts: PayrunWorkerOptions, taskQueue: string): Promise<Worker> {
   // Always registered, counted or not: a sink the bundle calls but the worker lacks is logged as an error.
   const sinks: InjectedSinks<PayrunMetricsSinks> = {
     payrunMetrics: {
@@ -37,7 +80,7 @@ export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<Wor
   };
   return Worker.create({
     ...workerConnectionOptions(opts.setup, opts.connection, opts.dataConverterOverride),
-    taskQueue: opts.taskQueue,
+    taskQueue,
     ...(opts.workflowBundle
       ? { workflowBundle: opts.workflowBundle }
       : {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, type Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createPayrunWorker, WORKFLOWS_PATH, type PayrunWorkerOptions } from '../../src/worker/create';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  createPayrunWorker,
+  WORKFLOWS_PATH,
+  type PayrunWorker,
+  type PayrunWorkerOptions,
+} from '../../src/worker/create';
 import { installTemporalRuntime } from '../../src/worker/runtime';
 import { loadTemporalConfig } from '../../src/config';
 import {
@@ -84,7 +89,7 @@ const quietLogger = {
 
 export interface TestWorker {
   taskQueue: string;
-  worker: Worker;
+  worker: PayrunWorker;
   stop(): Promise<void>;
 }
 

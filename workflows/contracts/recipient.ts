@@ -5,6 +5,9 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
 export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNumberHash}`;
 
+/** The ledgers run on a queue of their own beside payrun's (src/worker/create.ts says why). */
+export const recipientTaskQueue = (taskQueue: string) => `${taskQueue}-recipients`;
+
 /** The limits a reservation is checked against, as the worker's policy sets them for this person. */
 export interface IncomeLimits {
   /** Self-employed rows: the year's cap for payrun's payouts (2 400 000,00 ₽ less the margin). */
