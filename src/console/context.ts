@@ -72,6 +72,8 @@ export class Forbidden extends Error {
 
 export class ConsoleContext {
   readonly m: Messages;
+  /** The last TOTP step each person signed in with: a code is refused the second time. */
+  readonly totpStepsUsed = new Map<string, number>();
   private readonly key: KeyObject;
 
   constructor(

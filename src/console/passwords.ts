@@ -68,12 +68,18 @@ export function totpCode(secret: string, at = Date.now()): string {
   return String(code).padStart(6, '0');
 }
 
-/** A code typed now: this step or one either side (clocks drift, people type slowly). */
-export function verifyTotp(secret: string, code: string, at = Date.now()): boolean {
+/**
+ * The 30-second step a code typed now belongs to: this step or one either side (clocks drift, people type
+ * slowly); undefined when it is none of them. The caller refuses a step already used (RFC 6238, 5.2).
+ */
+export function totpStep(secret: string, code: string, at = Date.now()): number | undefined {
   const typed = code.replace(/\s/g, '');
-  if (!/^\d{6}$/.test(typed)) return false;
-  return [-1, 0, 1].some((step) => {
-    const a = Buffer.from(totpCode(secret, at + step * 30_000));
-    return timingSafeEqual(a, Buffer.from(typed));
-  });
+  if (!/^\d{6}$/.test(typed)) return undefined;
+  const now = Math.floor(at / 30_000);
+  return [now - 1, now, now + 1].find((step) =>
+    timingSafeEqual(Buffer.from(totpCode(secret, step * 30_000)), Buffer.from(typed)),
+  );
 }
+
+export const verifyTotp = (secret: string, code: string, at = Date.now()): boolean =>
+  totpStep(secret, code, at) !== undefined;

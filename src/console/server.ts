@@ -16,7 +16,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { createLogger } from '../logger';
 import { ConsoleContext, Forbidden, type ConsoleOptions } from './context';
-import { verifyPassword, verifyTotp } from './passwords';
+import { totpStep, verifyPassword } from './passwords';
 import { registerBatchRoutes } from './routes-batches';
 import { registerUploadRoutes } from './routes-upload';
 import { SessionStore } from './sessions';
@@ -71,6 +71,11 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => ({ statusCode: 429, message: m.login.tooMany }),
+  });
+
+  // Pages and answers hold people's payouts: no cache keeps them (the static files may be cached).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/static/')) reply.header('cache-control', 'no-store');
   });
 
   // Who is asking: the session cookie, checked on every request but the sign-in page and static files.
@@ -185,7 +190,12 @@ async function checkLogin(
     return false;
   }
   if (!(await verifyPassword(password, login.passwordHash))) return false;
-  return login.totp ? verifyTotp(login.totp, code) : true;
+  if (!login.totp) return true;
+  const step = totpStep(login.totp, code);
+  // A code works once: one seen over someone's shoulder or in a proxy's log cannot sign in again.
+  if (step === undefined || step <= (ctx.totpStepsUsed.get(person) ?? -1)) return false;
+  ctx.totpStepsUsed.set(person, step);
+  return true;
 }
 
 const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(32).toString('base64url')}`;

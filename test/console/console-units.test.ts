@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ConfigError } from '../../src/config';
 import { consoleKey } from '../../src/console/context';
 import { html, masked } from '../../src/console/html';
-import { hashPassword, totpCode, verifyPassword, verifyTotp } from '../../src/console/passwords';
+import { hashPassword, totpCode, totpStep, verifyPassword, verifyTotp } from '../../src/console/passwords';
 import { SessionStore } from '../../src/console/sessions';
 import { loadConsoleSettings } from '../../src/console/settings';
 import { loadPolicy } from '../../src/policy/file';
@@ -41,6 +41,7 @@ describe('console passwords', () => {
     expect(verifyTotp(secret, '081 804', now + 30_000)).toBe(true);
     expect(verifyTotp(secret, '081804', now + 90_000)).toBe(false);
     expect(verifyTotp(secret, 'abcdef', now)).toBe(false);
+    expect(totpStep(secret, '081804', now + 30_000)).toBe(Math.floor(now / 30_000));
   });
 });
 
