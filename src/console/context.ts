@@ -84,6 +84,10 @@ export class ConsoleContext {
     this.key = consoleKey(opts.settings, opts.policy.current());
   }
 
+  get lang(): Lang {
+    return this.opts.lang;
+  }
+
   /** The console signing for the person signed in: the workflows count it as theirs, with their roles. */
   signerFor(person: string): Signer {
     return signerFromKey(person, this.key, this.opts.settings.serviceId);

@@ -18,7 +18,7 @@ import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../wo
 import type { ConsoleContext } from './context';
 import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
 import { messagePage } from './views';
-import { batchesPage, batchPage, byState, payoutPage } from './views-batches';
+import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
 
 const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
 const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -43,7 +43,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   app.get<{ Querystring: BatchFilter }>('/batches', async (req, reply) => {
     const q = req.query;
     const filter: BatchFilter = {
-      ...(q.state && m.phases[q.state] ? { state: q.state } : {}),
+      ...(q.state && (PHASES as readonly string[]).includes(q.state) ? { state: q.state } : {}),
       ...(q.from && DATE.test(q.from) ? { from: q.from } : {}),
       ...(q.to && DATE.test(q.to) ? { to: q.to } : {}),
       ...(q.submitter?.trim() ? { submitter: q.submitter.trim() } : {}),
@@ -81,11 +81,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     return {
       batchId: meta.batchId,
       phase,
-      phaseText: m.phases[phase] ?? phase,
+      phaseText: phaseName(ctx, phase),
       rows: meta.rowCount,
       finished,
       text: m.batch.progressText(finished, meta.rowCount),
-      byState: byState(m, p ?? { counts: {}, amounts: {} }),
+      byState: byState(ctx.opts.lang, p ?? { counts: {}, amounts: {} }),
       reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
     };
   });
@@ -140,7 +140,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       if (err instanceof WorkflowUpdateFailedError)
         ctx.flash(req, 'error', m.batch.refused(err.cause?.message ?? err.message));
       else if (err instanceof WorkflowNotFoundError)
-        ctx.flash(req, 'error', m.batch.refused(m.phases.unknown!));
+        ctx.flash(req, 'error', m.batch.refused(m.notInTemporal));
       else throw err;
     }
   }

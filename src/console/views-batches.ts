@@ -1,15 +1,21 @@
 /** The batches list, a batch's page (counts, live progress, decisions, audit, downloads) and a payout's page. */
-import { moscowTime, money } from '../i18n';
+import { moscowTime, money, t, type Lang } from '../i18n';
 import type { AuditEntry } from '../batch/audit';
 import type { StoredBatchMeta } from '../batch/store';
 import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';
 import { html, masked, table, type Html } from './html';
-import type { Messages } from './messages';
 import { csrfField, layout, type PageContext } from './views';
 
-const PHASES = ['awaiting_approval', 'awaiting_funds', 'paying', 'paused', 'cancelling', 'done'] as const;
+export const PHASES = [
+  'awaiting_approval',
+  'awaiting_funds',
+  'paying',
+  'paused',
+  'cancelling',
+  'done',
+] as const;
 
 export function batchesPage(
   ctx: PageContext,
@@ -27,7 +33,7 @@ export function batchesPage(
         <label for="state">${b.state}</label>
         <select id="state" name="state">
           <option value="">${b.any}</option>
-          ${PHASES.map((p) => html`<option value="${p}" ${filter.state === p ? html`selected` : ''}>${m.phases[p]}</option>`)}
+          ${PHASES.map((p) => html`<option value="${p}" ${filter.state === p ? html`selected` : ''}>${phaseName(ctx, p)}</option>`)}
         </select>
         <label for="from">${b.from}</label
         ><input id="from" name="from" type="date" value="${filter.from ?? ''}" />
@@ -48,7 +54,7 @@ export function batchesPage(
                 i.meta.fileName,
                 moscowTime(i.meta.submittedAt, lang),
                 i.submitter ? (names.get(i.submitter) ?? i.submitter) : '—',
-                m.phases[i.phase] ?? i.phase,
+                phaseName(ctx, i.phase),
                 i.meta.rowCount,
                 money(i.meta.totalKopecks),
               ]),
@@ -69,10 +75,19 @@ export interface BatchPageData {
 }
 
 /** Rows and money by state, in the person's words (the live page redraws the table from progress.json). */
-export function byState(m: Messages, p: Pick<BatchProgress, 'counts' | 'amounts'>) {
+export function byState(lang: Lang, p: Pick<BatchProgress, 'counts' | 'amounts'>) {
   return Object.keys(p.counts)
     .sort()
-    .map((s) => ({ state: m.rowStates[s] ?? s, count: p.counts[s]!, amount: money(p.amounts[s] ?? 0) }));
+    .map((state) => ({
+      state: t('state.name', { state }, lang),
+      count: p.counts[state]!,
+      amount: money(p.amounts[state] ?? 0),
+    }));
+}
+
+/** A batch's phase in words; `unknown`: the store has the batch, Temporal does not (any more). */
+export function phaseName(ctx: Pick<PageContext, 'm' | 'lang'>, phase: string): string {
+  return phase === 'unknown' ? ctx.m.notInTemporal : t('batch.phase', { phase }, ctx.lang);
 }
 
 function countsTable(ctx: PageContext, p: Pick<BatchProgress, 'counts' | 'amounts'>): Html {
@@ -82,7 +97,7 @@ function countsTable(ctx: PageContext, p: Pick<BatchProgress, 'counts' | 'amount
     caption: m.batch.byState,
     headers: [m.batch.state, m.batch.count, m.batch.amount],
     numeric: [1, 2],
-    rows: byState(m, p).map((r) => [r.state, r.count, r.amount]),
+    rows: byState(ctx.lang, p).map((r) => [r.state, r.count, r.amount]),
   });
 }
 
@@ -128,7 +143,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
         <dt>${m.batch.submitter}</dt>
         <dd>${d.submitter ? nameOf(d.submitter) : '—'}</dd>
         <dt>${m.batch.phase}</dt>
-        <dd id="phase">${m.phases[p?.phase ?? 'unknown']}</dd>
+        <dd id="phase">${phaseName(ctx, p?.phase ?? 'unknown')}</dd>
         <dt>${m.batches.total}</dt>
         <dd>${money(meta.totalKopecks)} (${meta.rowCount})</dd>
       </dl>
@@ -162,7 +177,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
                 rows: p.failures.map((f) => [
                   f.row,
                   html`<a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>`,
-                  m.rowStates[f.state] ?? f.state,
+                  t('state.name', { state: f.state }, lang),
                   masked(f.reason ?? f.code ?? ''),
                 ]),
               })}
@@ -199,7 +214,7 @@ function statusFacts(ctx: PageContext, s: PayoutStatus, state: string): Html {
       <dt>${m.payout.reference}</dt>
       <dd>${s.reference}</dd>
       <dt>${m.payout.state}</dt>
-      <dd id="payout-state">${s.state} — ${state}</dd>
+      <dd id="payout-state">${t('state.name', { state: s.state }, lang)} — ${state}</dd>
       <dt>${m.payout.amount}</dt>
       <dd>${money(s.amount)}</dd>
       ${

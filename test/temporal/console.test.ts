@@ -281,7 +281,7 @@ describe('accounting console in a browser', () => {
     await page.goto(url('/payouts'));
     await page.fill('#reference', refs[2]!);
     await clickAndLoad(page, 'form[action="/payouts"] button');
-    expect(await page.textContent('#payout-state')).toMatch(/^(succeeded|credited) — оплачена$/);
+    expect(await page.textContent('#payout-state')).toMatch(/^(выплачено|зачислено) — оплачена$/);
     expect(await page.textContent('#payout')).toContain('1 500,00 ₽');
     await check(page, 'payout');
   });
