@@ -111,7 +111,8 @@ export function createBatchActivities({ client, bank, dataDir, policy }: BatchAc
     },
 
     async finishBatch({ batchId, cancelled }: { batchId: string; cancelled: boolean }): Promise<BatchFinal> {
-      return finishBatch(dir(), batchId, { cancelled });
+      // Heartbeats as it writes, so a report of millions of rows is watched, not timed out.
+      return finishBatch(dir(), batchId, { cancelled, progress: () => Context.current().heartbeat() });
     },
   };
 }

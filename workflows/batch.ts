@@ -54,7 +54,7 @@ import {
 import type { CancelCommand } from './contracts/operator';
 import { cancelSignal, payoutWorkflowId, reportToSignal } from './contracts/payout';
 import type { payoutWorkflow } from './payout';
-import { BATCH_STORE } from './activity-options';
+import { BATCH_REPORT, BATCH_STORE } from './activity-options';
 import { BATCH_ID, STATE } from './search-attributes';
 import { iso, workflowNow } from './time';
 import {
@@ -66,15 +66,9 @@ import {
 } from './validation';
 
 type Acts = ReturnType<typeof createBatchActivities>;
-const {
-  openBatch,
-  loadBatchChunk,
-  recordBatchResults,
-  checkDeposit,
-  finishBatch,
-  authorizeBatch,
-  recordBatchDecision,
-} = proxyActivities<Acts>(BATCH_STORE);
+const { openBatch, loadBatchChunk, recordBatchResults, checkDeposit, authorizeBatch, recordBatchDecision } =
+  proxyActivities<Acts>(BATCH_STORE);
+const { finishBatch } = proxyActivities<Acts>(BATCH_REPORT);
 /** Reads the server's record of a payout this run waits for without being its parent. */
 const { checkPayout } = proxyActivities<Acts>(BATCH_STORE);
 

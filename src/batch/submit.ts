@@ -16,6 +16,7 @@ import {
 } from '../../workflows/contracts/batch';
 import type { SubmitSource } from '../../workflows/contracts/approval';
 import type { Signer } from '../policy/keys';
+import { t } from '../i18n';
 import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
@@ -47,7 +48,7 @@ export type SubmitOutcome =
 
 /** One error as one line: row, column and rule. */
 export function describeError(e: RowError): string {
-  return `row ${e.row}${e.column ? `, column ${e.column}` : ''}: ${e.message} (${e.rule})`;
+  return t('cli.row_error', { row: e.row, column: e.column, message: e.message, rule: e.rule });
 }
 
 export function loadOptionsFor(

@@ -5,6 +5,8 @@ import { loadBatchPaths } from '../batch/config';
 import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
 import { lookupPayout } from '../batch/lookup';
 import { batchAudit } from '../batch/audit';
+import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
+import { t } from '../i18n';
 import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
@@ -77,11 +79,13 @@ export function registerBatch(program: Command): void {
         const progress = dryRunProgressReporter(process.stderr);
         try {
           // Temporal too: a reference paid earlier is reported as the real run will report it.
-          const report = await withClient((client) =>
+          const report = await withClient((client, taskQueue) =>
             dryRunBatch(bank, file, {
               ...common,
               onProgress: progress.onProgress,
               lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
+              // Through the payouts' own taxpayer workflows: a submit right after reuses the verdicts.
+              checkTaxpayer: (ask) => verdictFromTaxpayerWorkflow(client, taskQueue, ask),
             }),
           );
           progress.stop();
@@ -103,7 +107,7 @@ export function registerBatch(program: Command): void {
         if (r.status === 'rejected') {
           for (const e of r.errors) console.error(describeError(e));
           throw new CliFailure(
-            `${file} rejected: ${r.errors.length} error(s), nothing paid; moved to ${r.rejectedPath}`,
+            t('cli.rejected', { file, errors: r.errors.length, rejectedPath: r.rejectedPath }),
           );
         }
         if (r.status === 'already_submitted') {
