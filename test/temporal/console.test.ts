@@ -286,6 +286,32 @@ describe('accounting console in a browser', () => {
     await check(page, 'payout');
   });
 
+  test('a preparer cancels a batch that waits for approval; the batch answers and the audit names them', async () => {
+    const { page } = preparer;
+    await page.goto(url('/upload'));
+    await page.setInputFiles('#file', {
+      name: 'отмена.csv',
+      mimeType: 'text/csv',
+      buffer: batchCsv([{ reference: `${prefix}-c1` }, { reference: `${prefix}-c2` }], { win1251: true }),
+    });
+    await clickAndLoad(page, '#upload-form button[type="submit"]');
+    await clickAndLoad(page, 'form[action$="/submit"] button');
+    const cancelled = page.url().split('/').pop()!;
+    expect(cancelled).not.toBe(batchId);
+    expect(await page.isVisible('form[action$="/approve"] button')).toBe(false); // not an approver
+    await clickAndLoad(page, 'form[action$="/cancel"] button');
+    expect(await page.textContent('.flash')).toContain('Ответ пакета');
+    const p = await batchHandle(stack, cancelled).query(batchProgressQuery);
+    expect(p.commands?.map((c) => [c.command, c.by])).toContainEqual(['cancel', 'preparer']);
+    await waitFor(
+      async () => (await batchHandle(stack, cancelled).query(batchProgressQuery)).phase === 'done',
+      60_000,
+      'the cancelled batch done',
+    );
+    await page.reload();
+    expect(await page.textContent('#audit')).toMatch(/отменён\s*Мария Подготовкина/);
+  });
+
   test('a login flood is rate-limited', async () => {
     const context = await newContext();
     const page = await context.newPage();
