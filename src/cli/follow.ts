@@ -4,6 +4,7 @@ import { loadBatchPaths } from '../batch/config';
 import { largestStoredRows, type AmountRow } from '../batch/amounts';
 import { outcomeReason } from '../batch/reasons';
 import { t } from '../i18n';
+import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
 import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/contracts/batch';
 
@@ -82,8 +83,16 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
   return lines;
 }
 
-/** A live progress bar until the batch is done; then its result. */
-export async function followBatch(client: Client, batchId: string, pollMs = 1_000): Promise<BatchResult> {
+/**
+ * A live progress bar until the batch is done; then its result. A Temporal that stops answering (down,
+ * restarting) is waited out, saying so on stderr (src/cli/engine-wait.ts): the batch goes on without us.
+ */
+export async function followBatch(
+  client: Client,
+  batchId: string,
+  pollMs = 1_000,
+  wait: EngineWaitOptions = {},
+): Promise<BatchResult> {
   const handle = client.workflow.getHandle<typeof batchWorkflow>(batchId);
   const bar = new SingleBar({
     format: ' {bar} {value}/{total} rows | {phase} | {counts}',
@@ -91,7 +100,8 @@ export async function followBatch(client: Client, batchId: string, pollMs = 1_00
     clearOnComplete: false,
   });
   let started = false;
-  const result = handle.result();
+  // The result is a long poll that fails when the server goes away: asked again until it answers.
+  const result = untilEngineAnswers(() => handle.result(), wait);
   let done = false;
   void result.finally(() => (done = true)).catch(() => undefined);
   try {
