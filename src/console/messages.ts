@@ -36,6 +36,7 @@ const ru = {
   },
   csrf: 'Форма устарела или пришла не отсюда (нет проверочного токена). Обновите страницу и повторите.',
   notFound: 'Страница не найдена.',
+  internalError: 'Внутренняя ошибка консоли; подробности в её журнале.',
   upload: {
     heading: 'Загрузить файл выплат',
     hint: 'CSV в кодировке Windows-1251 или UTF-8, как его выгружает Excel или 1С. Перетащите файл сюда или выберите его.',
@@ -200,6 +201,7 @@ const en: Messages = {
   },
   csrf: 'This form is stale or came from elsewhere (no valid check token). Reload the page and try again.',
   notFound: 'Page not found.',
+  internalError: 'The console failed; its log says why.',
   upload: {
     heading: 'Upload a payout file',
     hint: 'CSV in Windows-1251 or UTF-8, as Excel or 1C export it. Drop the file here or choose it.',

@@ -45,6 +45,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
   const { paths } = ctx.opts;
   const uploads = new Map<string, Upload>();
   const uploadsDir = join(paths.dataDir, 'console-uploads');
+  // Uploads of an earlier run cannot be submitted (their ids lived in its memory): their personal data goes.
+  rmSync(uploadsDir, { recursive: true, force: true });
 
   const forget = (u: Upload) => {
     uploads.delete(u.id);

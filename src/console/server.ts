@@ -107,10 +107,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
     } else if (err instanceof Forbidden) status = 403;
     else if (status >= 500) {
       log.error({ err: { message: err.message, stack: err.stack } }, 'console request failed');
-      message =
-        opts.lang === 'ru'
-          ? 'Внутренняя ошибка консоли; подробности в её журнале.'
-          : 'The console failed; its log says why.';
+      message = m.internalError;
     }
     void reply
       .code(status)
