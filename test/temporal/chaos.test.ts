@@ -1,5 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { WorkflowHandle } from '@temporalio/client';
+import { Runtime } from '@temporalio/worker';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
@@ -123,6 +124,10 @@ describeChaos(
       await stack?.stop();
       await server?.stop();
       process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = sharedAddress;
+      // The harness installs the SDK's runtime at import (its core logs forwarded to pino: a native
+      // callback that keeps the process alive). With no worker in this process nothing else shuts it
+      // down, and jest, its tests passed, waited for ever instead of exiting.
+      await Runtime.instance().shutdown();
     }, 60_000);
 
     it(
