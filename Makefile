@@ -55,12 +55,13 @@ test-chaos: setup
 # The temporal project against Temporal on PostgreSQL, the production engine (docs/operations.md):
 # scripts/temporal-postgres.sh builds and starts it where needed and prints its address. The server is
 # left running, so the next run starts in a second; `scripts/temporal-postgres.sh stop` stops it.
+# First the script's own tests on real PostgreSQL (two checkouts, a crashed PostgreSQL, the watchdog: they
+# reuse the server binaries the start built) and the alert rules on made-up series (promtool; Debian's
+# prometheus package is installed when missing).
 test-prod: setup
-	@# scripts/temporal-postgres.sh itself on real PostgreSQL: two checkouts, a crashed PostgreSQL, the watchdog.
-	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/
-	@# The alert rules on made-up series (promtool; installs Debian's prometheus package when missing).
-	./scripts/check-alerts.sh
 	@addr="$$(./scripts/temporal-postgres.sh start)" && \
+	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ && \
+	./scripts/check-alerts.sh && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 
 test-fast: $(NODE_STAMP)

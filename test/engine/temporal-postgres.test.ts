@@ -48,8 +48,14 @@ function makeCheckout(name: string): Checkout {
   symlinkSync(join(ROOT, 'node_modules'), join(root, 'node_modules'));
   const cache = join(base, `${name}-cache`);
   mkdirSync(join(cache, 'payrun', 'bin'), { recursive: true });
-  for (const bin of ['temporal', 'temporal-server', 'temporal-sql-tool'])
+  for (const bin of ['temporal', 'temporal-server', 'temporal-sql-tool']) {
+    // Built once by `scripts/temporal-postgres.sh start` (make test-prod runs it first); linked, not rebuilt.
+    if (!existsSync(join(REAL_BIN, bin)))
+      throw new Error(
+        `${join(REAL_BIN, bin)} is missing: run scripts/temporal-postgres.sh start once (make test-prod does)`,
+      );
     symlinkSync(join(REAL_BIN, bin), join(cache, 'payrun', 'bin', bin));
+  }
   const checkout = { root, cache };
   checkouts.push(checkout);
   return checkout;
