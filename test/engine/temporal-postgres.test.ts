@@ -171,7 +171,7 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
     for (const c of [a, b])
       expect(existsSync(join(c.root, '.temporal-postgres', 'pgdata', 'PG_VERSION'))).toBe(true);
     expect(readFileSync(join(a.root, '.temporal-postgres', 'address.env'), 'utf8')).toContain(addressA);
-  });
+  }, 300_000);
 
   it('status exits non-zero while PostgreSQL is down; start brings it back and the server works again', async () => {
     const a = checkouts[0] ?? makeCheckout('a');
@@ -194,7 +194,7 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
     expect(
       temporal(addressOf(start.stdout)!, 'workflow', 'describe', '--workflow-id', 'marker-a').status,
     ).toBe(0);
-  });
+  }, 300_000);
 
   it('supervise starts the server again after it is killed with SIGKILL, and PostgreSQL after it crashes', async () => {
     const a = checkouts[0] ?? makeCheckout('a');
@@ -224,9 +224,13 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
       );
       await waitUntil(() => script(a, 'status').status === 0, 'status to say both run');
     } finally {
+      // The watchdog finishes the round it is in before it exits: waited for, so no start of its runs
+      // after this test (or afterAll's stop) is over.
+      const exited = new Promise((r) => supervisor.once('exit', r));
       supervisor.kill('SIGTERM');
+      await exited;
     }
-  });
+  }, 300_000);
 });
 
 // Fast and without PostgreSQL: `make test` runs these.
