@@ -223,6 +223,17 @@ describe('docker-compose.yml (production)', () => {
     );
   });
 
+  it('gives the worker the policy file and the watcher a service identity that may only submit', () => {
+    expect(s.worker!.environment?.PAYRUN_POLICY_FILE).toBe('/run/secrets/policy');
+    expect(s.watch!.environment).toMatchObject({
+      PAYRUN_PERSON: expect.stringMatching(/inbox/),
+      PAYRUN_KEY_FILE: '/run/secrets/watcher_key',
+    });
+    // Its key signs submissions only; only the worker judges them, so only the worker reads the policy.
+    const withPolicy = Object.entries(s).filter(([, svc]) => svc.secrets?.includes('policy'));
+    expect(withPolicy.map(([name]) => name)).toEqual(['worker']);
+  });
+
   it('has no top-level name (Debian\u2019s docker-compose 1.29 refuses it)', () => {
     expect(compose.name).toBeUndefined();
   });
