@@ -1,4 +1,4 @@
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { lookupPayout } from '../src/batch/lookup';
 import { mapLimit } from '../src/map-limit';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
@@ -25,6 +25,10 @@ export function recipientLedgerId(
   return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference).slice(0, 24));
 }
 
+/** Ledgers this process has seen running: their next reservation is a plain Update, not a start as well. */
+const running = new Set<string>();
+const RUNNING_KEPT = 10_000;
+
 /** Reserves a payout's amount in its recipient's ledger, starting the ledger's workflow if it is not running. */
 export async function reserveIncome(
   client: Client,
@@ -33,7 +37,15 @@ export async function reserveIncome(
   req: ReserveRequest,
 ): Promise<ReserveAnswer> {
   const workflowId = recipientLedgerId(taskQueue, taxReference);
-  return client.workflow.executeUpdateWithStart(reserveIncomeUpdate, {
+  if (running.has(workflowId)) {
+    try {
+      return await client.workflow.getHandle(workflowId).executeUpdate(reserveIncomeUpdate, { args: [req] });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
+    }
+  }
+  const answer = await client.workflow.executeUpdateWithStart(reserveIncomeUpdate, {
     args: [req],
     startWorkflowOperation: new WithStartWorkflowOperation('recipientWorkflow', {
       workflowId,
@@ -42,6 +54,9 @@ export async function reserveIncome(
       workflowIdConflictPolicy: 'USE_EXISTING',
     }),
   });
+  if (running.size >= RUNNING_KEPT) running.clear();
+  running.add(workflowId);
+  return answer;
 }
 
 /** What the ledger's workflow asks of the server: what became of the payouts holding reservations. */
