@@ -103,9 +103,7 @@ describe('the reconciliation schedule', () => {
 
   it('the demo day: paid payouts reconcile with zero differences, and the files are where it says', async () => {
     worker ??= await startWorker();
-    const paid = await outcome(
-      await startPayout(stack, payoutRequest({ amount: 123_400, selfEmployed: false })),
-    );
+    const paid = await outcome(await startPayout(stack, payoutRequest({ amount: 123_400 })));
     expect(paid.state).toBe('succeeded');
     const demo = await reconcileDemoDay(stack.client, stack.taskQueue);
     expect(demo).toMatchObject({
