@@ -56,10 +56,12 @@ async function waitForHttp(url: string, component: Component, timeoutMs = 30_000
 export interface DemoStack {
   sandboxUrl: string;
   ingressUrl: string;
+  /** The accounting console (`payrun console`). */
+  consoleUrl: string;
   components: Component[];
 }
 
-/** The bank sandbox, the webhook ingress and a worker, each as its own `payrun` process. */
+/** The bank sandbox, the webhook ingress, a worker and the console, each as its own `payrun` process. */
 export async function startDemoComponents(opts: {
   dataDir: string;
   logDir: string;
@@ -68,6 +70,8 @@ export async function startDemoComponents(opts: {
   payloadKeysFile: string;
   /** Who may pay: the demo's people (src/demo/index.ts). */
   policyFile: string;
+  /** The console's own identity in the policy (an authenticating service) and its key. */
+  console: { serviceId: string; keyFile: string };
   codec: { port: number; token: string; uiOrigins: string[] };
 }): Promise<DemoStack> {
   const keys = ensurePartnerKeys(opts.dataDir);
@@ -78,6 +82,7 @@ export async function startDemoComponents(opts: {
   const ingressUrl = `http://127.0.0.1:${ingressPort}`;
   const sandboxDir = join(opts.dataDir, 'sandbox');
   const components: Component[] = [];
+  let consoleUrl = '';
   const temporal = {
     TEMPORAL_ADDRESS: opts.temporalAddress,
     PAYRUN_TASK_QUEUE: TASK_QUEUE,
@@ -152,9 +157,33 @@ export async function startDemoComponents(opts: {
         opts.logDir,
       ),
     );
+
+    const consolePort = await preferredPort(8070);
+    consoleUrl = `http://127.0.0.1:${consolePort}`;
+    const consoleApp = startComponent(
+      'console',
+      ['console'],
+      {
+        ...temporal,
+        PAYRUN_BATCHES_DIR: join(opts.dataDir, 'batches'),
+        PAYRUN_CONSOLE_HOST: '127.0.0.1',
+        PAYRUN_CONSOLE_PORT: String(consolePort),
+        PAYRUN_CONSOLE_SERVICE_ID: opts.console.serviceId,
+        PAYRUN_CONSOLE_KEY_FILE: opts.console.keyFile,
+        // The dry run asks the bank (the sandbox) for tax numbers and the deposit.
+        BANK_ENV: 'test',
+        BANK_BASE_URL_TEST: sandboxUrl,
+        BANK_PUBLIC_KEY_TEST_FILE: bankPublicKeyFile,
+        PARTNER_PROJECT: DEMO_PROJECT,
+        PARTNER_PRIVATE_KEY_FILE: keys.privateKeyFile,
+      },
+      opts.logDir,
+    );
+    components.push(consoleApp);
+    await waitForHttp(`${consoleUrl}/healthz`, consoleApp);
   } catch (err) {
     for (const c of components.reverse()) await c.stop();
     throw err;
   }
-  return { sandboxUrl, ingressUrl, components };
+  return { sandboxUrl, ingressUrl, consoleUrl, components };
 }

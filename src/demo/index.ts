@@ -11,8 +11,10 @@ import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { readMeta } from '../batch/store';
 import { writePolicy, type PersonSpec } from '../policy/generate';
+import { hashPassword } from '../console/passwords';
 import { signerFromKeyFile, signStatement } from '../policy/keys';
 import { describeCounts, followBatch } from '../cli/follow';
+import { reconcileDemoDay } from '../cli/reconcile';
 import { PROJECT_ROOT } from '../paths';
 import { ensureCodecToken, startDemoComponents, TASK_QUEUE } from './components';
 import type { Component } from './processes';
@@ -24,12 +26,18 @@ const KEEP = process.env.KEEP === '1';
 const EXAMPLE = join(PROJECT_ROOT, 'batches', 'examples', 'demo-payouts.csv');
 
 /** The demo's accounting department: one prepares, two may approve, the inbox watcher submits only. */
-const DEMO_PEOPLE: PersonSpec[] = [
-  { id: 'demo-preparer', name: 'Анна Демидова (демо)', roles: ['preparer'] },
-  { id: 'demo-approver', name: 'Олег Демченко (демо)', roles: ['approver'] },
-  { id: 'demo-approver-2', name: 'Ирина Демьянова (демо)', roles: ['approver'] },
-  { id: 'demo-watcher', name: 'inbox watcher (demo)', roles: ['service'] },
-];
+const demoPeople = async (): Promise<PersonSpec[]> => {
+  // One published password for the demo's people in the console: demo only, on loopback.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  return [
+    { id: 'demo-preparer', name: 'Анна Демидова (демо)', roles: ['preparer'], passwordHash },
+    { id: 'demo-approver', name: 'Олег Демченко (демо)', roles: ['approver'], passwordHash },
+    { id: 'demo-approver-2', name: 'Ирина Демьянова (демо)', roles: ['approver'], passwordHash },
+    { id: 'demo-watcher', name: 'inbox watcher (demo)', roles: ['service'] },
+    { id: 'demo-console', name: 'консоль (демо)', roles: ['authenticator'] },
+  ];
+};
+const DEMO_PASSWORD = 'payrun-demo';
 
 async function main(): Promise<void> {
   const logDir = join(DATA_DIR, 'logs');
@@ -42,7 +50,7 @@ async function main(): Promise<void> {
   const uiPort = await preferredPort(8233);
   const codecPort = await preferredPort(8888);
   const codecToken = ensureCodecToken(DATA_DIR);
-  const people = writePolicy(join(DATA_DIR, 'people'), DEMO_PEOPLE);
+  const people = writePolicy(join(DATA_DIR, 'people'), await demoPeople());
   const as = (id: string) =>
     `PAYRUN_POLICY_FILE=${people.file} PAYRUN_PERSON=${id} PAYRUN_KEY_FILE=${people.keyFiles[id]}`;
   const server: RunningDevServer = await startDevServer({
@@ -72,6 +80,7 @@ async function main(): Promise<void> {
       temporalAddress: server.address,
       payloadKeysFile,
       policyFile: people.file,
+      console: { serviceId: 'demo-console', keyFile: people.keyFiles['demo-console']! },
       codec: {
         port: codecPort,
         token: codecToken,
@@ -82,6 +91,9 @@ async function main(): Promise<void> {
     console.log(
       `bank sandbox ${demo.sandboxUrl}, webhook ingress ${demo.ingressUrl}, worker on task queue ${TASK_QUEUE}, ` +
         `codec server http://127.0.0.1:${codecPort} (token in ${join(DATA_DIR, 'keys', 'codec-token')})`,
+    );
+    console.log(
+      `accounting console ${demo.consoleUrl}: sign in as demo-preparer, demo-approver or demo-approver-2, password ${DEMO_PASSWORD}`,
     );
     const connected = await connectClient({
       config: loadTemporalConfig({ TEMPORAL_ADDRESS: server.address }),
@@ -130,6 +142,13 @@ async function main(): Promise<void> {
     console.log(`\ndone: ${describeCounts(result.counts, result.amounts)}`);
     console.log(`report  ${result.reportPath}\nsummary ${result.summaryPath}\n${result.summary}`);
     console.log(`Temporal UI: ${server.uiUrl}/namespaces/default/workflows/${submitted.batchId}`);
+    // Closing the day: the demo's payouts against the bank's statement of today (Moscow).
+    const day = await reconcileDemoDay(client, TASK_QUEUE);
+    console.log(
+      `\n3. today reconciled with the bank's statement: ${day.clean ? 'no differences' : 'differences found'}`,
+    );
+    for (const line of day.lines) console.log(`   ${line}`);
+    if (!day.clean) throw new Error('the demo day did not reconcile cleanly');
   } catch (err) {
     await stopAll();
     throw err;

@@ -377,4 +377,3 @@ describe('who is at the command line', () => {
 function signerKey(file: string) {
   return createPrivateKey(readFileSync(file, 'utf8'));
 }
-
