@@ -1,15 +1,16 @@
-# payrun's production image: one image, run as `worker`, `ingress`, `watch` or `codec-server` by the compose file.
+# payrun's production image: one image, run as `worker`, `ingress`, `watch`, `console` or `codec-server` by the
+# compose file.
 # Pinned by digest (the tag's multi-platform index): a rebuild gets the same Node and Debian.
 FROM node:20.19.5-bookworm-slim@sha256:9e70124bd00f47dd023e349cd587132ae61892acc0e47ed641416c3e18f401c3 AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-fund --no-audit
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json tsconfig.image.json ./
 COPY src ./src
 COPY workflows ./workflows
 COPY activities ./activities
-COPY bench ./bench
-RUN npm run build && npm prune --omit=dev
+# The image runs payrun, not its benchmarks: tsconfig.image.json compiles what runs, nothing of bench/.
+RUN npx tsc -p tsconfig.image.json && npm prune --omit=dev
 
 FROM node:20.19.5-bookworm-slim@sha256:9e70124bd00f47dd023e349cd587132ae61892acc0e47ed641416c3e18f401c3
 ENV NODE_ENV=production

@@ -164,6 +164,16 @@ describe('docker-compose.yml (production)', () => {
     }
   });
 
+  it('builds the image from what runs, not the benchmarks', () => {
+    const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
+    expect(dockerfile).not.toMatch(/^COPY bench/m);
+    const image = JSON.parse(readFileSync(join(__dirname, '..', 'tsconfig.image.json'), 'utf8')) as {
+      include: string[];
+    };
+    expect(image.include).toEqual(['src', 'workflows', 'activities']);
+    expect(dockerfile).toMatch(/tsc -p tsconfig\.image\.json/);
+  });
+
   it('builds an image from a Dockerfile that runs bin/payrun', () => {
     const dockerfile = readFileSync(join(__dirname, '..', 'Dockerfile'), 'utf8');
     expect(dockerfile).toMatch(/ENTRYPOINT \["node", "bin\/payrun"\]/);
@@ -229,9 +239,14 @@ describe('docker-compose.yml (production)', () => {
       PAYRUN_PERSON: expect.stringMatching(/inbox/),
       PAYRUN_KEY_FILE: '/run/secrets/watcher_key',
     });
-    // Its key signs submissions only; only the worker judges them, so only the worker reads the policy.
+    // Its key signs submissions only; the worker judges them, the console signs people in from it.
     const withPolicy = Object.entries(s).filter(([, svc]) => svc.secrets?.includes('policy'));
-    expect(withPolicy.map(([name]) => name)).toEqual(['worker']);
+    expect(withPolicy.map(([name]) => name).sort()).toEqual(['console', 'worker']);
+    expect(s.console!.environment).toMatchObject({
+      PAYRUN_CONSOLE_KEY_FILE: '/run/secrets/console_key',
+      PAYRUN_CONSOLE_TRUST_PROXY: 'true',
+    });
+    expect(s.console!.ports).toEqual(['127.0.0.1:8070:8070']);
   });
 
   it('has no top-level name (Debian\u2019s docker-compose 1.29 refuses it)', () => {
