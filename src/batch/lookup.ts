@@ -15,6 +15,9 @@ import { runEvidence } from './run-history';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 
+/** How long a closed run's status query may take before its published session id is used instead. */
+const STATUS_QUERY_MS = 15_000;
+
 /**
  * What one closed (or running) run of a payout workflow says about its money. Completed = paid; a
  * clean not-paid ending = moved no money; anything else (terminated, timed out, a failure that is not
@@ -57,7 +60,8 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
   // Otherwise its status query (the worker replays the closed run) still knows the session it created, if any.
   let status: PayoutStatus | undefined;
   try {
-    status = await handle.query(payoutStatusQuery);
+    // Bounded: replaying a history flooded to Temporal's size limit can take longer than the whole look-up may.
+    status = await client.withDeadline(Date.now() + STATUS_QUERY_MS, () => handle.query(payoutStatusQuery));
   } catch {
     // A history too large to replay (a flood of forged signals until the server terminated the run):
     // the session id the run published as a search attribute is durable too, and enough to ask the bank.

@@ -28,6 +28,9 @@ const timeOf = (e: HistoryEvent): Date | undefined => {
  * Anything else stays in doubt, and the bank must be asked.
  */
 export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
+  // Only a whole history proves anything: from its start to the event that closed the run.
+  const whole = events[0]?.workflowExecutionStartedEventAttributes && closes(events.at(-1));
+  if (!whole) return { movedNothing: false, why: 'its history could not be read whole' };
   const call = events.find(
     (e) =>
       e.activityTaskScheduledEventAttributes ||
@@ -62,23 +65,36 @@ export async function readHistory(
   const events: HistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
   let pageSize = PAGE_EVENTS;
-  do {
+  for (;;) {
+    let page;
     try {
-      const page = await client.workflowService.getWorkflowExecutionHistory({
+      page = await client.workflowService.getWorkflowExecutionHistory({
         namespace: client.options.namespace,
         execution: { workflowId, runId },
         maximumPageSize: pageSize,
         ...(nextPageToken ? { nextPageToken } : {}),
       });
-      events.push(...(page.history?.events ?? []));
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } catch (err) {
       if ((err as { code?: number }).code !== RESOURCE_EXHAUSTED || pageSize === 1) throw err;
       pageSize = Math.max(1, Math.floor(pageSize / 4));
+      continue; // the same page again, smaller
     }
-  } while (nextPageToken);
+    events.push(...(page.history?.events ?? []));
+    if (!page.nextPageToken?.length) break;
+    nextPageToken = page.nextPageToken;
+  }
   return events;
 }
+
+const closes = (e: HistoryEvent | undefined): boolean =>
+  !!(
+    e?.workflowExecutionCompletedEventAttributes ||
+    e?.workflowExecutionFailedEventAttributes ||
+    e?.workflowExecutionTerminatedEventAttributes ||
+    e?.workflowExecutionTimedOutEventAttributes ||
+    e?.workflowExecutionCanceledEventAttributes ||
+    e?.workflowExecutionContinuedAsNewEventAttributes
+  );
 
 /** Reads one run's history from the server: what it proves, and the input it was started with. */
 export async function runEvidence(

@@ -11,6 +11,11 @@ const failedWith = (type: string) => ({
 const terminated = { workflowExecutionTerminatedEventAttributes: {} };
 
 describe('evidenceOf', () => {
+  it('a history not read whole (empty, no start, no closing event) proves nothing: in doubt', () => {
+    expect(evidenceOf([]).movedNothing).toBe(false);
+    expect(evidenceOf([scheduled, terminated]).movedNothing).toBe(false);
+    expect(evidenceOf([started, scheduled]).movedNothing).toBe(false);
+  });
   it('a run closed before any workflow task started moved nothing', () => {
     expect(evidenceOf([started, scheduled, terminated]).movedNothing).toBe(true);
   });
