@@ -1,7 +1,10 @@
 import { Gauge, type Registry } from 'prom-client';
 import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
+import { createLogger } from '../logger';
 import { readDifferences, reconciledAccounts } from '../reconcile/store';
+
+const log = createLogger('metrics');
 
 /**
  * Open reconciliation differences, read from the reconciliation store at every scrape (so a restarted
@@ -14,11 +17,22 @@ export function registerReconciliationMetrics(
   dataDir: () => string = () => process.env.PAYRUN_DATA_DIR ?? '.payrun',
   today: () => string = () => moscowDay(Date.now()),
 ): void {
+  // A store this process cannot read (another key, a damaged file) loses its own figures, never the
+  // scrape: every other metric of the worker stays up, and the log says which account and why.
   const read = () =>
-    reconciledAccounts(dataDir()).map((account) => ({
-      account,
-      open: Object.values(readDifferences(dataDir(), account)).filter((d) => d.state === 'open'),
-    }));
+    reconciledAccounts(dataDir()).flatMap((account) => {
+      try {
+        return [
+          {
+            account,
+            open: Object.values(readDifferences(dataDir(), account)).filter((d) => d.state === 'open'),
+          },
+        ];
+      } catch (err) {
+        log.warn({ account, err: (err as Error).message }, 'reconciliation store unreadable: not counted');
+        return [];
+      }
+    });
   new Gauge({
     name: 'payrun_reconciliation_open_differences',
     help: "Differences between payrun and the bank's statements still open, by account and kind.",

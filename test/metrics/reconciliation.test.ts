@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { registerReconciliationMetrics } from '../../src/metrics/reconciliation';
-import { writeDifferences, type DifferenceRecord } from '../../src/reconcile/store';
+import { accountDir, writeDifferences, type DifferenceRecord } from '../../src/reconcile/store';
 
 const ACCOUNT = '40702810700000000002';
 const record = (
@@ -49,5 +49,26 @@ describe('reconciliation metrics', () => {
     expect(await registry.metrics()).toContain(
       `payrun_reconciliation_oldest_open_difference_business_days{account="${ACCOUNT}"} 2`,
     );
+  });
+});
+
+describe('reconciliation metrics over a store this process cannot read', () => {
+  it('leave that account out and keep the scrape, and every other metric, up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-reconcile-metrics-'));
+    const registry = new Registry();
+    registerReconciliationMetrics(
+      registry,
+      () => dir,
+      () => '2026-11-24',
+    );
+    writeDifferences(dir, ACCOUNT, { a: record('a', 'missing_from_statement', '2026-11-13', 'open') });
+    const other = '40702810700000000099';
+    mkdirSync(accountDir(dir, other), { recursive: true });
+    writeFileSync(join(accountDir(dir, other), 'differences.json'), 'payrun-enc:v1:another-key:AAAA');
+    const text = await registry.metrics();
+    expect(text).toContain(
+      `payrun_reconciliation_open_differences{account="${ACCOUNT}",kind="missing_from_statement"} 1`,
+    );
+    expect(text).not.toContain(other);
   });
 });
