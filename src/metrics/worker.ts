@@ -49,6 +49,11 @@ export class WorkerMetrics {
     buckets: BANK_BUCKETS_SECONDS,
     registers: [this.registry],
   });
+  private readonly reportsFailed = new Counter({
+    name: 'payrun_batch_reports_failed_total',
+    help: 'Batches whose report could not be written and that failed for it (BatchReportFailed): the file stays in processing/.',
+    registers: [this.registry],
+  });
   private readonly bankErrors = new Counter({
     name: 'payrun_bank_call_errors_total',
     help: "Bank API calls that failed, by client method and the bank's (or the client's) error code.",
@@ -58,6 +63,7 @@ export class WorkerMetrics {
 
   constructor() {
     registerReconciliationMetrics(this.registry);
+    this.reportsFailed.inc(0);
     for (const state of Object.keys(ENDINGS)) {
       this.payouts.inc({ state }, 0);
       this.rows.inc({ state }, 0);
@@ -70,6 +76,10 @@ export class WorkerMetrics {
 
   batchRows(states: readonly string[]): void {
     for (const state of states) this.rows.inc({ state });
+  }
+
+  batchReportFailed(): void {
+    this.reportsFailed.inc();
   }
 
   /** One finished bank call; `errorCode` when it failed. */

@@ -7,7 +7,9 @@ import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
 import { createWebhookActivities } from '../../activities/webhooks';
+import { ApplicationFailure } from '@temporalio/common';
 import type { BankClient } from '../bank';
+import { REPORT_FAILED } from '../batch/finish';
 import type { PayerConfig } from '../config';
 import type { WorkerMetrics } from '../metrics';
 import type { Policy } from '../policy/file';
@@ -45,6 +47,15 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
      * Every row outcome of a batch passes through here once it is final; counted after the store has
      * it. A retry after a lost completion counts its rows again: the counter is at least once.
      */
+    /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
+    async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
+      try {
+        return await batch.finishBatch(input);
+      } catch (err) {
+        if (err instanceof ApplicationFailure && err.type === REPORT_FAILED) metrics?.batchReportFailed();
+        throw err;
+      }
+    },
     async recordBatchResults(input: Parameters<typeof batch.recordBatchResults>[0]): Promise<void> {
       await batch.recordBatchResults(input);
       metrics?.batchRows(input.outcomes.map((o) => o.state));
