@@ -28,16 +28,11 @@ const timeOf = (e: HistoryEvent): Date | undefined => {
  * Anything else stays in doubt, and the bank must be asked.
  */
 export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
-  // Only a whole history proves anything: from its start to the event that closed the run.
+  const call = events.find(mayCallTheBank);
+  if (call) return { movedNothing: false, why: 'it called activities', firstBankCallAt: timeOf(call) };
+  // Otherwise only a whole history proves anything: from its start to the event that closed the run.
   const whole = events[0]?.workflowExecutionStartedEventAttributes && closes(events.at(-1));
   if (!whole) return { movedNothing: false, why: 'its history could not be read whole' };
-  const call = events.find(
-    (e) =>
-      e.activityTaskScheduledEventAttributes ||
-      e.markerRecordedEventAttributes ||
-      e.startChildWorkflowExecutionInitiatedEventAttributes,
-  );
-  if (call) return { movedNothing: false, why: 'it called activities', firstBankCallAt: timeOf(call) };
   const tasksStarted = events.filter((e) => e.workflowTaskStartedEventAttributes).length;
   if (tasksStarted === 0)
     return { movedNothing: true, why: 'it closed before any worker ran it (no workflow task started)' };
@@ -49,7 +44,7 @@ export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
 }
 
 /** Events a history page starts with; halved while a page is larger than the client accepts (4 MB). */
-const PAGE_EVENTS = 200;
+const PAGE_EVENTS = 25;
 const RESOURCE_EXHAUSTED = 8;
 
 /**
@@ -61,6 +56,8 @@ export async function readHistory(
   client: Client,
   workflowId: string,
   runId: string,
+  /** Stop after the page holding an event for which this is true (the rest cannot change the answer). */
+  enough: (e: HistoryEvent) => boolean = () => false,
 ): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
@@ -79,12 +76,21 @@ export async function readHistory(
       pageSize = Math.max(1, Math.floor(pageSize / 4));
       continue; // the same page again, smaller
     }
-    events.push(...(page.history?.events ?? []));
-    if (!page.nextPageToken?.length) break;
+    const got = page.history?.events ?? [];
+    events.push(...got);
+    if (!page.nextPageToken?.length || got.some(enough)) break;
     nextPageToken = page.nextPageToken;
   }
   return events;
 }
+
+/** Every bank call of a payrun workflow is one of these. */
+const mayCallTheBank = (e: HistoryEvent): boolean =>
+  !!(
+    e.activityTaskScheduledEventAttributes ||
+    e.markerRecordedEventAttributes ||
+    e.startChildWorkflowExecutionInitiatedEventAttributes
+  );
 
 const closes = (e: HistoryEvent | undefined): boolean =>
   !!(
@@ -102,7 +108,8 @@ export async function runEvidence(
   workflowId: string,
   runId: string,
 ): Promise<RunEvidence & { input: unknown }> {
-  const events = await readHistory(client, workflowId, runId);
+  // A call settles it (in doubt), so a history flooded after its first call is not read to the end.
+  const events = await readHistory(client, workflowId, runId, mayCallTheBank);
   const payloads = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   let input: unknown;
   try {
