@@ -34,7 +34,10 @@ export interface RecipientWorkflowInput {
  * a paid payout still held as reserved counts against the limits exactly as its income would.
  */
 export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Promise<void> {
-  const ledger = new IncomeLedger(input?.state && typeof input.state === 'object' ? input.state : undefined);
+  // Only the ledger itself carries state over continue-as-new: a run started by hand with a `state` of
+  // someone's making (an empty year, say) would let payouts past the cap, so it starts from nothing.
+  const carried = workflowInfo().continuedFromExecutionRunId !== undefined ? input?.state : undefined;
+  const ledger = new IncomeLedger(carried && typeof carried === 'object' ? carried : undefined);
   let settling: Promise<void> | undefined;
   /** Reads the outcome of every open reservation's payout, one look-up at a time for the whole ledger. */
   const settle = () =>

@@ -58,8 +58,13 @@ export async function payoutStatus(client: Client, reference: string): Promise<s
 
 /** The input the payout's latest run was started with (decoded through the client's converter). */
 async function latestInput(client: Client, workflowId: string): Promise<PayoutInput> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const started = history.events?.[0]?.workflowExecutionStartedEventAttributes;
+  // The first event alone: a run flooded with signals has a history too large to fetch whole.
+  const page = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+    maximumPageSize: 1,
+  });
+  const started = page.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
   return decodeFromPayloadsAtIndex<PayoutInput>(
     client.options.loadedDataConverter,
     0,
