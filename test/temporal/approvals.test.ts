@@ -1,11 +1,11 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { operatorShell, startTestCodecServer } from '../harness/codec';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { batchAudit } from '../../src/batch/audit';
 import { retryFailed } from '../../src/batch/retry';
-import { readChunk } from '../../src/batch/store';
+import { readChunk, readMeta } from '../../src/batch/store';
 import { InboxWatcher } from '../../src/batch/watch';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
@@ -251,7 +251,17 @@ describe('who may pay', () => {
   it('above the threshold one approval is not enough; two distinct approvers pay it exactly once, and the audit says who', async () => {
     const { batchId, references, handle } = await submit(4); // 6 000,00 ₽ > 5 000,00 ₽
     const env = { ...stack.cliEnv('approver'), PAYRUN_DATA_DIR: paths.dataDir };
-    const first = await runCli(['batch', 'approve', batchId, '--note', 'checked against the contract'], env);
+    // The approver names the file they reviewed: other bytes are refused before anything is signed.
+    const reviewed = readMeta(paths.dataDir, batchId).sourcePath;
+    const edited = join(paths.batchesDir, 'edited-copy.csv');
+    writeFileSync(edited, Buffer.concat([readFileSync(reviewed), Buffer.from('\n')]));
+    const changed = await runCli(['batch', 'approve', batchId, '--file', edited], env);
+    expect(changed).toMatchObject({ code: 1 });
+    expect(changed.stderr).toMatch(/this file changed since it was submitted/);
+    const first = await runCli(
+      ['batch', 'approve', batchId, '--file', reviewed, '--note', 'checked against the contract'],
+      env,
+    );
     expect(first).toMatchObject({
       code: 0,
       stdout: `${batchId}: approved by approver (1 of 2): waiting for another approver\n`,
