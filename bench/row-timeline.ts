@@ -9,7 +9,7 @@
  *   node -r ./test/harness/ts-register.js bench/row-timeline.ts [rows=1000] [maxInFlight=50]
  *
  * SANDBOX_PROFILE=realistic for the slow bank; PAYRUN_TEMPORAL_ADDRESS as in bench/batch.ts.
- * docs/performance.md ("The fifth round") reads it.
+ * docs/performance-history.md ("The fifth round") reads it.
  */
 process.env.LOG_LEVEL ??= 'warn';
 

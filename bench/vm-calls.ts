@@ -1,5 +1,5 @@
 /**
- * What the SDK's calls into a workflow's V8 context cost (docs/performance.md, "The sixth round").
+ * What the SDK's calls into a workflow's V8 context cost (docs/performance-history.md, "The sixth round").
  * Preload it into a bench; every thread but the main one (the SDK's workflow thread) counts its
  * `vm.Script#runInContext` calls, how many carried a `timeout` (the SDK's isolateExecutionTimeout, its
  * deadlock detector, for which Node starts and joins a watchdog thread per call), and the time spent in

@@ -7,7 +7,7 @@ export const HEAP_GROWING_VAR = 'PAYRUN_WORKER_HEAP_GROWING_PERCENT';
  * How far past what it keeps alive each V8 heap of the worker (the main thread's and the workflow
  * thread's) may grow before a full collection. V8 picks the factor itself, up to about 4× for a busy
  * process: during a 100 000-row batch the worker's heaps swung between about 190 and 470 MB and its RSS
- * crept up for many minutes, so a short batch peaked far lower than a long one (docs/performance.md,
+ * crept up for many minutes, so a short batch peaked far lower than a long one (docs/performance-history.md,
  * "The worker's heap, bounded"). A fixed factor keeps the heaps near what is live, at the price of
  * more frequent collections.
  */

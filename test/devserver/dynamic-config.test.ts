@@ -12,7 +12,7 @@ describe('the dev server’s dynamic config', () => {
     ]);
   });
 
-  it('hands tasks to matching without the default 50 ms wait (docs/performance.md, the fifth round)', () => {
+  it('hands tasks to matching without the default 50 ms wait (docs/performance-history.md, the fifth round)', () => {
     expect(TEMPORAL_DYNAMIC_CONFIG['history.transferProcessorMaxPollRPS']).toBeGreaterThan(20);
   });
 });
