@@ -39,9 +39,13 @@ export interface StoredBatchMeta extends Omit<BatchMetaView, 'fileSha256'> {
 
 const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
 
-export function batchDir(dataDir: string, batchId: string): string {
+export function checkBatchId(batchId: string): string {
   if (!BATCH_ID.test(batchId)) throw new Error(`"${batchId}" is not a batch id (batch-<16 hex>[-retry-<n>])`);
-  return join(dataDir, 'store', batchId);
+  return batchId;
+}
+
+export function batchDir(dataDir: string, batchId: string): string {
+  return join(dataDir, 'store', checkBatchId(batchId));
 }
 
 /**
@@ -60,8 +64,9 @@ function ring(dataDir: string): KeyRing {
   return r;
 }
 
-const sealJson = (dataDir: string, value: unknown) => sealText(ring(dataDir), JSON.stringify(value));
-const openJson = <T>(dataDir: string, text: string): T =>
+/** Sealed with the keys `dataDir`'s processes use (configured keys first): the PostgreSQL store's too. */
+export const sealJson = (dataDir: string, value: unknown) => sealText(ring(dataDir), JSON.stringify(value));
+export const openJson = <T>(dataDir: string, text: string): T =>
   JSON.parse(isSealedText(text) ? openText(ring(dataDir), text) : text) as T;
 
 const writeJsonAtomic = (dataDir: string, file: string, value: unknown) =>
@@ -154,9 +159,14 @@ export function retryCount(dataDir: string, rootBatchId: string): number {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
+export function checkFileSha256(fileSha256: string): string {
+  if (!SHA256.test(fileSha256)) throw new Error(`"${fileSha256}" is not a file's sha256`);
+  return fileSha256;
+}
+
 /** What people said about one file (submitted, approved, rejected), whichever batch of it they meant. */
 function statementsFile(dataDir: string, fileSha256: string): string {
-  if (!SHA256.test(fileSha256)) throw new Error(`"${fileSha256}" is not a file's sha256`);
+  checkFileSha256(fileSha256);
   return join(dataDir, 'store', 'files', fileSha256, 'statements.jsonl');
 }
 

@@ -1,0 +1,55 @@
+/**
+ * The batch store, whichever holds it: what the submitter, the worker's activities, the console and
+ * the command line share about a batch. Two implementations: the local folder (folder.ts, one host)
+ * and PostgreSQL (postgres.ts, any number of hosts). Everything that may hold personal data is sealed
+ * with the payload keys in both (card and account numbers, INNs, names never stored in clear).
+ */
+import type { SignedStatement } from '../../../workflows/contracts/approval';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { StoredBatchMeta, StoredRow } from '../store';
+
+/** Files a batch keeps besides its rows: the submitted file and, once finished, its report and summary. */
+export type BatchFileKind = 'source' | 'report' | 'summary';
+
+export interface BatchStore {
+  /** Where the store is, for messages (never a password). */
+  readonly where: string;
+  /**
+   * Whether the paths a batch's meta names (processing/, done/) are this store's files too: true for
+   * the folder store, whose processes share one disk; false when the file's bytes live in the store.
+   */
+  readonly sharesFolders: boolean;
+
+  exists(batchId: string): Promise<boolean>;
+  /** Rows first, meta last: a batch with a meta is complete. Writing it again replaces it. */
+  writeBatch(
+    meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>,
+    rows: StoredRow[],
+  ): Promise<StoredBatchMeta>;
+  readMeta(batchId: string): Promise<StoredBatchMeta>;
+  readChunk(batchId: string, index: number): Promise<StoredRow[]>;
+  /** Appends outcomes; a retried activity appends twice, and the last one per row wins. */
+  appendOutcomes(batchId: string, outcomes: BatchRowOutcome[]): Promise<void>;
+  /** Every outcome of one batch in the order it was appended, read a piece at a time; `sealed` is as stored. */
+  outcomes(batchId: string): AsyncIterable<{ sealed: string; outcome: BatchRowOutcome }>;
+  writeFinal(batchId: string, final: BatchFinal): Promise<void>;
+  readFinal(batchId: string): Promise<BatchFinal | undefined>;
+  /** Retries of a first batch already in the store (their ids end in -retry-<n>). */
+  retryCount(rootBatchId: string): Promise<number>;
+  /** Every complete batch's id. */
+  batchIds(): Promise<string[]>;
+
+  /** Append-only: what people said about one file (submitted, approved, rejected). */
+  appendStatement(fileSha256: string, signed: SignedStatement): Promise<void>;
+  /** Grows with every statement (0 when nothing was said): a change means a new statement. */
+  statementsVersion(fileSha256: string): Promise<number>;
+  readStatements(fileSha256: string): Promise<SignedStatement[]>;
+
+  /** Keeps a batch's file (the bytes at `from`) for processes on other hosts. */
+  saveFile(batchId: string, kind: BatchFileKind, from: string): Promise<void>;
+  /** Writes a batch's kept file to `to` (owner-only); false when the store has none of that kind. */
+  fetchFile(batchId: string, kind: BatchFileKind, to: string): Promise<boolean>;
+
+  /** Frees connections (PostgreSQL); the folder store holds none. */
+  close(): Promise<void>;
+}

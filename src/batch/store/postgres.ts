@@ -1,0 +1,279 @@
+/**
+ * The batch store in payrun's own PostgreSQL database (beside Temporal's, never inside it): workers,
+ * the inbox watcher, the console and the command line on any number of hosts share it. Every value
+ * is sealed exactly as the folder store seals its files (store.ts sealJson: the payload keys), so a
+ * table holds ids, hashes and sealed text, nothing personal in clear; every process must therefore
+ * have the same payload keys (PAYRUN_PAYLOAD_KEYS), as it must for Temporal's payloads anyway.
+ */
+import { existsSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Pool, type PoolClient } from 'pg';
+import { runner } from 'node-pg-migrate';
+import { PRIVATE_FILE_MODE } from '../../private-fs';
+import type { SignedStatement } from '../../../workflows/contracts/approval';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import {
+  CHUNK_ROWS,
+  checkBatchId,
+  checkFileSha256,
+  openJson,
+  sealJson,
+  type StoredBatchMeta,
+  type StoredRow,
+} from '../store';
+import type { BatchFileKind, BatchStore } from './contract';
+
+/** Outcomes and statements are read in pages of this many rows: a batch of any size in bounded memory. */
+const PAGE_ROWS = 2000;
+/** A kept file is sealed in pieces of this many bytes. */
+const FILE_PIECE_BYTES = 1024 * 1024;
+/** Connections per process: activities share them, and each query is short. */
+const POOL_SIZE = 8;
+
+/** The migrations: plain versioned SQL files, applied by node-pg-migrate (see migrate()). */
+function migrationsDir(): string {
+  for (let dir = __dirname; dir !== dirname(dir); dir = dirname(dir)) {
+    const candidate = join(dir, 'deploy', 'batch-store-migrations');
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error(`the batch store's migrations (deploy/batch-store-migrations) are not above ${__dirname}`);
+}
+
+/**
+ * Brings the database's tables up to date. node-pg-migrate, not a hand-written runner: it records
+ * what ran in its own table and holds a PostgreSQL advisory lock while it runs, so workers starting
+ * together on several hosts apply each migration once.
+ */
+export async function migrate(url: string): Promise<void> {
+  await runner({
+    databaseUrl: url,
+    dir: migrationsDir(),
+    migrationsTable: 'payrun_migrations',
+    direction: 'up',
+    count: Infinity,
+    checkOrder: true,
+    // Its progress lines would carry nothing an operator needs; a failure still throws.
+    log: () => {},
+  });
+}
+
+export class PostgresBatchStore implements BatchStore {
+  readonly sharesFolders = false;
+  private readonly pool: Pool;
+  private ready: Promise<void> | undefined;
+
+  /**
+   * @param dataDir whose payload keys seal the values (configured keys win, as everywhere)
+   * @param where the database named for messages, without its password
+   */
+  constructor(
+    private readonly url: string,
+    private readonly dataDir: string,
+    readonly where: string,
+  ) {
+    this.pool = new Pool({ connectionString: url, max: POOL_SIZE });
+    // An idle connection the server dropped (a restart) is reported here; the next query reconnects.
+    this.pool.on('error', () => {});
+  }
+
+  private async query<R extends object = Record<string, unknown>>(sql: string, params: unknown[] = []) {
+    this.ready ??= migrate(this.url).catch((e: unknown) => {
+      this.ready = undefined;
+      throw e;
+    });
+    await this.ready;
+    return this.pool.query<R>(sql, params);
+  }
+
+  private async transaction(work: (db: PoolClient) => Promise<void>): Promise<void> {
+    await this.query('SELECT 1');
+    const db = await this.pool.connect();
+    try {
+      await db.query('BEGIN');
+      await work(db);
+      await db.query('COMMIT');
+    } catch (e) {
+      await db.query('ROLLBACK').catch(() => {});
+      throw e;
+    } finally {
+      db.release();
+    }
+  }
+
+  private seal = (value: unknown) => sealJson(this.dataDir, value);
+  private unseal = <T>(text: string) => openJson<T>(this.dataDir, text);
+
+  async exists(batchId: string) {
+    const r = await this.query('SELECT 1 FROM batch_meta WHERE batch_id = $1', [checkBatchId(batchId)]);
+    return r.rowCount === 1;
+  }
+
+  async writeBatch(meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>, rows: StoredRow[]) {
+    const batchId = checkBatchId(meta.batchId);
+    const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
+    const full: StoredBatchMeta = { ...meta, chunkCount, chunkSize: CHUNK_ROWS };
+    await this.transaction(async (db) => {
+      await db.query('DELETE FROM batch_chunks WHERE batch_id = $1', [batchId]);
+      for (let i = 0; i < chunkCount; i++)
+        await db.query('INSERT INTO batch_chunks (batch_id, chunk, sealed) VALUES ($1, $2, $3)', [
+          batchId,
+          i,
+          this.seal(rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)),
+        ]);
+      await db.query(
+        `INSERT INTO batch_meta (batch_id, root_batch_id, sealed) VALUES ($1, $2, $3)
+         ON CONFLICT (batch_id) DO UPDATE SET root_batch_id = $2, sealed = $3, written_at = now()`,
+        [batchId, meta.rootBatchId, this.seal(full)],
+      );
+    });
+    return full;
+  }
+
+  async readMeta(batchId: string): Promise<StoredBatchMeta> {
+    const r = await this.query<{ sealed: string }>('SELECT sealed FROM batch_meta WHERE batch_id = $1', [
+      checkBatchId(batchId),
+    ]);
+    if (!r.rows[0]) throw new Error(`batch ${batchId} is not in the batch store (${this.where})`);
+    return this.unseal<StoredBatchMeta>(r.rows[0].sealed);
+  }
+
+  async readChunk(batchId: string, index: number): Promise<StoredRow[]> {
+    const r = await this.query<{ sealed: string }>(
+      'SELECT sealed FROM batch_chunks WHERE batch_id = $1 AND chunk = $2',
+      [checkBatchId(batchId), index],
+    );
+    if (!r.rows[0])
+      throw new Error(`batch ${batchId} has no chunk ${index} in the batch store (${this.where})`);
+    return this.unseal<StoredRow[]>(r.rows[0].sealed);
+  }
+
+  async appendOutcomes(batchId: string, outcomes: BatchRowOutcome[]) {
+    if (outcomes.length === 0) return;
+    await this.query('INSERT INTO batch_outcomes (batch_id, sealed) SELECT $1, unnest($2::text[])', [
+      checkBatchId(batchId),
+      outcomes.map((o) => this.seal(o)),
+    ]);
+  }
+
+  /** Keyset pages by the append order: no transaction held open, any size in the same memory. */
+  async *outcomes(batchId: string) {
+    checkBatchId(batchId);
+    for (let after = '0'; ;) {
+      const page = await this.query<{ seq: string; sealed: string }>(
+        'SELECT seq, sealed FROM batch_outcomes WHERE batch_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [batchId, after, PAGE_ROWS],
+      );
+      for (const { sealed } of page.rows) yield { sealed, outcome: this.unseal<BatchRowOutcome>(sealed) };
+      if (page.rows.length < PAGE_ROWS) return;
+      after = page.rows[page.rows.length - 1]!.seq;
+    }
+  }
+
+  async writeFinal(batchId: string, final: BatchFinal) {
+    await this.query(
+      `INSERT INTO batch_finals (batch_id, sealed) VALUES ($1, $2)
+       ON CONFLICT (batch_id) DO UPDATE SET sealed = $2`,
+      [checkBatchId(batchId), this.seal(final)],
+    );
+  }
+
+  async readFinal(batchId: string): Promise<BatchFinal | undefined> {
+    const r = await this.query<{ sealed: string }>('SELECT sealed FROM batch_finals WHERE batch_id = $1', [
+      checkBatchId(batchId),
+    ]);
+    return r.rows[0] ? this.unseal<BatchFinal>(r.rows[0].sealed) : undefined;
+  }
+
+  async retryCount(rootBatchId: string) {
+    const r = await this.query<{ n: string }>(
+      'SELECT count(*) AS n FROM batch_meta WHERE root_batch_id = $1 AND batch_id <> $1',
+      [checkBatchId(rootBatchId)],
+    );
+    return Number(r.rows[0]!.n);
+  }
+
+  async batchIds() {
+    const r = await this.query<{ batch_id: string }>('SELECT batch_id FROM batch_meta ORDER BY batch_id');
+    return r.rows.map((x) => x.batch_id);
+  }
+
+  async appendStatement(fileSha256: string, signed: SignedStatement) {
+    await this.query('INSERT INTO file_statements (file_sha256, sealed) VALUES ($1, $2)', [
+      checkFileSha256(fileSha256),
+      this.seal(signed),
+    ]);
+  }
+
+  async statementsVersion(fileSha256: string) {
+    const r = await this.query<{ n: string | null }>(
+      'SELECT max(seq) AS n FROM file_statements WHERE file_sha256 = $1',
+      [checkFileSha256(fileSha256)],
+    );
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async readStatements(fileSha256: string) {
+    const r = await this.query<{ sealed: string }>(
+      'SELECT sealed FROM file_statements WHERE file_sha256 = $1 ORDER BY seq',
+      [checkFileSha256(fileSha256)],
+    );
+    return r.rows.map((x) => this.unseal<SignedStatement>(x.sealed));
+  }
+
+  /** Replaces the kept file of that kind, a sealed piece at a time, in one transaction. */
+  async saveFile(batchId: string, kind: BatchFileKind, from: string) {
+    checkBatchId(batchId);
+    const file = await open(from, 'r');
+    try {
+      await this.transaction(async (db) => {
+        await db.query('DELETE FROM batch_files WHERE batch_id = $1 AND kind = $2', [batchId, kind]);
+        const piece = Buffer.alloc(FILE_PIECE_BYTES);
+        for (let part = 0; ; part++) {
+          const { bytesRead } = await file.read(piece, 0, FILE_PIECE_BYTES, null);
+          if (bytesRead === 0 && part > 0) break;
+          await db.query('INSERT INTO batch_files (batch_id, kind, part, sealed) VALUES ($1, $2, $3, $4)', [
+            batchId,
+            kind,
+            part,
+            this.seal(piece.subarray(0, bytesRead).toString('base64')),
+          ]);
+          if (bytesRead < FILE_PIECE_BYTES) break;
+        }
+      });
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** A piece at a time into a temporary file renamed into place: a reader never sees half a file. */
+  async fetchFile(batchId: string, kind: BatchFileKind, to: string): Promise<boolean> {
+    checkBatchId(batchId);
+    const tmp = `${to}.${process.pid}.tmp`;
+    const out = await open(tmp, 'w', PRIVATE_FILE_MODE);
+    let parts = 0;
+    try {
+      for (;;) {
+        const r = await this.query<{ sealed: string }>(
+          'SELECT sealed FROM batch_files WHERE batch_id = $1 AND kind = $2 AND part = $3',
+          [batchId, kind, parts],
+        );
+        if (!r.rows[0]) break;
+        await out.write(Buffer.from(this.unseal<string>(r.rows[0].sealed), 'base64'));
+        parts++;
+      }
+    } finally {
+      await out.close();
+    }
+    if (parts === 0) {
+      await rm(tmp, { force: true });
+      return false;
+    }
+    await rename(tmp, to);
+    return true;
+  }
+
+  async close() {
+    await this.pool.end();
+  }
+}
