@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Sandbox } from './core';
 import { validateFaultSettings } from './faults';
 import type { Reply } from './http/server';
+import { ApiError } from './http/errors';
 import { book, depositAccount } from './ledger';
+import { answerLinkRequest } from './links';
 import type { Engine } from './engine';
 import type { AccountTx } from './state/types';
 import { sessionView } from './serialize';
@@ -94,6 +96,8 @@ export async function handleAdmin(
   }
   const returnMatch = /^POST \/sessions\/([^/]+)\/return$/.exec(route);
   if (returnMatch) return returnPayoutNow(d, decodeURIComponent(returnMatch[1]!));
+  const linkMatch = /^POST \/onboarding\/([^/]+)$/.exec(route);
+  if (linkMatch) return answerLink(d, decodeURIComponent(linkMatch[1]!), body);
   const actionMatch = /^POST \/actions\/([^/]+)$/.exec(route);
   if (actionMatch) {
     const done = d.engine.completeAction(decodeURIComponent(actionMatch[1]!), body.result !== 'fail');
@@ -235,4 +239,18 @@ function outsidePayout(d: AdminDeps, body: Record<string, unknown>): Reply {
     ...(cp ? { counter_party: cp } : {}),
   });
   return json({ status: 'ok', bank_system_id: tx.id, session_id: sessionId ?? null });
+}
+
+/** Plays the person answering a link request in the bank's app: `{"result":"linked"}` (default) or `"declined"`. */
+function answerLink(d: AdminDeps, requestId: string, body: Record<string, unknown>): Reply {
+  if (body.result !== undefined && body.result !== 'linked' && body.result !== 'declined')
+    return bad('result: "linked" or "declined"');
+  try {
+    const r = answerLinkRequest(d.sb, requestId, body.result !== 'declined');
+    return json({ status: 'ok', request_id: r.id, link_status: r.linkState });
+  } catch (e) {
+    if (e instanceof ApiError)
+      return json({ status: 'error', error: { code: e.code, description: e.description } }, e.httpStatus);
+    throw e;
+  }
 }

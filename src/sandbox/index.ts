@@ -8,7 +8,9 @@ import { emitNominalTopup, handleAdmin, type AdminDeps } from './admin';
 import type { SandboxClock } from './clock';
 import { SANDBOX_PROFILES, Sandbox, type ProjectConfig, type SandboxProfile, type Timings } from './core';
 import type { FaultSettings } from './faults';
+import { ApiError } from './http/errors';
 import { ApiPipeline, readBody, type Reply } from './http/server';
+import { answerLinkRequest } from './links';
 import { Engine } from './engine';
 import { actionRoutes } from './routes/actions';
 import { fpsRoutes } from './routes/fps';
@@ -186,6 +188,17 @@ export async function startSandbox(opts: SandboxOptions): Promise<RunningSandbox
         body: done ? 'action completed' : 'nothing to complete',
         contentType: 'text/plain',
       });
+    }
+    // The link the person opens (the bank's app, played here): they link the partner, or `?result=declined`.
+    const link = /^\/__sandbox\/onboarding\/([^/]+)$/.exec(path);
+    if (link) {
+      try {
+        answerLinkRequest(sb, decodeURIComponent(link[1]!), url.searchParams.get('result') !== 'declined');
+        return send(res, { status: 200, body: 'linked', contentType: 'text/plain' });
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        return send(res, { status: e.httpStatus, body: e.description, contentType: 'text/plain' });
+      }
     }
     const latencyMs = sb.timings.apiLatencyMs;
     if (latencyMs > 0) {

@@ -4,6 +4,7 @@ import { ApiError } from './http/errors';
 import { addLedger, book, depositAccount, settlementAccount } from './ledger';
 import type { WebhookDispatcher } from './webhooks/dispatcher';
 import type { Operation, Session } from './state/types';
+import { isLinked } from './links';
 import { npdProfile } from './test-values';
 import { getPath } from './util';
 
@@ -42,7 +43,7 @@ export class Settlement {
       const p = npdProfile(inn);
       if (!p.isTaxpayer)
         return ['taxpayer_not_registered', 'recipient is not a professional income taxpayer'];
-      if (!p.isLinked)
+      if (!isLinked(this.sb, inn))
         return ['taxpayer_not_linked', 'recipient has not linked the partner in the tax service'];
     }
     if (op.flavor === 'withdrawal') {

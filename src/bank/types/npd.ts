@@ -44,17 +44,28 @@ export const NpdRequestStatusResponseSchema = z.looseObject({
   // origin: check_personal_info
   success: z.boolean().optional(),
   violations: z.array(z.string()).optional(),
+  // origin: self_employed/onboarding/create (D22): created, linked, declined, expired
+  link_status: z.string().optional(),
+  expires_at: z.string().optional(),
   error: BankErrorBodySchema.optional(),
 });
 export type NpdRequestStatusResponse = z.infer<typeof NpdRequestStatusResponseSchema>;
 
-export const SelfEmployedOnboardingCreateParamsSchema = z.looseObject({ return_url: httpUrl.optional() });
+/** Whom to ask (D22: the spec shows only `return_url`, but a bank must know the person) and where they return. */
+export const SelfEmployedOnboardingCreateParamsSchema = z.looseObject({
+  tax_reference: taxReference.optional(),
+  return_url: httpUrl.optional(),
+});
 export type SelfEmployedOnboardingCreateParams = z.input<typeof SelfEmployedOnboardingCreateParamsSchema>;
 
-/** The response is not shown (decision D11): only `status` is required, everything else passes through. */
+/**
+ * The response is not shown (decisions D11, D22): only `status` is required; the request's id, the address
+ * to pass on to the person and when the request lapses are read when present, everything else passes through.
+ */
 export const SelfEmployedOnboardingCreateResponseSchema = z.looseObject({
   status: z.string(),
   request_id: z.string().optional(),
   url: z.string().optional(),
+  expires_at: z.string().optional(),
 });
 export type SelfEmployedOnboardingCreateResponse = z.infer<typeof SelfEmployedOnboardingCreateResponseSchema>;

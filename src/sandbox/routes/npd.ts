@@ -4,6 +4,7 @@ import { type Ctx, type Route, versions } from '../http/types';
 import type { NpdRequest } from '../state/types';
 import { npdProfile, TEST_INNS } from '../test-values';
 import { Checker } from '../validate';
+import { isLinked, LINK_REQUEST_TTL_MS, linkStatus } from '../links';
 
 function newRequest(ctx: Ctx, origin: NpdRequest['origin'], input: Record<string, unknown>): NpdRequest {
   const r: NpdRequest = {
@@ -29,7 +30,7 @@ function result(ctx: Ctx, r: NpdRequest): Record<string, unknown> {
         status: 'ok',
         request_id: r.id,
         is_professional_income_taxpayer: p.isTaxpayer,
-        is_linked: p.isLinked,
+        is_linked: p.isTaxpayer && isLinked(ctx.sb, inn),
       };
     case 'account_status': {
       const debt = inn === TEST_INNS.WITH_DEBT;
@@ -50,6 +51,13 @@ function result(ctx: Ctx, r: NpdRequest): Record<string, unknown> {
         violations: bad ? ['second_name', 'phone'] : [],
       };
     }
+    case 'onboarding':
+      return {
+        status: 'ok',
+        request_id: r.id,
+        link_status: linkStatus(ctx.sb, r),
+        ...(r.expiresAtMs !== undefined ? { expires_at: ctx.sb.ts(r.expiresAtMs) } : {}),
+      };
     default:
       return { status: 'ok', request_id: r.id };
   }
@@ -108,11 +116,20 @@ export const npdRoutes: Route[] = [
     },
     false,
   ),
+  // Asks the person to link the partner (D22): whom (tax_reference), where they come back (return_url);
+  // answers the request's id, the address to pass on to the person, and when the request lapses.
   ...post(versions([1], 'self_employed/onboarding/create'), (ctx) => {
     const c = new Checker(ctx.body);
+    const inn = c.inn12('tax_reference');
     c.url('return_url');
     c.check();
-    const r = newRequest(ctx, 'onboarding', { return_url: ctx.body.return_url });
-    return { status: 'ok', request_id: r.id, url: `${ctx.sb.baseUrl}/__sandbox/onboarding/${r.id}` };
+    const r = newRequest(ctx, 'onboarding', { tax_reference: inn, return_url: ctx.body.return_url });
+    r.expiresAtMs = r.createdAtMs + LINK_REQUEST_TTL_MS;
+    return {
+      status: 'ok',
+      request_id: r.id,
+      url: `${ctx.sb.baseUrl}/__sandbox/onboarding/${r.id}`,
+      expires_at: ctx.sb.ts(r.expiresAtMs),
+    };
   }),
 ];

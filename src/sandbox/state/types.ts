@@ -128,6 +128,9 @@ export interface NpdRequest {
   origin: 'check' | 'account_status' | 'check_personal_info' | 'onboarding';
   createdAtMs: number;
   input: Json;
+  /** A link request (origin onboarding): when it lapses, and what the person did. */
+  expiresAtMs?: number;
+  linkState?: 'linked' | 'declined';
 }
 
 export interface Wallet {
@@ -200,6 +203,8 @@ export interface SandboxState {
   webhookLog: WebhookAttempt[];
   npdRequests: Record<string, NpdRequest>;
   npdLastCheck: Record<string, number>;
+  /** Tax numbers whose person linked the partner in the bank's app (src/sandbox/links.ts); absent = none. */
+  selfEmployedLinks?: Record<string, { linkedAtMs: number; requestId: string }>;
   wallets: Record<string, Wallet>;
   tokens: Record<string, RecurrentToken>;
   requestCounts: Record<string, number>;
