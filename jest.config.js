@@ -16,7 +16,20 @@ module.exports = {
       transform,
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/temporal/'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        '<rootDir>/test/temporal/',
+        '<rootDir>/test/workflows-time/',
+      ],
+    },
+    {
+      // The real workflows on Temporal's time-skipping test server with stub activities: hours in seconds.
+      displayName: 'time-skipping',
+      testEnvironment: 'node',
+      transform,
+      roots: ['<rootDir>/test/workflows-time'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/workflows-time/global-setup.ts',
     },
     {
       // Tests under test/temporal/ share one real Temporal dev server, started once per run.

@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { createBankActivities } from '../../activities/bank';
+import type { createBatchActivities } from '../../activities/batch';
+import type { createPayoutRunActivities } from '../../activities/payout-runs';
+import type { createWebhookActivities } from '../../activities/webhooks';
+import { createPayrunWorker } from '../../src/worker/create';
+import { loadTemporalSetup, type TemporalSetup } from '../../src/temporal';
+import { payrunDataConverter } from '../../src/temporal/converter';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { workflowBundle } from './temporal';
+import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
+
+/**
+ * The middle test layer (test/workflows-time/): payrun's real workflow bundle on Temporal's
+ * time-skipping test server, with stub activities under the real activity names. Hours and days of
+ * workflow time pass in seconds, so deadlines, silent banks and continue-as-new are reached directly.
+ * The server is the Java SDK's, launched by the script scripts/ensure-test-server.sh writes (the
+ * SDK's own download of a native binary cannot run here).
+ */
+
+/** Every activity a payrun worker registers, by its real name and type: a renamed one breaks the stubs' compilation. */
+export type PayrunActivities = ReturnType<typeof createBankActivities> &
+  ReturnType<typeof createPayoutRunActivities> &
+  ReturnType<typeof createWebhookActivities> &
+  ReturnType<typeof createBatchActivities>;
+export type StubActivities = Partial<PayrunActivities>;
+
+/** One call a stub activity took, in order: its name and its (first) argument. */
+export interface StubCall {
+  name: keyof PayrunActivities;
+  input: unknown;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/** The launcher's path: the project's setup writes it once (quiet when already done). */
+export function testServerLauncher(): string {
+  return (
+    process.env.PAYRUN_TEST_SERVER_LAUNCHER ??
+    execFileSync(path.join(ROOT, 'scripts/ensure-test-server.sh'), { encoding: 'utf8' }).trim()
+  );
+}
+
+export interface TimeSkipping {
+  env: TestWorkflowEnvironment;
+  /** A client with payrun's encrypting converter; its `result()` lets the server skip time while it waits. */
+  client: Client;
+  setup: TemporalSetup;
+  teardown(): Promise<void>;
+}
+
+/** Starts a time-skipping server (one per test file: time is global to it, so tests in a file run serially). */
+export async function startTimeSkipping(): Promise<TimeSkipping> {
+  const setup = loadTemporalSetup({
+    TEMPORAL_NAMESPACE: 'default',
+    PAYRUN_PAYLOAD_KEYS: TEST_ONLY_PAYLOAD_KEYS,
+  });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: testServerLauncher() } },
+    client: { dataConverter: payrunDataConverter(setup.ring) },
+  });
+  // Workflows upsert payrun's search attributes; the test server refuses ones it does not know.
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: 'default',
+    searchAttributes: Object.fromEntries(
+      Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [name, type === 'Int' ? 3 : 2]),
+    ),
+  });
+  return { env, client: env.client, setup, teardown: () => env.teardown() };
+}
+
+/**
+ * Runs `body` while a payrun worker (the real bundle, the encrypting converter, the metrics sink) serves
+ * a fresh task queue with `stubs` as its activities; every stub call is recorded in `calls`. An activity a
+ * workflow calls and the test did not stub fails loudly, naming it.
+ */
+export async function withStubWorker<T>(
+  ts: TimeSkipping,
+  stubs: StubActivities,
+  body: (ctx: { taskQueue: string; calls: StubCall[] }) => Promise<T>,
+): Promise<T> {
+  const taskQueue = `ts-${randomUUID()}`;
+  const calls: StubCall[] = [];
+  const recorded = Object.fromEntries(
+    Object.entries(stubs).map(([name, fn]) => [
+      name,
+      async (input: unknown) => {
+        calls.push({ name: name as keyof PayrunActivities, input });
+        return (fn as (i: unknown) => unknown)(input);
+      },
+    ]),
+  );
+  const worker = await createPayrunWorker({
+    connection: ts.env.nativeConnection,
+    setup: ts.setup,
+    taskQueue,
+    activities: recorded,
+    workflowBundle: await workflowBundle(),
+  });
+  const running = worker.run();
+  try {
+    return await Promise.race([
+      body({ taskQueue, calls }),
+      running.then(() => {
+        throw new Error('the stub worker stopped before the test ended');
+      }),
+    ]);
+  } finally {
+    worker.shutdown();
+    await running;
+  }
+}
+
+/** The calls one stub activity took, in order. */
+export const callsOf = (calls: StubCall[], name: keyof PayrunActivities) =>
+  calls.filter((c) => c.name === name);

@@ -1,0 +1,128 @@
+import { createPrivateKey } from 'node:crypto';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { generateSigningKey, signerFromKey, signStatement } from '../../src/policy/keys';
+import type { PayoutAuthorization, PayoutStatement, PolicyView } from '../../workflows/contracts/approval';
+import {
+  payoutStatusQuery,
+  payoutWorkflowId,
+  type PayoutInput,
+  type PayoutOptions,
+  type PayoutState,
+  type PayoutStatus,
+} from '../../workflows/contracts/payout';
+import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import type { payoutWorkflow } from '../../workflows/payout';
+import type { StubActivities, TimeSkipping } from '../harness/time-skipping';
+import { waitFor } from '../harness/wait';
+import type { FakeBank } from './fake-bank';
+
+/** What the worker's look-up before the create answers: no earlier run, the given authorization and verdict. */
+export interface LookupAnswer {
+  authorization?: PayoutAuthorization;
+  verdict?: TaxpayerVerdict;
+  /** Runs inside the look-up, before it answers (a signal that arrives meanwhile). */
+  meanwhile?: (workflowId: string) => Promise<void>;
+}
+
+/** The payout workflow's activities: the fake bank's, and the look-up that creates the session when clear. */
+export function payoutStubs(bank: FakeBank, answer: LookupAnswer = {}): StubActivities {
+  return {
+    ...bank.activities(),
+    beforeCreating: async (input) => {
+      await answer.meanwhile?.(input.workflowId);
+      const found = {
+        earlier: [],
+        authorization: answer.authorization ?? { kind: 'not_needed', because: 'a time-skipping test' },
+        ...(answer.verdict ? { verdict: answer.verdict } : {}),
+      } as const;
+      const create = input.createIfClear;
+      if (!create) return found;
+      if (create.request.selfEmployed && (!answer.verdict || verdictRefusal(answer.verdict))) return found;
+      return { ...found, created: bank.create(create) };
+    },
+    taxpayerVerdict: async () => answer.verdict,
+  };
+}
+
+export const ALLOWING_VERDICT: TaxpayerVerdict = {
+  isProfessionalIncomeTaxpayer: true,
+  isLinked: true,
+  checkedAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** An approver of a policy made for one test, and the authorization that asks for their approval. */
+export function approverPolicy() {
+  const { privateKeyPem, publicKey } = generateSigningKey();
+  const policy: PolicyView = {
+    version: 'time-skipping-test',
+    people: [{ id: 'approver', roles: ['approver'], keys: [publicKey.slice('ed25519:'.length)] }],
+    rules: {
+      submittedNeedApproval: true,
+      droppedNeedApproval: true,
+      twoApproversAboveKopecks: null,
+      handStartedApprovalAboveKopecks: 0,
+      // Long: workflow time runs days ahead of the clock the statement is signed by.
+      approvalExpiresAfterMs: 365 * 24 * 3_600_000,
+    },
+  };
+  const signer = signerFromKey('approver', createPrivateKey(privateKeyPem));
+  const authorization: PayoutAuthorization = { kind: 'own_approval', policy, because: 'a test asks for one' };
+  /** The approver's signed approval of the payout's current run, for its amount. */
+  const approvalOf = async (handle: WorkflowHandle<typeof payoutWorkflow>) => {
+    const { runId } = await handle.describe();
+    const status = await handle.query(payoutStatusQuery);
+    return signStatement<PayoutStatement>(signer, {
+      kind: 'payout',
+      decision: 'approve',
+      reference: status.reference,
+      runId,
+      amount: status.amount,
+    });
+  };
+  return { authorization, approvalOf };
+}
+
+export function startPayout(
+  ts: TimeSkipping,
+  taskQueue: string,
+  input: PayoutInput,
+): Promise<WorkflowHandle<typeof payoutWorkflow>> {
+  return ts.client.workflow.start<typeof payoutWorkflow>('payoutWorkflow', {
+    taskQueue,
+    workflowId: payoutWorkflowId(input.request.reference),
+    args: [input],
+  });
+}
+
+/** Polls after a minute of workflow time, like production's default: time skipping makes it free. */
+export const OPTIONS: PayoutOptions = {};
+
+/** The final status, whether the run completed (paid) or failed with a not-paid ending; the server skips time meanwhile. */
+export async function finalStatus(handle: WorkflowHandle<typeof payoutWorkflow>): Promise<PayoutStatus> {
+  try {
+    return await handle.result();
+  } catch (err) {
+    const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+    if (cause instanceof ApplicationFailure && cause.details?.[0]) return cause.details[0] as PayoutStatus;
+    throw err;
+  }
+}
+
+/** Waits (in real time, with time skipping off) until the payout's status query shows `state`. */
+export async function untilState(
+  handle: WorkflowHandle<typeof payoutWorkflow>,
+  state: PayoutState,
+): Promise<PayoutStatus> {
+  let last: PayoutStatus | undefined;
+  const reached = async () => {
+    last = await handle.query(payoutStatusQuery);
+    return last.state === state;
+  };
+  try {
+    await waitFor(reached, 60_000, `payout ${handle.workflowId} in state ${state}`);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}; it is ${last?.state}: ${last?.notes.join('; ')}`);
+  }
+  return last!;
+}
