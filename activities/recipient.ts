@@ -1,4 +1,7 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+import type { BankClient } from '../src/bank';
 import { lookupPayout } from '../src/batch/lookup';
 import { mapLimit } from '../src/map-limit';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
@@ -10,6 +13,8 @@ import {
   type ReserveAnswer,
   type ReserveRequest,
 } from '../workflows/contracts/recipient';
+import { callBank } from './failures';
+import { idempotencyKey } from './idempotency';
 import { PAID_STATES } from '../workflows/payout-ending';
 import type { PayoutOutcome } from '../workflows/recipient-ledger';
 
@@ -45,23 +50,79 @@ export async function reserveIncome(
       running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
     }
   }
-  const answer = await client.workflow.executeUpdateWithStart(reserveIncomeUpdate, {
-    args: [req],
-    startWorkflowOperation: new WithStartWorkflowOperation('recipientWorkflow', {
-      workflowId,
-      taskQueue: recipientTaskQueue(taskQueue),
-      args: [{}],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    }),
-  });
+  const answer = await updateLedgerWithStart(client, taskQueue, taxReference, reserveIncomeUpdate, [req]);
   if (running.size >= RUNNING_KEPT) running.clear();
   running.add(workflowId);
   return answer;
 }
 
-/** What the ledger's workflow asks of the server: what became of the payouts holding reservations. */
-export function createRecipientActivities({ client }: { client: Client }) {
+/** Sends an Update to the person's ledger, starting the ledger's workflow first if it is not running. */
+export function updateLedgerWithStart<Ret, Args extends unknown[]>(
+  client: Client,
+  taskQueue: string,
+  taxReference: string,
+  update: UpdateDefinition<Ret, Args>,
+  args: Args,
+): Promise<Ret> {
+  return client.workflow.executeUpdateWithStart(update, {
+    args,
+    startWorkflowOperation: new WithStartWorkflowOperation('recipientWorkflow', {
+      workflowId: recipientLedgerId(taskQueue, taxReference),
+      taskQueue: recipientTaskQueue(taskQueue),
+      args: [{}],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
+  });
+}
+
+export interface LinkRequestInput {
+  taxReference: string;
+  returnUrl?: string;
+  /** The ledger's count of link requests so far, plus one: the same attempt repeats the same bank request. */
+  attempt: number;
+}
+
+/**
+ * What the ledger's workflow asks of the server (what became of the payouts holding reservations) and of
+ * the bank (a link request for its person).
+ */
+export function createRecipientActivities({
+  client,
+  bank,
+  taskQueue,
+}: {
+  client: Client;
+  bank: BankClient;
+  taskQueue: string;
+}) {
   return {
+    /**
+     * Asks the bank to send the person a link request (self_employed/onboarding/create, D22). Keyed by the
+     * ledger and the attempt: a retry after a lost answer gets the bank's first answer, not a second request.
+     */
+    async requestSelfEmployedLink(input: LinkRequestInput) {
+      const ledgerId = Context.current().info.workflowExecution?.workflowId;
+      if (ledgerId !== recipientLedgerId(taskQueue, input.taxReference))
+        throw ApplicationFailure.nonRetryable(
+          "the tax number is not this ledger's person",
+          'wrong_recipient',
+        );
+      const key = idempotencyKey('ln', ledgerId, String(input.attempt), input.returnUrl ?? '');
+      const res = await callBank('self_employed/onboarding/create', () =>
+        bank.selfEmployed.onboardingCreate(
+          { tax_reference: input.taxReference, ...(input.returnUrl ? { return_url: input.returnUrl } : {}) },
+          { idempotencyKey: key, signal: Context.current().cancellationSignal, maxRetries: 0 },
+        ),
+      );
+      if (res.status !== 'ok')
+        throw ApplicationFailure.nonRetryable(`the bank answered ${res.status}`, 'link_request_refused');
+      return {
+        ...(res.request_id ? { requestId: res.request_id } : {}),
+        ...(res.url ? { url: res.url } : {}),
+        ...(res.expires_at && !Number.isNaN(Date.parse(res.expires_at)) ? { expiresAt: res.expires_at } : {}),
+      };
+    },
+
     async payoutOutcomes({ workflowIds }: { workflowIds: string[] }): Promise<PayoutOutcome[]> {
       return mapLimit(workflowIds, LOOKUP_CONCURRENCY, async (workflowId): Promise<PayoutOutcome> => {
         const lookup = await lookupPayout(client, workflowId);

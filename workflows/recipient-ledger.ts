@@ -1,5 +1,6 @@
 import type {
   LimitKind,
+  LinkRequestView,
   RecipientView,
   RecipientYearView,
   ReserveAnswer,
@@ -18,6 +19,15 @@ export function moscowYearMonth(iso: string): { year: number; month: string } {
   const d = new Date(Date.parse(iso) + MOSCOW_OFFSET_MS);
   const year = d.getUTCFullYear();
   return { year, month: `${year}-${String(d.getUTCMonth() + 1).padStart(2, '0')}` };
+}
+
+/** A link request the bank sent without an expiry is taken as open for a day (payrun's choice, D22). */
+const LINK_ASSUMED_OPEN_MS = 24 * 3_600_000;
+
+/** Whether a link request may still be answered by the person: before its expiry. */
+export function linkStillOpen(link: LinkRequestView, nowMs: number): boolean {
+  const until = link.expiresAt ? Date.parse(link.expiresAt) : Date.parse(link.sentAt) + LINK_ASSUMED_OPEN_MS;
+  return nowMs < until;
 }
 
 export interface Reservation {
@@ -46,6 +56,9 @@ interface YearRecord {
 export interface LedgerState {
   years: Record<string, YearRecord>;
   reservations: Record<string, Reservation>;
+  /** The latest link request sent to the bank for this person, and how many were sent in all. */
+  link?: LinkRequestView;
+  linkRequests?: number;
 }
 
 export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
@@ -172,6 +185,7 @@ export class IncomeLedger {
         };
       }),
       openReservations: this.open().length,
+      ...(this.state.link ? { link: this.state.link } : {}),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReserveRequest } from './contracts/recipient';
+import type { RequestLinkInput, ReserveRequest } from './contracts/recipient';
 
 // The recipient workflow's Update input, checked before it reaches history (workflow-safe, pure).
 
@@ -20,10 +20,30 @@ const reserveRequest = z.strictObject({
   }),
 });
 
+const requestLink = z.strictObject({
+  taxReference: z.string().regex(/^\d{12}$/, 'expected a self-employed person’s tax number (12 digits)'),
+  returnUrl: z
+    .string()
+    .max(2_000)
+    .regex(/^https?:\/\/[^\s]+$/, 'expected an http(s) address')
+    .optional(),
+  again: z.boolean().optional(),
+  requestedBy: z.string().min(1).max(128),
+});
+
+export function parseRequestLink(
+  raw: unknown,
+): { ok: true; value: RequestLinkInput } | { ok: false; message: string } {
+  return firstIssue(requestLink.safeParse(raw));
+}
+
 export function parseReserveRequest(
   raw: unknown,
 ): { ok: true; value: ReserveRequest } | { ok: false; message: string } {
-  const r = reserveRequest.safeParse(raw);
+  return firstIssue(reserveRequest.safeParse(raw));
+}
+
+function firstIssue<T>(r: z.ZodSafeParseResult<T>): { ok: true; value: T } | { ok: false; message: string } {
   if (r.success) return { ok: true, value: r.data };
   const issue = r.error.issues[0]!;
   return { ok: false, message: `${issue.path.join('.') || 'input'}: ${issue.message}` };

@@ -1,5 +1,6 @@
 import {
   allHandlersFinished,
+  ApplicationFailure,
   condition,
   continueAsNew,
   proxyActivities,
@@ -11,14 +12,24 @@ import { BATCH_STORE } from './activity-options';
 import {
   recipientQuery,
   refreshRecipientUpdate,
+  requestLinkUpdate,
   reserveIncomeUpdate,
+  type RequestLinkAnswer,
+  type RequestLinkInput,
   type ReserveRequest,
 } from './contracts/recipient';
-import { IncomeLedger, type LedgerState } from './recipient-ledger';
-import { parseReserveRequest } from './recipient-validation';
+import { IncomeLedger, linkStillOpen, type LedgerState } from './recipient-ledger';
+import { parseRequestLink, parseReserveRequest } from './recipient-validation';
+import { iso, workflowNow } from './time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes } = proxyActivities<Acts>(BATCH_STORE);
+/** A person asking waits for the answer: a few minutes of attempts, then the error (nothing is recorded). */
+const { requestSelfEmployedLink } = proxyActivities<Acts>({
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
 
 export interface RecipientWorkflowInput {
   /** Carried over continue-as-new. */
@@ -69,6 +80,37 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
       },
     },
   );
+
+  let linking: Promise<RequestLinkAnswer> | undefined;
+  /** One link request at a time: two people asking at once get the one request. */
+  const requestLink = (req: RequestLinkInput) =>
+    (linking ??= (async (): Promise<RequestLinkAnswer> => {
+      try {
+        const last = ledger.state.link;
+        if (last && !req.again && linkStillOpen(last, workflowNow())) return { sent: false, link: last };
+        const attempt = (ledger.state.linkRequests ?? 0) + 1;
+        const answer = await requestSelfEmployedLink({
+          taxReference: req.taxReference,
+          ...(req.returnUrl ? { returnUrl: req.returnUrl } : {}),
+          attempt,
+        }).catch((err: unknown) => {
+          const why = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
+          throw ApplicationFailure.nonRetryable(`the bank did not take the link request: ${why}`);
+        });
+        const link = { ...answer, sentAt: iso(), requestedBy: req.requestedBy };
+        ledger.state.link = link;
+        ledger.state.linkRequests = attempt;
+        return { sent: true, link };
+      } finally {
+        linking = undefined;
+      }
+    })());
+  setHandler(requestLinkUpdate, requestLink, {
+    validator: (req) => {
+      const r = parseRequestLink(req);
+      if (!r.ok) throw new Error(r.message);
+    },
+  });
 
   setHandler(refreshRecipientUpdate, async () => {
     await settle();

@@ -1,10 +1,20 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { recipientLedgerId } from '../../activities/recipient';
-import { refreshRecipientUpdate, type RecipientView } from '../../workflows/contracts/recipient';
+import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { recipientLedgerId, updateLedgerWithStart } from '../../activities/recipient';
+import {
+  refreshRecipientUpdate,
+  requestLinkUpdate,
+  type LinkRequestView,
+  type RecipientView,
+} from '../../workflows/contracts/recipient';
+import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import { linkStillOpen } from '../../workflows/recipient-ledger';
 import { moscowTime, t } from '../i18n';
-import { loadPolicy, POLICY_VARIABLE } from '../policy/file';
+import { findSigner } from '../policy/credential';
+import { loadLoginName, policyPathIfSet, type Env } from '../config';
+import { loadPolicy } from '../policy/file';
 import { withClient } from './connect';
 
 /** A tax number as a command may print it: its last four digits. */
@@ -16,10 +26,48 @@ function taxNumber(value: string): string {
   return value;
 }
 
-export function describeRecipient(inn: string, view: RecipientView | undefined, env = process.env): string[] {
+function selfEmployedTaxNumber(value: string): string {
+  if (!/^\d{12}$/.test(value))
+    throw new InvalidArgumentError("expected a self-employed person's tax number (INN): 12 digits");
+  return value;
+}
+
+function httpAddress(value: string): string {
+  try {
+    const u = new URL(value);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
+  } catch {
+    // said below
+  }
+  throw new InvalidArgumentError('expected an http(s) address, e.g. https://accounting.example/linked');
+}
+
+/** Where a link request stands: open, expired, or linked (a taxpayer check after it says so). */
+export function linkState(link: LinkRequestView, verdict: TaxpayerVerdict | undefined, nowMs = Date.now()) {
+  if (verdict?.isLinked && verdict.checkedAt >= link.sentAt) return 'linked';
+  return linkStillOpen(link, nowMs) ? 'open' : 'expired';
+}
+
+export function describeRecipient(
+  inn: string,
+  view: RecipientView | undefined,
+  env?: Env,
+  verdict?: TaxpayerVerdict,
+): string[] {
   const who = masked(inn);
-  if (!view || view.years.length === 0) return [t('recipient.none', { who })];
-  const limits = env[POLICY_VARIABLE] ? loadPolicy(env).limitsFor(inn, true) : undefined;
+  const link = view?.link;
+  const linkLine = link
+    ? [
+        t('recipient.link.state', {
+          when: moscowTime(link.sentAt),
+          by: link.requestedBy,
+          until: link.expiresAt ? moscowTime(link.expiresAt) : '',
+          state: linkState(link, verdict),
+        }),
+      ]
+    : [];
+  if (!view || view.years.length === 0) return [t('recipient.none', { who }), ...linkLine];
+  const limits = policyPathIfSet(env) ? loadPolicy(env).limitsFor(inn, true) : undefined;
   const lines = [t('recipient.header', { who })];
   for (const y of view.years) {
     lines.push(t('recipient.year', { year: y.year, paid: y.paidKopecks, reserved: y.reservedKopecks }));
@@ -38,29 +86,73 @@ export function describeRecipient(inn: string, view: RecipientView | undefined, 
         }),
       );
   }
-  return lines;
+  return [...lines, ...linkLine];
+}
+
+/** The taxpayer workflow's latest verdict for this person (a closed run answers by replay), if any. */
+async function latestVerdict(client: Client, taskQueue: string, inn: string) {
+  return client.workflow
+    .getHandle(taxpayerWorkflowId(inn, taskQueue))
+    .query(taxpayerVerdictQuery)
+    .catch(() => undefined);
 }
 
 export function registerRecipient(program: Command): void {
-  program
+  const recipient = program
     .command('recipient')
-    .description("one person's year: paid, reserved, headroom under the self-employed cap")
+    .description("one person's year (paid, reserved, headroom under the self-employed cap); linking");
+  recipient
+    .command('link')
+    .argument('<inn>', "the self-employed person's tax number (printed masked)", selfEmployedTaxNumber)
+    .option('--return-url <url>', 'where the bank sends the person back after linking', httpAddress)
+    .option('--again', 'send a new request even while the last one is still open')
+    .option('--json', 'the link request as JSON')
+    .description(
+      "ask a not_linked person, through the bank, to link payrun's partner; prints the link to pass on",
+    )
+    .action(async (inn: string, flags: { returnUrl?: string; again?: boolean; json?: boolean }) => {
+      const requestedBy = findSigner()?.person ?? loadLoginName() ?? 'unknown';
+      const answer = await withClient((client, taskQueue) =>
+        updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
+          {
+            taxReference: inn,
+            requestedBy,
+            ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
+            ...(flags.again ? { again: true } : {}),
+          },
+        ]),
+      );
+      if (flags.json) return console.log(JSON.stringify(answer, null, 2));
+      const { link } = answer;
+      const params = {
+        who: masked(inn),
+        url: link.url ?? '—',
+        until: link.expiresAt ? moscowTime(link.expiresAt) : '',
+      };
+      console.log(
+        answer.sent
+          ? t('recipient.link.sent', params)
+          : t('recipient.link.open', { ...params, when: moscowTime(link.sentAt) }),
+      );
+    });
+  recipient
     .command('show')
     .argument('<inn>', 'the tax number (printed masked)', taxNumber)
     .option('--json', 'the ledger as JSON')
     .action(async (inn: string, flags: { json?: boolean }) => {
-      const view = await withClient(async (client, taskQueue) => {
+      const [view, verdict] = await withClient(async (client, taskQueue) => {
         try {
           // Settled first: payouts that ended since their reservation show as paid or released.
-          return await client.workflow
+          const ledger = await client.workflow
             .getHandle(recipientLedgerId(taskQueue, inn))
             .executeUpdate(refreshRecipientUpdate);
+          return [ledger, ledger.link ? await latestVerdict(client, taskQueue, inn) : undefined] as const;
         } catch (err) {
-          if (err instanceof WorkflowNotFoundError) return undefined;
+          if (err instanceof WorkflowNotFoundError) return [undefined, undefined] as const;
           throw err;
         }
       });
       if (flags.json) return console.log(JSON.stringify(view ?? { years: [], openReservations: 0 }, null, 2));
-      for (const line of describeRecipient(inn, view)) console.log(line);
+      for (const line of describeRecipient(inn, view, undefined, verdict)) console.log(line);
     });
 }

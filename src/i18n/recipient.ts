@@ -25,4 +25,22 @@ export const RECIPIENT_MESSAGES = {
       `  ${p.when} ${p.reference} ${money(p.amount)} ${{ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' }[p.state] ?? p.state}`,
     en: (p) => `  ${p.when} ${p.reference} ${money(p.amount)} ${p.state}`,
   }),
+  'recipient.link.sent': entry<{ who: string; url: string; until: string }>({
+    ru: (p) =>
+      `${p.who}: банк отправил запрос на подключение payrun как партнёра в «Мой налог». Передайте получателю ссылку: ${p.url}${p.until ? ` (действует до ${p.until})` : ''}. Когда он подключит партнёра, выплатите отказанные строки: payrun batch retry-failed <пакет>`,
+    en: (p) =>
+      `${p.who}: the bank sent a request to link payrun's partner in the tax service. Pass the person this link: ${p.url}${p.until ? ` (valid until ${p.until})` : ''}. Once they have linked it, pay the refused rows: payrun batch retry-failed <batch>`,
+  }),
+  'recipient.link.open': entry<{ who: string; url: string; when: string; until: string }>({
+    ru: (p) =>
+      `${p.who}: запрос на подключение уже отправлен ${p.when} и ещё действует${p.until ? ` (до ${p.until})` : ''}; новый не отправлялся. Ссылка для получателя: ${p.url}. Новый запрос: --again`,
+    en: (p) =>
+      `${p.who}: a link request was already sent ${p.when} and is still open${p.until ? ` (until ${p.until})` : ''}; no new one was sent. The person's link: ${p.url}. A new request: --again`,
+  }),
+  'recipient.link.state': entry<{ when: string; by: string; until: string; state: string }>({
+    ru: (p) =>
+      `  запрос на подключение партнёра: отправлен ${p.when} (${p.by})${p.until ? `, действует до ${p.until}` : ''}: ${{ open: 'ждёт получателя', expired: 'истёк', linked: 'партнёр подключён' }[p.state] ?? p.state}`,
+    en: (p) =>
+      `  link request: sent ${p.when} (${p.by})${p.until ? `, valid until ${p.until}` : ''}: ${{ open: 'waiting for the person', expired: 'expired', linked: 'partner linked' }[p.state] ?? p.state}`,
+  }),
 };

@@ -55,6 +55,36 @@ export interface RecipientYearView {
 export interface RecipientView {
   years: RecipientYearView[];
   openReservations: number;
+  /** The latest request sent to the bank asking this person to link payrun's partner, if any. */
+  link?: LinkRequestView;
+}
+
+/** `payrun recipient link`: ask the bank to send this person a link request (docs/payouts.md#linking). */
+export interface RequestLinkInput {
+  /** The ledger's own person (the activity checks it against the ledger's id); never logged. */
+  taxReference: string;
+  /** Where the bank sends the person back after linking. */
+  returnUrl?: string;
+  /** A new request even while the last one is still open (it was declined, or the person lost it). */
+  again?: boolean;
+  /** Who asked (the signed-in person or the operating-system user), for the record. */
+  requestedBy: string;
+}
+
+/** A link request as the bank answered it: what to pass on to the person, and until when it holds. */
+export interface LinkRequestView {
+  requestId?: string;
+  /** The address the person opens to link payrun's partner. */
+  url?: string;
+  sentAt: string;
+  expiresAt?: string;
+  requestedBy: string;
+}
+
+/** `sent` is false when the open request was answered again instead of a new one being sent. */
+export interface RequestLinkAnswer {
+  sent: boolean;
+  link: LinkRequestView;
 }
 
 /**
@@ -67,3 +97,9 @@ export const recipientQuery = defineQuery<RecipientView>('ledger');
 
 /** Reads what became of every reserved payout, then answers the figures: `payrun recipient show` sends it. */
 export const refreshRecipientUpdate = defineUpdate<RecipientView, []>('refresh');
+
+/**
+ * Sends the bank's link request for this person, once: while the last one is open (not past its expiry)
+ * the same request is answered again, unless `again` asks for a new one.
+ */
+export const requestLinkUpdate = defineUpdate<RequestLinkAnswer, [RequestLinkInput]>('requestLink');
