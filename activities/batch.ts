@@ -6,7 +6,7 @@ import { loadBatchPaths } from '../src/batch/config';
 import { finishBatch } from '../src/batch/finish';
 import { lookupPayout } from '../src/batch/lookup';
 import { mapLimit } from '../src/map-limit';
-import { appendOutcomes, readChunk, readMeta } from '../src/batch/store';
+import { batchStoreFor } from '../src/batch/store/open';
 import type {
   BatchChunkRow,
   BatchFinal,
@@ -35,9 +35,10 @@ const LOOKUP_CONCURRENCY = 16;
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
 export function createBatchActivities({ client, bank, dataDir, policy }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
+  const store = () => batchStoreFor(dir());
   return {
     async openBatch({ batchId }: { batchId: string }): Promise<BatchMetaView> {
-      const m = readMeta(dir(), batchId);
+      const m = await store().readMeta(batchId);
       const view: BatchMetaView = {
         fileName: m.fileName,
         fileSha256: m.contentHash,
@@ -76,7 +77,7 @@ export function createBatchActivities({ client, bank, dataDir, policy }: BatchAc
 
     /** One chunk of valid rows, each with what an existing payout workflow of its reference says. */
     async loadBatchChunk({ batchId, index }: { batchId: string; index: number }): Promise<BatchChunkRow[]> {
-      const rows = readChunk(dir(), batchId, index);
+      const rows = await store().readChunk(batchId, index);
       return mapLimit(rows, LOOKUP_CONCURRENCY, async (r) => {
         Context.current().heartbeat();
         const existing = await lookupPayout(client, payoutWorkflowId(r.request.reference));
@@ -96,7 +97,7 @@ export function createBatchActivities({ client, bank, dataDir, policy }: BatchAc
     },
 
     async recordBatchResults({ batchId, outcomes }: { batchId: string; outcomes: BatchRowOutcome[] }) {
-      appendOutcomes(dir(), batchId, outcomes);
+      await store().appendOutcomes(batchId, outcomes);
     },
 
     /** The security deposit balance (wallet/balance), in kopecks: what payouts are paid from. */

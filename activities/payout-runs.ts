@@ -81,7 +81,7 @@ export function createPayoutRunActivities(deps: {
       authorize?: { batchId?: string; request: PayoutRequest; requested?: boolean };
     }): Promise<BeforeCreating> {
       const authorization = input.authorize
-        ? payoutAuthorization(
+        ? await payoutAuthorization(
             deps.dataDir ?? loadBatchPaths().dataDir,
             deps.policy.current(),
             input.authorize,

@@ -9,7 +9,8 @@ import { checkStatement } from '../../workflows/approval';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import type { Policy } from '../policy/file';
-import { readMeta, readStatements } from './store';
+import { outcomeChain } from './outcome-index';
+import { batchStoreFor } from './store/open';
 
 export interface AuditEntry {
   at: string;
@@ -24,13 +25,6 @@ export interface AuditEntry {
   /** Whether it counts (a signed statement that checks out). */
   counts: boolean;
   note?: string;
-}
-
-/** The batches of the file from the first to `batchId`, following each retry to the batch it retried. */
-function chain(dataDir: string, batchId: string): string[] {
-  const ids: string[] = [];
-  for (let id: string | undefined = batchId; id; id = readMeta(dataDir, id).previousBatchId) ids.unshift(id);
-  return ids;
 }
 
 async function progressOf(client: Client, batchId: string): Promise<BatchProgress | undefined> {
@@ -49,11 +43,13 @@ export async function batchAudit(
   batchId: string,
   now = Date.now(),
 ): Promise<AuditEntry[]> {
-  const ids = chain(dataDir, batchId);
-  const meta = readMeta(dataDir, batchId);
+  const store = batchStoreFor(dataDir);
+  // The batches of the file from the first to `batchId`, following each retry to the batch it retried.
+  const ids = await outcomeChain(store, batchId);
+  const meta = await store.readMeta(batchId);
   const entries: AuditEntry[] = [];
   const nameOf = (id: string) => policy?.names.get(id);
-  for (const signed of readStatements(dataDir, meta.contentHash)) {
+  for (const signed of await store.readStatements(meta.contentHash)) {
     const s = signed.statement as BatchStatement;
     if (s.kind !== 'batch' || (!ids.includes(s.batchId) && s.decision !== 'reject')) continue;
     const checked = policy ? checkStatement(policy.view, signed, now) : undefined;

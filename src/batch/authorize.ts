@@ -13,15 +13,8 @@ import type {
 import type { PayoutRequest } from '../csv/types';
 import type { Policy } from '../policy/file';
 import { signStatement, type Signer } from '../policy/keys';
-import {
-  appendStatement,
-  batchExists,
-  readChunk,
-  readMeta,
-  readStatements,
-  statementsSize,
-  type StoredBatchMeta,
-} from './store';
+import type { StoredBatchMeta } from './store';
+import { batchStoreFor } from './store/open';
 
 export const subjectOf = (
   meta: Pick<StoredBatchMeta, 'batchId' | 'contentHash' | 'totalKopecks' | 'rowCount'>,
@@ -38,32 +31,39 @@ const JUDGED_KEPT = 64;
 
 /** A batch's meta never changes once written (chunks first, meta last): read once per worker. */
 const metas = new Map<string, StoredBatchMeta>();
-function metaOf(dataDir: string, batchId: string): StoredBatchMeta {
+async function metaOf(dataDir: string, batchId: string): Promise<StoredBatchMeta> {
   const key = `${dataDir}\0${batchId}`;
   let meta = metas.get(key);
   if (!meta) {
-    meta = readMeta(dataDir, batchId);
+    meta = await batchStoreFor(dataDir).readMeta(batchId);
     if (metas.size >= JUDGED_KEPT) metas.delete(metas.keys().next().value!);
     metas.set(key, meta);
   }
   return meta;
 }
 
-export function batchAuthorization(
+export async function batchAuthorization(
   dataDir: string,
   policy: Policy,
   batchId: string,
   opts: { requested?: boolean; ignoreAge?: boolean } = {},
   now = Date.now(),
-): BatchAuthorization {
-  const meta = metaOf(dataDir, batchId);
+): Promise<BatchAuthorization> {
+  const store = batchStoreFor(dataDir);
+  const meta = await metaOf(dataDir, batchId);
   // The record only grows (append-only): its size says whether anything was said since.
   const key = opts.ignoreAge
-    ? `${dataDir}\0${batchId}\0${policy.view.version}\0${statementsSize(dataDir, meta.contentHash)}\0${opts.requested ?? false}`
+    ? `${dataDir}\0${batchId}\0${policy.view.version}\0${await store.statementsVersion(meta.contentHash)}\0${opts.requested ?? false}`
     : undefined; // judged with their age, approvals change with the clock: never cached
   const hit = key !== undefined ? judged.get(key) : undefined;
   if (hit) return hit;
-  const auth = judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subjectOf(meta), now, opts);
+  const auth = judgeBatch(
+    policy.view,
+    await store.readStatements(meta.contentHash),
+    subjectOf(meta),
+    now,
+    opts,
+  );
   if (key !== undefined) {
     if (judged.size >= JUDGED_KEPT) judged.delete(judged.keys().next().value!);
     judged.set(key, auth);
@@ -72,13 +72,13 @@ export function batchAuthorization(
 }
 
 /** The submitter's own statement, stored before the batch starts: who submitted it, how, and what they asked. */
-export function recordSubmission(
+export async function recordSubmission(
   dataDir: string,
   meta: Pick<StoredBatchMeta, 'batchId' | 'contentHash' | 'totalKopecks' | 'rowCount'>,
   signer: Signer,
   source: SubmitSource,
   requireApproval: boolean,
-): SignedStatement {
+): Promise<SignedStatement> {
   const signed = signStatement(signer, {
     kind: 'batch',
     decision: 'submit',
@@ -86,7 +86,7 @@ export function recordSubmission(
     source,
     ...(requireApproval ? { requireApproval: true } : {}),
   });
-  appendStatement(dataDir, meta.contentHash, signed);
+  await batchStoreFor(dataDir).appendStatement(meta.contentHash, signed);
   return signed;
 }
 
@@ -98,23 +98,24 @@ export type DecisionOutcome =
  * An approval or rejection, checked against the policy as it is now (a person revoked since the workflow
  * last looked is refused here) and the file's record; kept only when it counts.
  */
-export function recordDecision(
+export async function recordDecision(
   dataDir: string,
   policy: Policy,
   batchId: string,
   signed: SignedStatement,
   opts: { requested?: boolean } = {},
   now = Date.now(),
-): DecisionOutcome {
-  const meta = readMeta(dataDir, batchId);
+): Promise<DecisionOutcome> {
+  const store = batchStoreFor(dataDir);
+  const meta = await store.readMeta(batchId);
   const subject = subjectOf(meta);
-  const before = judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subject, now, opts);
+  const before = judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts);
   const checked = checkBatchDecision(before, signed, subject, now);
   if (!checked.ok) return { accepted: false, auth: before, reason: checked.reason };
-  appendStatement(dataDir, meta.contentHash, signed);
+  await store.appendStatement(meta.contentHash, signed);
   return {
     accepted: true,
-    auth: judgeBatch(policy.view, readStatements(dataDir, meta.contentHash), subject, now, opts),
+    auth: judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts),
   };
 }
 
@@ -134,14 +135,15 @@ function canonical(value: unknown): string {
 const rowIndex = new Map<string, Map<string, string>>();
 const ROW_INDEXES_KEPT = 8;
 
-function rowsOf(dataDir: string, batchId: string): Map<string, string> {
+async function rowsOf(dataDir: string, batchId: string): Promise<Map<string, string>> {
   const key = `${dataDir}\0${batchId}`;
   let index = rowIndex.get(key);
   if (!index) {
     index = new Map();
-    const meta = metaOf(dataDir, batchId);
+    const meta = await metaOf(dataDir, batchId);
     for (let i = 0; i < meta.chunkCount; i++)
-      for (const r of readChunk(dataDir, batchId, i)) index.set(r.request.reference, canonical(r.request));
+      for (const r of await batchStoreFor(dataDir).readChunk(batchId, i))
+        index.set(r.request.reference, canonical(r.request));
     if (rowIndex.size >= ROW_INDEXES_KEPT) rowIndex.delete(rowIndex.keys().next().value!);
     rowIndex.set(key, index);
   }
@@ -153,12 +155,12 @@ function rowsOf(dataDir: string, batchId: string): Map<string, string> {
  * (or needs no approval) and the payout is exactly one of its rows; a payout started by hand needs its own
  * approval above the policy's amount. Asked once per payout, before any bank call.
  */
-export function payoutAuthorization(
+export async function payoutAuthorization(
   dataDir: string,
   policy: Policy,
   input: { batchId?: string; request: PayoutRequest; requested?: boolean },
   now = Date.now(),
-): PayoutAuthorization {
+): Promise<PayoutAuthorization> {
   const { batchId, request } = input;
   const asked: PayoutAuthorization = {
     kind: 'own_approval',
@@ -181,15 +183,16 @@ export function payoutAuthorization(
     code: 'not_approved',
     reason,
   });
-  if (!batchExists(dataDir, batchId)) return refused(`batch ${batchId} is not in the batch store`);
-  const auth = batchAuthorization(dataDir, policy, batchId, { ignoreAge: true }, now);
+  if (!(await batchStoreFor(dataDir).exists(batchId)))
+    return refused(`batch ${batchId} is not in the batch store`);
+  const auth = await batchAuthorization(dataDir, policy, batchId, { ignoreAge: true }, now);
   if (!auth.satisfied)
     return refused(
       auth.rejected
         ? `batch ${batchId}'s file was rejected by ${auth.rejected.by}${auth.rejected.reason ? `: ${auth.rejected.reason}` : ''}`
         : `batch ${batchId} is not approved (${auth.approvedBy.length} of ${auth.needed} approvals; ${auth.because})`,
     );
-  if (rowsOf(dataDir, batchId).get(request.reference) !== canonical(request))
+  if ((await rowsOf(dataDir, batchId)).get(request.reference) !== canonical(request))
     return refused(
       `reference ${request.reference} is not a row of batch ${batchId}'s file, or differs from it`,
     );

@@ -5,11 +5,13 @@ import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResul
 import { t } from '../i18n';
 import { readFileFormat, rowRules, streamRecords } from '../csv/stream';
 import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
-import { PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
 import { outcomeReason } from './reasons';
-import { OutcomeIndex, outcomeChain, outcomeLines } from './outcome-index';
-import { appendOutcomes, readChunk, readMeta, writeFinal, type StoredBatchMeta } from './store';
+import { OutcomeIndex, outcomeChain } from './outcome-index';
+import { batchDir, type StoredBatchMeta } from './store';
+import type { BatchStore } from './store/contract';
+import { batchStoreFor } from './store/open';
 
 export function toReportResult(o: BatchRowOutcome): ReportResult {
   return {
@@ -63,15 +65,25 @@ export async function finishBatch(
 }
 
 async function finish(dataDir: string, batchId: string, opts: FinishOptions): Promise<BatchFinal> {
-  const meta = readMeta(dataDir, batchId);
-  if (opts.cancelled) await cancelNeverStarted(dataDir, meta);
+  const store = batchStoreFor(dataDir);
+  const meta = await store.readMeta(batchId);
+  if (opts.cancelled) await cancelNeverStarted(store, meta);
   const donePath = meta.doneName ? join(meta.doneDir, meta.doneName) : meta.sourcePath;
-  const filePath = existsSync(meta.sourcePath) ? meta.sourcePath : donePath;
+  // Where the watcher's host shows them (done/); a shared store's worker writes them here first.
   const reportPath = join(meta.doneDir, `${meta.reportName}.report.csv`);
   const summaryPath = join(meta.doneDir, `${meta.reportName}.summary.txt`);
-  const summary = await writeReportFile(dataDir, meta, filePath, reportPath, opts.progress);
+  const local = store.sharesFolders ? undefined : await workCopy(store, dataDir, meta);
+  const filePath = local?.filePath ?? (existsSync(meta.sourcePath) ? meta.sourcePath : donePath);
+  const summary = await writeReportFile(
+    store,
+    dataDir,
+    meta,
+    filePath,
+    local?.reportPath ?? reportPath,
+    opts.progress,
+  );
   writePrivateFile(
-    summaryPath,
+    local?.summaryPath ?? summaryPath,
     t('summary.file', {
       batchId,
       ...(meta.previousBatchId ? { retryOf: meta.previousBatchId } : {}),
@@ -80,10 +92,29 @@ async function finish(dataDir: string, batchId: string, opts: FinishOptions): Pr
       report: reportPath,
     }) + '\n',
   );
-  if (filePath !== donePath) moveFile(filePath, donePath);
+  if (local) {
+    // The watcher puts them in done/ and moves the file there (src/batch/settle.ts).
+    await store.saveFile(batchId, 'report', local.reportPath);
+    await store.saveFile(batchId, 'summary', local.summaryPath);
+    rmSync(local.dir, { recursive: true, force: true });
+  } else if (filePath !== donePath) moveFile(filePath, donePath);
   const final = { reportPath, summaryPath, summary };
-  writeFinal(dataDir, batchId, final);
+  await store.writeFinal(batchId, final);
   return final;
+}
+
+/**
+ * A store shared across hosts: the file comes from the store (the first batch of a retry chain kept
+ * it), and the report is written in this process's own data folder before it goes to the store.
+ */
+async function workCopy(store: BatchStore, dataDir: string, meta: StoredBatchMeta) {
+  const dir = join(batchDir(dataDir, meta.batchId), 'report-work');
+  rmSync(dir, { recursive: true, force: true });
+  ensurePrivateDir(dir);
+  const filePath = join(dir, 'file');
+  if (!(await store.fetchFile(meta.rootBatchId ?? meta.batchId, 'source', filePath)))
+    throw new Error(`the file of batch ${meta.batchId} is not in the batch store (${store.where})`);
+  return { dir, filePath, reportPath: join(dir, 'report.csv'), summaryPath: join(dir, 'summary.txt') };
 }
 
 /** Row numbers, one bit each: which rows already have an outcome. */
@@ -104,11 +135,11 @@ class RowBits {
 }
 
 /** Rows a cancelled batch never started: written to the store as cancelled, a chunk at a time. */
-async function cancelNeverStarted(dataDir: string, meta: StoredBatchMeta): Promise<void> {
+async function cancelNeverStarted(store: BatchStore, meta: StoredBatchMeta): Promise<void> {
   const have = new RowBits();
-  for await (const { outcome } of outcomeLines(dataDir, meta.batchId)) have.add(outcome.row);
+  for await (const { outcome } of store.outcomes(meta.batchId)) have.add(outcome.row);
   for (let i = 0; i < meta.chunkCount; i++) {
-    const never = readChunk(dataDir, meta.batchId, i)
+    const never = (await store.readChunk(meta.batchId, i))
       .filter((r) => !have.has(r.row))
       .map((r): BatchRowOutcome => ({
         row: r.row,
@@ -118,7 +149,7 @@ async function cancelNeverStarted(dataDir: string, meta: StoredBatchMeta): Promi
         errorCode: 'batch_cancelled',
         reason: t('report.batch_cancelled'),
       }));
-    appendOutcomes(dataDir, meta.batchId, never);
+    await store.appendOutcomes(meta.batchId, never);
   }
 }
 
@@ -132,17 +163,17 @@ class AcceptedRows {
   private at = 0;
 
   constructor(
-    private readonly dataDir: string,
+    private readonly store: BatchStore,
     private readonly meta: StoredBatchMeta,
   ) {}
 
-  has(row: number): boolean {
+  async has(row: number): Promise<boolean> {
     for (;;) {
       while (this.at < this.rows.length && this.rows[this.at]! < row) this.at++;
       if (this.at < this.rows.length) return this.rows[this.at] === row;
       if (this.chunk + 1 >= this.meta.chunkCount) return false;
       this.chunk++;
-      this.rows = readChunk(this.dataDir, this.meta.batchId, this.chunk).map((r) => r.row);
+      this.rows = (await this.store.readChunk(this.meta.batchId, this.chunk)).map((r) => r.row);
       this.at = 0;
     }
   }
@@ -158,13 +189,14 @@ const PROGRESS_EVERY = 5000;
  * the rules it broke, or as not processed. Returns the summary's text.
  */
 async function writeReportFile(
+  store: BatchStore,
   dataDir: string,
   meta: StoredBatchMeta,
   filePath: string,
   reportPath: string,
   progress: (() => void) | undefined,
 ): Promise<string> {
-  const rootMeta = readMeta(dataDir, meta.rootBatchId ?? meta.batchId);
+  const rootMeta = await store.readMeta(meta.rootBatchId ?? meta.batchId);
   const stopList = meta.load.stopList ? new Set(meta.load.stopList) : undefined;
   const format = await readFileFormat(filePath, meta.load);
 
@@ -174,7 +206,7 @@ async function writeReportFile(
   let lastIsTotal = false;
   let rules: ReturnType<typeof rowRules> | undefined;
   const refused = new Map<string, number[]>();
-  const accepted = new AcceptedRows(dataDir, rootMeta);
+  const accepted = new AcceptedRows(store, rootMeta);
   let count = 0;
   for await (const { row, cells } of streamRecords(filePath, format)) {
     if (!rules) {
@@ -188,7 +220,7 @@ async function writeReportFile(
     width = Math.max(width, cells.length);
     lastRow = row;
     lastIsTotal = rules.isTotal(cells);
-    if (!accepted.has(row)) {
+    if (!(await accepted.has(row))) {
       const reference = rules.reference(cells);
       const rows = refused.get(reference);
       if (rows) rows.push(row);
@@ -203,14 +235,15 @@ async function writeReportFile(
     return lastIsTotal ? rows.filter((r) => r !== lastRow) : rows;
   };
 
-  const outcomes = await OutcomeIndex.build(dataDir, meta.batchId, outcomeChain(dataDir, meta.batchId));
+  const chain = await outcomeChain(store, meta.batchId);
+  const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain);
   const tmp = `${reportPath}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
   let open = true;
   const summarizer = new Summarizer();
   try {
     const writer = new ReportWriter(format, width, (bytes) => writeSync(fd, bytes));
-    const acceptedAgain = new AcceptedRows(dataDir, rootMeta);
+    const acceptedAgain = new AcceptedRows(store, rootMeta);
     for await (const { row, cells } of streamRecords(filePath, format)) {
       if (row === headerRow) continue;
       if (row === lastRow && lastIsTotal) {
@@ -220,7 +253,7 @@ async function writeReportFile(
       const outcome = outcomes.get(row);
       const result = outcome
         ? toReportResult(outcome)
-        : acceptedAgain.has(row)
+        : (await acceptedAgain.has(row))
           ? notProcessed()
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
       writer.row(cells, result);

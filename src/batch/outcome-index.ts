@@ -3,7 +3,8 @@
  * outcomes.jsonl is in the order payouts finished, not row order, and a retry's outcomes sit in
  * several batches' files: the lines are first sorted into bucket files of BUCKET_ROWS rows each
  * (still sealed: the buckets hold nothing in clear), then read one bucket at a time while the report
- * walks the rows in order. The buckets live in the batch's store folder and are removed afterwards.
+ * walks the rows in order. The buckets live in this process's own data folder (the batch's folder
+ * under `<dataDir>/store/`, whichever store holds the outcomes) and are removed afterwards.
  */
 import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,8 @@ import { createInterface } from 'node:readline';
 import { appendPrivateFile, ensurePrivateDir } from '../private-fs';
 import { isSealedText, KeyRing, openText, resolvePayloadKeys } from '../temporal';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
-import { batchDir, readMeta } from './store';
+import { batchDir } from './store';
+import type { BatchStore } from './store/contract';
 
 const BUCKET_ROWS = 4096;
 /** Lines wait in memory per bucket up to this many characters before they are appended to its file. */
@@ -40,9 +42,9 @@ export async function* outcomeLines(
 }
 
 /** The batches whose outcomes a batch's report shows: the first of its retry chain first. */
-export function outcomeChain(dataDir: string, batchId: string): string[] {
+export async function outcomeChain(store: BatchStore, batchId: string): Promise<string[]> {
   const chain: string[] = [];
-  for (let id: string | undefined = batchId; id; id = readMeta(dataDir, id).previousBatchId)
+  for (let id: string | undefined = batchId; id; id = (await store.readMeta(id)).previousBatchId)
     chain.unshift(id);
   return chain;
 }
@@ -56,8 +58,16 @@ export class OutcomeIndex {
     private readonly dir: string,
   ) {}
 
-  /** Sorts the outcomes of `batchIds` (oldest first; later lines win) into buckets under `batchId`'s folder. */
-  static async build(dataDir: string, batchId: string, batchIds: readonly string[]): Promise<OutcomeIndex> {
+  /**
+   * Sorts the outcomes of `batchIds` (oldest first; later lines win) from `store` into buckets under
+   * `batchId`'s folder in `dataDir`.
+   */
+  static async build(
+    store: BatchStore,
+    dataDir: string,
+    batchId: string,
+    batchIds: readonly string[],
+  ): Promise<OutcomeIndex> {
     const dir = join(batchDir(dataDir, batchId), 'report-buckets');
     rmSync(dir, { recursive: true, force: true });
     ensurePrivateDir(dir);
@@ -71,7 +81,7 @@ export class OutcomeIndex {
       sizes.set(bucket, 0);
     };
     for (const id of batchIds) {
-      for await (const { line, outcome } of outcomeLines(dataDir, id)) {
+      for await (const { sealed: line, outcome } of store.outcomes(id)) {
         const bucket = Math.floor(outcome.row / BUCKET_ROWS);
         const lines = pending.get(bucket) ?? [];
         lines.push(line);

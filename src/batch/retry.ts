@@ -5,16 +5,11 @@ import type { SubmitSource } from '../../workflows/contracts/approval';
 import type { Signer } from '../policy/keys';
 import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
+import { freshVerdicts } from './retry-verdicts';
 import { startBatchWorkflow } from './submit';
-import {
-  batchExists,
-  readAllRows,
-  readFinal,
-  readMergedOutcomes,
-  readMeta,
-  retryCount,
-  writeBatch,
-} from './store';
+import type { BatchStore } from './store/contract';
+import { batchStoreFor } from './store/open';
+import { readAllRows, readMergedOutcomes } from './store/reads';
 
 /**
  * Outcomes a retry may pay: those that moved no money (their payout workflows ended Failed and may run
@@ -48,29 +43,29 @@ export async function retryFailed(
   },
 ): Promise<{ batchId: string; rows: number; totalKopecks: number }> {
   const { dataDir } = opts.paths;
-  const meta = readMeta(dataDir, batchId);
-  if (!readFinal(dataDir, batchId))
+  const store = batchStoreFor(dataDir);
+  const meta = await store.readMeta(batchId);
+  if (!(await store.readFinal(batchId)))
     throw new Error(`batch ${batchId} has not finished yet; retry its failed rows once it is done`);
   // A second retry of the same batch could only find its rows already paid or in flight.
-  const later = laterRetry(dataDir, meta.rootBatchId, batchId);
+  const later = await laterRetry(store, meta.rootBatchId, batchId);
   if (later)
     throw new Error(
       `batch ${batchId} was already retried as ${later}; retry that one (payrun batch retry-failed ${later}) once it is done`,
     );
-  const outcomes = readMergedOutcomes(dataDir, batchId);
-  const rows = readAllRows(dataDir, batchId).filter((r) =>
+  const outcomes = await readMergedOutcomes(store, batchId);
+  const rows = (await readAllRows(store, batchId)).filter((r) =>
     RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
   );
   if (rows.length === 0)
     throw new Error(
       `batch ${batchId} has no failed, rejected, expired, cancelled or needs_attention rows to retry`,
     );
-  const root = readMeta(dataDir, meta.rootBatchId);
-  const n = retryCount(dataDir, meta.rootBatchId) + 1;
+  const root = await store.readMeta(meta.rootBatchId);
+  const n = (await store.retryCount(meta.rootBatchId)) + 1;
   const id = retryBatchWorkflowId(meta.rootBatchId, n);
   const totalKopecks = rows.reduce((s, r) => s + r.request.amount, 0);
-  const retryMeta = writeBatch(
-    dataDir,
+  const retryMeta = await store.writeBatch(
     {
       batchId: id,
       rootBatchId: meta.rootBatchId,
@@ -88,23 +83,29 @@ export async function retryFailed(
     },
     rows,
   );
-  recordSubmission(
+  await recordSubmission(
     dataDir,
     retryMeta,
     opts.submitter,
     opts.source ?? 'cli',
     opts.batchOptions?.requireApproval === true,
   );
-  if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))
+  if (
+    !(await startBatchWorkflow(client, id, opts.taskQueue, freshVerdicts(rows, outcomes, opts.batchOptions)))
+  )
     throw new Error(`batch ${id} already exists`);
   return { batchId: id, rows: rows.length, totalKopecks };
 }
 
 /** The retry already made of `batchId`, if any (retries of one file are numbered from its first batch). */
-function laterRetry(dataDir: string, rootBatchId: string, batchId: string): string | undefined {
-  for (let n = retryCount(dataDir, rootBatchId); n >= 1; n--) {
+async function laterRetry(
+  store: BatchStore,
+  rootBatchId: string,
+  batchId: string,
+): Promise<string | undefined> {
+  for (let n = await store.retryCount(rootBatchId); n >= 1; n--) {
     const id = retryBatchWorkflowId(rootBatchId, n);
-    if (batchExists(dataDir, id) && readMeta(dataDir, id).previousBatchId === batchId) return id;
+    if ((await store.exists(id)) && (await store.readMeta(id)).previousBatchId === batchId) return id;
   }
   return undefined;
 }

@@ -20,7 +20,8 @@ import { t } from '../i18n';
 import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
-import { batchExists, readMeta, writeBatch, type StoredBatchMeta } from './store';
+import type { StoredBatchMeta } from './store';
+import { batchStoreFor } from './store/open';
 
 export interface SubmitOptions {
   paths: BatchPaths;
@@ -71,6 +72,7 @@ const within = (file: string, dir: string) => dirname(resolve(file)) === resolve
 export async function submitBatch(client: Client, file: string, opts: SubmitOptions): Promise<SubmitOutcome> {
   const folders = batchFolders(opts.paths.batchesDir);
   const { dataDir } = opts.paths;
+  const store = batchStoreFor(dataDir);
   const bytes = readFileSync(file);
   const hash = contentHash(bytes);
   const batchId = batchWorkflowId(hash);
@@ -87,9 +89,10 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     return { rejectedPath, errorsPath };
   };
 
-  if (batchExists(dataDir, batchId) && (await workflowExists(client, batchId))) {
-    const firstFile = readMeta(dataDir, batchId).fileName;
-    if (owned && resolve(file) !== resolve(readMeta(dataDir, batchId).sourcePath))
+  if ((await store.exists(batchId)) && (await workflowExists(client, batchId))) {
+    const first = await store.readMeta(batchId);
+    const firstFile = first.fileName;
+    if (owned && resolve(file) !== resolve(first.sourcePath))
       refuse([
         { row: 1, column: null, rule: 'already_submitted', message: `already submitted as ${batchId}` },
       ]);
@@ -128,12 +131,13 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
   };
   const accepted = new Set(batch.accepted);
   const rows = batch.rows.filter((r) => r.request && accepted.has(r.request));
-  writeBatch(
-    dataDir,
+  // The file first, the batch (meta last) after: a complete batch always has its file.
+  await store.saveFile(batchId, 'source', processingPath);
+  await store.writeBatch(
     meta,
     rows.map((r) => ({ row: r.row, request: r.request! })),
   );
-  recordSubmission(
+  await recordSubmission(
     dataDir,
     meta,
     opts.submitter,

@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import { batchFolders } from './folders';
+import { settleFinished } from './settle';
+import { batchStoreFor } from './store/open';
 import { submitBatch, type SubmitOptions } from './submit';
 
 export type WatchEvent =
   | { kind: 'submitted'; file: string; batchId: string }
   | { kind: 'rejected'; file: string; batchId: string; errors: number; errorsPath: string }
   | { kind: 'already_submitted'; file: string; batchId: string }
+  | { kind: 'settled'; file: string; batchId: string }
   | { kind: 'error'; file: string; message: string };
 
 /** Excel lock files, partial downloads and uploads, hidden files: never batches. */
@@ -52,6 +55,18 @@ export class InboxWatcher {
       events.push(await this.take(file));
     }
     for (const name of this.seen.keys()) if (!present.has(name)) this.seen.delete(name);
+    // A store shared across hosts: finished batches' files and reports come to done/ here.
+    try {
+      const store = batchStoreFor(this.opts.paths.dataDir);
+      for (const s of await settleFinished(store, this.opts.paths.batchesDir))
+        events.push({ kind: 'settled', file: s.file, batchId: s.batchId });
+    } catch (err) {
+      events.push({
+        kind: 'error',
+        file: 'processing/',
+        message: err instanceof Error ? err.message : String(err),
+      });
+    }
     return events;
   }
 

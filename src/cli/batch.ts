@@ -10,12 +10,13 @@ import { t } from '../i18n';
 import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
-import { batchExists, readFinal, readMeta, readStatements } from '../batch/store';
+import { reportHere } from '../batch/settle';
+import { batchStoreFor } from '../batch/store/open';
 import { contentHash } from '../csv';
 import { describeError, submitBatch } from '../batch/submit';
-import { loadBankConfig } from '../config';
+import { loadBankConfig, policyPathIfSet } from '../config';
 import { requireSigner } from '../policy/credential';
-import { loadPolicy, POLICY_VARIABLE } from '../policy/file';
+import { loadPolicy } from '../policy/file';
 import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
 import { formatRubles, rublesToKopecks } from '../money';
@@ -152,15 +153,15 @@ export function registerBatch(program: Command): void {
       )
       .action(async (id: string, flags: { file?: string; reason?: string; note?: string }) => {
         const signer = requireSigner();
-        const { dataDir } = loadBatchPaths();
-        if (!batchExists(dataDir, id))
-          throw new CliFailure(`batch ${id} is not in the batch store ${dataDir}`);
-        const meta = readMeta(dataDir, id);
+        const store = batchStoreFor(loadBatchPaths().dataDir);
+        if (!(await store.exists(id)))
+          throw new CliFailure(`batch ${id} is not in the batch store ${store.where}`);
+        const meta = await store.readMeta(id);
         if (flags.file !== undefined && contentHash(readFileSync(flags.file)) !== meta.contentHash)
           throw new CliFailure(
             `this file changed since it was submitted: ${flags.file} is not the file of ${id}`,
           );
-        const submitted = readStatements(dataDir, meta.contentHash).find(
+        const submitted = (await store.readStatements(meta.contentHash)).find(
           (s) =>
             s.statement.kind === 'batch' && s.statement.decision === 'submit' && s.statement.batchId === id,
         );
@@ -187,8 +188,10 @@ export function registerBatch(program: Command): void {
     .description('who submitted, approved, rejected, paused, cancelled, when, and the evidence checked')
     .action(async (id: string, flags: { json?: boolean }) => {
       const { dataDir } = loadBatchPaths();
-      if (!batchExists(dataDir, id)) throw new CliFailure(`batch ${id} is not in the batch store ${dataDir}`);
-      const policy = process.env[POLICY_VARIABLE] ? loadPolicy() : undefined;
+      const store = batchStoreFor(dataDir);
+      if (!(await store.exists(id)))
+        throw new CliFailure(`batch ${id} is not in the batch store ${store.where}`);
+      const policy = policyPathIfSet() ? loadPolicy() : undefined;
       const entries = await withClient((client) => batchAudit(client, dataDir, policy, id));
       if (flags.json) return console.log(JSON.stringify(entries, null, 2));
       for (const e of entries)
@@ -225,9 +228,13 @@ export function registerBatch(program: Command): void {
     .argument('<id>', 'batch id')
     .description('where the report is, and the summary')
     .action(async (id: string) => {
-      const final = readFinal(loadBatchPaths().dataDir, id);
+      const paths = loadBatchPaths();
+      const store = batchStoreFor(paths.dataDir);
+      const final = await store.readFinal(id);
       if (!final) throw new CliFailure(`batch ${id} has no report yet (payrun batch status ${id} shows why)`);
-      console.log(`report ${final.reportPath}\nsummary ${final.summaryPath}\n${final.summary}`);
+      // A store shared across hosts: the report is fetched into this host's done/ when it is not here.
+      const here = await reportHere(store, paths.batchesDir, id, final);
+      console.log(`report ${here.reportPath}\nsummary ${here.summaryPath}\n${final.summary}`);
     });
 
   batch

@@ -15,6 +15,8 @@ const describe = (e: WatchEvent): string => {
       return t('watch.rejected', { file: e.file, errors: e.errors, errorsPath: e.errorsPath });
     case 'already_submitted':
       return t('watch.already_submitted', { file: e.file, batchId: e.batchId });
+    case 'settled':
+      return t('watch.settled', { file: e.file, batchId: e.batchId });
     case 'error':
       return t('watch.error', { file: e.file, message: e.message });
   }

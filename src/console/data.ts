@@ -2,11 +2,10 @@
  * What the console reads: the batch store's batches with their Temporal progress, and a payout by reference
  * (the look-up `payrun payout status` uses). Reading only; every change goes through src/batch.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { lookupPayout } from '../batch/lookup';
-import { batchExists, readMeta, readStatements, type StoredBatchMeta } from '../batch/store';
+import type { StoredBatchMeta } from '../batch/store';
+import { batchStoreFor } from '../batch/store/open';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/contracts/payout';
 
@@ -28,8 +27,8 @@ export interface BatchFilter {
 /** The batches shown at most on one page (newest first). */
 export const LIST_LIMIT = 100;
 
-export function submitterOf(dataDir: string, meta: StoredBatchMeta): string | undefined {
-  return readStatements(dataDir, meta.contentHash).find(
+export async function submitterOf(dataDir: string, meta: StoredBatchMeta): Promise<string | undefined> {
+  return (await batchStoreFor(dataDir).readStatements(meta.contentHash)).find(
     (s) =>
       s.statement.kind === 'batch' &&
       s.statement.decision === 'submit' &&
@@ -56,11 +55,10 @@ export async function listBatches(
   dataDir: string,
   filter: BatchFilter,
 ): Promise<BatchListItem[]> {
-  const storeDir = join(dataDir, 'store');
-  if (!existsSync(storeDir)) return [];
-  const metas = readdirSync(storeDir)
-    .filter((id) => id.startsWith('batch-') && batchExists(dataDir, id))
-    .map((id) => readMeta(dataDir, id))
+  const store = batchStoreFor(dataDir);
+  const all: StoredBatchMeta[] = [];
+  for (const id of await store.batchIds()) all.push(await store.readMeta(id));
+  const metas = all
     .filter((m) => {
       const day = moscowDate(m.submittedAt);
       return (!filter.from || day >= filter.from) && (!filter.to || day <= filter.to);
@@ -68,7 +66,7 @@ export async function listBatches(
     .sort((a, b) => (a.submittedAt < b.submittedAt ? 1 : -1));
   const items: BatchListItem[] = [];
   for (const meta of metas) {
-    const submitter = submitterOf(dataDir, meta);
+    const submitter = await submitterOf(dataDir, meta);
     if (filter.submitter && submitter !== filter.submitter) continue;
     const progress = await batchProgress(client, meta.batchId);
     const phase = progress?.phase ?? 'unknown';

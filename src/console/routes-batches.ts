@@ -1,7 +1,7 @@
 /**
  * Batches and payouts: the list, a batch's page and its live progress, approve/reject (signed by the
  * console for the person, sent with src/batch/decide.ts), pause/resume/cancel (the batch's Updates),
- * the audit trail (src/batch/audit.ts), the report files (src/batch/store.ts readFinal) and a payout by
+ * the audit trail (src/batch/audit.ts), the report files (the batch store's final) and a payout by
  * reference.
  */
 import { createReadStream, existsSync } from 'node:fs';
@@ -11,7 +11,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchAudit } from '../batch/audit';
 import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
-import { batchExists, readFinal, readMeta } from '../batch/store';
+import { reportHere } from '../batch/settle';
+import { batchStoreFor } from '../batch/store/open';
 import { signStatement } from '../policy/keys';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
@@ -33,10 +34,12 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     reply.code(code).type('text/html; charset=utf-8').send(body);
 
   /** The stored batch named by the path, or undefined (the caller answers 404). */
-  const storedBatch = (req: BatchRequest) =>
-    BATCH_ID.test(req.params.id) && batchExists(paths.dataDir, req.params.id)
-      ? readMeta(paths.dataDir, req.params.id)
+  const store = () => batchStoreFor(paths.dataDir);
+  const storedBatch = async (req: BatchRequest) =>
+    BATCH_ID.test(req.params.id) && (await store().exists(req.params.id))
+      ? store().readMeta(req.params.id)
       : undefined;
+  const reportReady = async (batchId: string) => (await store().readFinal(batchId)) !== undefined;
   const notFound = (req: FastifyRequest, reply: FastifyReply) =>
     html(reply, messagePage(ctx.page(req, reply), '404', m.notFound), 404);
 
@@ -53,10 +56,10 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   });
 
   app.get<{ Params: { id: string } }>('/batches/:id', async (req, reply) => {
-    const meta = storedBatch(req);
+    const meta = await storedBatch(req);
     if (!meta) return notFound(req, reply);
     const policy = ctx.opts.policy.current();
-    const submitter = submitterOf(paths.dataDir, meta);
+    const submitter = await submitterOf(paths.dataDir, meta);
     return html(
       reply,
       batchPage(ctx.page(req, reply), {
@@ -67,13 +70,13 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
         names: policy.names,
         canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
         canOperate: ctx.may(req.viewer, 'operate'),
-        reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
+        reportReady: await reportReady(meta.batchId),
       }),
     );
   });
 
   app.get<{ Params: { id: string } }>('/batches/:id/progress.json', async (req, reply) => {
-    const meta = storedBatch(req);
+    const meta = await storedBatch(req);
     if (!meta) return reply.code(404).send({ error: 'not_found' });
     const p = await batchProgress(client, meta.batchId);
     const phase = p?.phase ?? 'unknown';
@@ -86,7 +89,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       finished,
       text: m.batch.progressText(finished, meta.rowCount),
       byState: byState(ctx.opts.lang, p ?? { counts: {}, amounts: {} }),
-      reportReady: readFinal(paths.dataDir, meta.batchId) !== undefined,
+      reportReady: await reportReady(meta.batchId),
     };
   });
 
@@ -96,10 +99,10 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       { preHandler: app.csrfProtection },
       async (req, reply) => {
         const viewer = ctx.require(req, 'approve');
-        const meta = storedBatch(req);
+        const meta = await storedBatch(req);
         if (!meta) return notFound(req, reply);
         // The workflow refuses it too; said here first, in the person's words.
-        if (decision === 'approve' && submitterOf(paths.dataDir, meta) === viewer.id)
+        if (decision === 'approve' && (await submitterOf(paths.dataDir, meta)) === viewer.id)
           return html(reply, messagePage(ctx.page(req, reply), m.batch.approve, m.batch.ownBatch), 403);
         const reason = String(req.body?.reason ?? '')
           .trim()
@@ -122,7 +125,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       { preHandler: app.csrfProtection },
       async (req, reply) => {
         const viewer = ctx.require(req, 'operate');
-        const meta = storedBatch(req);
+        const meta = await storedBatch(req);
         if (!meta) return notFound(req, reply);
         // A name the console vouches for: the person it signed in (the audit shows it as given).
         await answer(req, () =>
@@ -149,10 +152,13 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     ['report', 'text/csv'],
     ['summary', 'text/plain; charset=utf-8'],
   ] as const)
-    app.get<{ Params: { id: string } }>(`/batches/:id/${what}`, (req, reply) => {
-      const meta = storedBatch(req);
-      const final = meta ? readFinal(paths.dataDir, meta.batchId) : undefined;
-      const file = final ? (what === 'report' ? final.reportPath : final.summaryPath) : undefined;
+    app.get<{ Params: { id: string } }>(`/batches/:id/${what}`, async (req, reply) => {
+      const meta = await storedBatch(req);
+      const final = meta ? await store().readFinal(meta.batchId) : undefined;
+      // A store shared across hosts: fetched into this host's done/ when it is not here yet.
+      const here =
+        final && meta ? await reportHere(store(), paths.batchesDir, meta.batchId, final) : undefined;
+      const file = here ? (what === 'report' ? here.reportPath : here.summaryPath) : undefined;
       if (!file || !existsSync(file)) return notFound(req, reply);
       // The report's bytes exactly as written: the file's own encoding and delimiter, numbers already masked.
       return reply

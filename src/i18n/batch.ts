@@ -260,6 +260,10 @@ export const BATCH_MESSAGES = {
     ru: (p) => `${p.file}: уже отправлен как ${p.batchId}; дважды не платится`,
     en: (p) => `${p.file}: already submitted as ${p.batchId}; nothing paid twice`,
   }),
+  'watch.settled': entry<{ file: string; batchId: string }>({
+    ru: (p) => `${p.file}: ${p.batchId} завершён, файл и отчёт в done/`,
+    en: (p) => `${p.file}: ${p.batchId} finished; the file and its report are in done/`,
+  }),
   'watch.error': entry<{ file: string; message: string }>({
     ru: (p) => `${p.file}: не удалось отправить: ${p.message}`,
     en: (p) => `${p.file}: could not submit: ${p.message}`,

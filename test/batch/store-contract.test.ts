@@ -188,7 +188,7 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
 
   test('outcomes stream back in the order they were appended, past any page size, retried ones twice', async () => {
     await s.store.writeBatch(meta(ROOT, s.dir), [row(2)]);
-    const first = Array.from({ length: 2500 }, (_, i) => outcome(i + 2, 'paid'));
+    const first = Array.from({ length: 2500 }, (_, i) => outcome(i + 2, 'succeeded'));
     await s.store.appendOutcomes(ROOT, first);
     await s.store.appendOutcomes(ROOT, []);
     await s.store.appendOutcomes(ROOT, [outcome(2, 'failed')]);
@@ -245,7 +245,7 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
 
   test('nothing personal is stored in clear', async () => {
     await s.store.writeBatch(meta(ROOT, s.dir), [row(2), row(3)]);
-    await s.store.appendOutcomes(ROOT, [outcome(2, 'paid')]);
+    await s.store.appendOutcomes(ROOT, [outcome(2, 'succeeded')]);
     await s.store.appendStatement(SHA, statement('anna'));
     await s.store.writeFinal(ROOT, { reportPath: 'r', summaryPath: 's', summary: `${LAST_NAME} ${INN}` });
     const raw = await s.rawContents();

@@ -72,7 +72,8 @@ export class PostgresBatchStore implements BatchStore {
     private readonly dataDir: string,
     readonly where: string,
   ) {
-    this.pool = new Pool({ connectionString: url, max: POOL_SIZE });
+    // allowExitOnIdle: a command line ends when its work does, not when idle connections time out.
+    this.pool = new Pool({ connectionString: url, max: POOL_SIZE, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart) is reported here; the next query reconnects.
     this.pool.on('error', () => {});
   }
