@@ -30,11 +30,24 @@ export function recipientLedgerId(
   return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference).slice(0, 24));
 }
 
+/**
+ * The clock a reservation is dated by: the Moscow year and month it counts in are this moment's. The
+ * worker's own clock. Only a test replaces it (setLedgerClockForTests, from code in the worker's own
+ * process) to pay on either side of a Moscow midnight: no setting, file, flag or workflow input reaches it.
+ */
+let ledgerClock = (): number => Date.now();
+export function setLedgerClockForTests(clock?: () => number): void {
+  ledgerClock = clock ?? (() => Date.now());
+}
+
 /** Ledgers this process has seen running: their next reservation is a plain Update, not a start as well. */
 const running = new Set<string>();
 const RUNNING_KEPT = 10_000;
 
-/** Reserves a payout's amount in its recipient's ledger, starting the ledger's workflow if it is not running. */
+/**
+ * Reserves a payout's amount in its recipient's ledger, starting the ledger's workflow if it is not running.
+ * The reservation is dated here, by the ledger's clock, whatever `at` the caller gave.
+ */
 export async function reserveIncome(
   client: Client,
   taskQueue: string,
@@ -42,6 +55,7 @@ export async function reserveIncome(
   req: ReserveRequest,
 ): Promise<ReserveAnswer> {
   const workflowId = recipientLedgerId(taskQueue, taxReference);
+  req = { ...req, at: new Date(ledgerClock()).toISOString() };
   if (running.has(workflowId)) {
     try {
       return await client.workflow.getHandle(workflowId).executeUpdate(reserveIncomeUpdate, { args: [req] });

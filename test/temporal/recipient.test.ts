@@ -1,7 +1,7 @@
 import type { BatchPaths } from '../../src/batch/config';
-import { recipientLedgerId } from '../../activities/recipient';
+import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { recipientQuery } from '../../workflows/contracts/recipient';
+import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
 import {
   batchCsv,
   batchHandle,
@@ -100,6 +100,38 @@ describe("the recipient's year", () => {
     expect(paidEntries(stack, next[2]!.reference)).toHaveLength(0);
     const year = (await ledger(inn)).years.at(-1)!;
     expect(year.paidKopecks + year.reservedKopecks).toBe(500_000);
+  });
+
+  it('the headroom resets on 1 January, Moscow time', async () => {
+    const inn = freshInn(99_004);
+    const person = (amount: number) => {
+      const r = payoutRequest({ amount });
+      return { ...r, recipient: { ...r.recipient, taxReference: inn } };
+    };
+    const payAt = async (iso: string, amount: number) => {
+      setLedgerClockForTests(() => Date.parse(iso));
+      return outcome(await startPayout(stack, person(amount)));
+    };
+    try {
+      // 23:59 on 31 December in Moscow (UTC+3): 4 000,00 ₽ of the 5 000,00 ₽ cap, counted in 2026.
+      expect((await payAt('2026-12-31T20:59:00Z', 400_000)).state).toBe('succeeded');
+      const late = await payAt('2026-12-31T20:59:59Z', 150_000);
+      expect(late.state).toBe('limit_exceeded');
+      expect(late.failure?.reason).toMatch(/self-employed income cap for 2026, 5 000,00 ₽: 1 000,00 ₽ left/);
+      // 00:00 on 1 January in Moscow, still 31 December in UTC: the whole cap again.
+      expect((await payAt('2026-12-31T21:00:00Z', 500_000)).state).toBe('succeeded');
+    } finally {
+      setLedgerClockForTests();
+    }
+    const years = (
+      await stack.client.workflow
+        .getHandle(recipientLedgerId(stack.taskQueue, inn))
+        .executeUpdate(refreshRecipientUpdate)
+    ).years;
+    expect(years.map((y) => [y.year, y.paidKopecks, y.reservedKopecks])).toEqual([
+      [2026, 400_000, 0],
+      [2027, 500_000, 0],
+    ]);
   });
 
   it('a per-payout limit refuses a row before the bank is called', async () => {
