@@ -4,7 +4,7 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
 import type { AccountStatement } from '../src/bank/types/reports';
-import type { PayerConfig } from '../src/config';
+import { loadDataDir, type PayerConfig } from '../src/config';
 import { reconcileDay } from '../src/reconcile/day';
 import { addDays } from '../src/reconcile/days';
 import type { PayrunPayout } from '../src/reconcile/match';
@@ -38,7 +38,7 @@ const ACCOUNT = /^\d{20}$/;
  * can be far larger than a workflow payload may be), and returns only what the workflow decides by.
  */
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
-  const dataDir = () => deps.dataDir ?? process.env.PAYRUN_DATA_DIR ?? '.payrun';
+  const dataDir = () => deps.dataDir ?? loadDataDir();
   // One owner per retry: Temporal retries these activities, so the client tries each call once.
   const once = () => ({ signal: Context.current().cancellationSignal, maxRetries: 0 });
   const file = (step: ReconcileDayStep, name: string) =>

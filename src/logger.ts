@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { loadLogLevel } from './config/process';
 
 /**
  * Keys whose values never reach a log line, wherever they sit in a logged object:
@@ -91,7 +92,7 @@ export function redactDeep(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export function loggerOptions(level = process.env.LOG_LEVEL ?? 'info'): LoggerOptions {
+export function loggerOptions(level: string = loadLogLevel()): LoggerOptions {
   return {
     level,
     base: { service: 'payrun' },

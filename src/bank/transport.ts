@@ -2,6 +2,7 @@ import { KeyObject, createPrivateKey } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { z } from 'zod';
+import { DEFAULT_BANK_CONNECT_TIMEOUT_MS, DEFAULT_BANK_REQUEST_TIMEOUT_MS } from '../config/bank';
 import { createLogger, type Logger } from '../logger';
 import {
   BankAbortError,
@@ -70,14 +71,14 @@ export class Transport {
     const url = new URL(options.baseUrl);
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.pool = new Pool(url.origin, {
-      connect: { timeout: options.connectTimeoutMs ?? 5_000 },
+      connect: { timeout: options.connectTimeoutMs ?? DEFAULT_BANK_CONNECT_TIMEOUT_MS },
       keepAliveTimeout: 30_000,
     });
     const key = options.privateKeyPem;
     // Parsed once: every request is signed with it.
     this.key = key instanceof KeyObject ? key : createPrivateKey(key);
     this.logger = options.logger ?? createLogger('bank');
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_BANK_REQUEST_TIMEOUT_MS;
     this.maxRetries = Math.max(0, options.maxRetries ?? 2);
     this.retryBaseDelayMs = options.retryBaseDelayMs ?? 250;
   }

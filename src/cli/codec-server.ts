@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadCodecServerConfig, loadTemporalConfig } from '../config';
+import { loadCodecServerConfig, loadTemporalConfig, type Env } from '../config';
 import { createLogger } from '../logger';
 import { EncryptionCodec, loadKeyRing } from '../temporal';
 import { createCodecServer } from '../temporal/codec-server';
@@ -7,7 +7,7 @@ import { createCodecServer } from '../temporal/codec-server';
 const log = createLogger('codec-server');
 
 /** `payrun codec-server`: decodes payrun's payloads for operators until SIGINT/SIGTERM. */
-export async function runCodecServer(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function runCodecServer(env?: Env): Promise<void> {
   const config = loadCodecServerConfig(env);
   const { namespace } = loadTemporalConfig(env);
   const ring = loadKeyRing(env);

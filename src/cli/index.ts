@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError, loadProcessSettings } from '../config';
 import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
 import { registerConsole } from './console';
@@ -41,6 +41,8 @@ export function buildProgram(): Command {
 
 export async function main(argv = process.argv): Promise<number> {
   try {
+    // Settings every command uses (PAYRUN_LANG, PAYRUN_MAX_PAYOUT, …) are checked before any command runs.
+    loadProcessSettings();
     await buildProgram().parseAsync(argv);
     return 0;
   } catch (err) {

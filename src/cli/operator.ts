@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import type { UpdateDefinition } from '@temporalio/common';
-import { ConfigError } from '../config';
+import { ConfigError, loadLoginName } from '../config';
 import { findSigner } from '../policy/credential';
 import { CliFailure } from './connect';
 
@@ -10,7 +10,7 @@ import { CliFailure } from './connect';
  * hold money, so a name is recorded as given (the audit says it is not proven); approving takes a signature.
  */
 export function operator(flags: { by?: string; note?: string; reason?: string }) {
-  const by = flags.by ?? findSigner()?.person ?? process.env.USER ?? process.env.LOGNAME;
+  const by = flags.by ?? findSigner()?.person ?? loadLoginName();
   if (!by)
     throw new ConfigError([
       '--by: who asks? Give --by NAME, or sign in with `payrun login` (neither was given and USER is not set)',

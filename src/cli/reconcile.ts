@@ -1,6 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError, loadDataDir, loadReconcileAccounts } from '../config';
 import { currentLang, money } from '../i18n';
 import { loadPolicy } from '../policy/file';
 import { requireSigner } from '../policy/credential';
@@ -13,7 +13,7 @@ import { provenResolver } from '../reconcile/who';
 import { reconciliationWorkflowId, type ReconcileDayResult } from '../../workflows/contracts/reconciliation';
 import { CliFailure, withClient } from './connect';
 
-const dataDir = () => process.env.PAYRUN_DATA_DIR ?? '.payrun';
+const dataDir = () => loadDataDir();
 
 const dayArg = (value: string): string => {
   const day = parseDay(value);
@@ -34,15 +34,10 @@ const accountArg = (value: string): string => {
 /** --account, else PAYRUN_RECONCILE_ACCOUNTS (comma-separated), else a usage error naming both. */
 function accountsFrom(flag: string | undefined): string[] {
   if (flag) return [flag];
-  const env = (process.env.PAYRUN_RECONCILE_ACCOUNTS ?? '')
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-  const bad = env.find((a) => !/^\d{20}$/.test(a));
-  if (bad) throw new ConfigError([`PAYRUN_RECONCILE_ACCOUNTS: "${bad}" is not a 20-digit account number`]);
-  if (env.length === 0)
+  const accounts = loadReconcileAccounts();
+  if (accounts.length === 0)
     throw new ConfigError(['--account: which account to reconcile (or set PAYRUN_RECONCILE_ACCOUNTS)']);
-  return env;
+  return accounts;
 }
 
 export function describeDay(r: ReconcileDayResult, lang = currentLang()): string[] {
@@ -190,11 +185,7 @@ export function registerReconcile(program: Command): void {
     .option('--first-day <date>', 'never reconcile days before this one (default: yesterday)', dayArg)
     .description('create or update the Temporal Schedule that reconciles the previous day every morning')
     .action(async (flags: { at: string; account?: string; firstDay?: string }) => {
-      const accounts = flags.account
-        ? [flags.account]
-        : process.env.PAYRUN_RECONCILE_ACCOUNTS
-          ? accountsFrom(undefined)
-          : [];
+      const accounts = flags.account ? [flags.account] : loadReconcileAccounts();
       const firstDay = flags.firstDay ?? addDays(moscowDay(Date.now()), -1);
       await withClient(async (client, taskQueue) => {
         const id = await ensureReconciliationSchedule(client, {

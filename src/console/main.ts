@@ -4,8 +4,7 @@
  */
 import { createBankClient, type BankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
-import { loadBankConfig } from '../config';
-import { currentLang } from '../i18n';
+import { loadOptionalBankConfig, loadProcessSettings, type Env } from '../config';
 import { createLogger } from '../logger';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { connectClient, loadTemporalSetup } from '../temporal';
@@ -16,18 +15,17 @@ import { loadConsoleSettings } from './settings';
 const log = createLogger('console');
 
 /** Serves until SIGINT/SIGTERM, then closes the server and the Temporal connection. */
-export async function runConsoleFromEnv(
-  env: Record<string, string | undefined> = process.env,
-): Promise<void> {
+export async function runConsoleFromEnv(env?: Env): Promise<void> {
+  const { lang } = loadProcessSettings(env);
   const settings = loadConsoleSettings(env);
-  const lang = currentLang(env);
   // Fail at start, naming the line or the variable, rather than at the first sign-in or approval.
   consoleKey(settings, loadPolicy(env));
   const paths = loadBatchPaths(env);
   const setup = loadTemporalSetup(env);
   // The dry run needs the bank; without its variables the console still serves everything else.
+  const bankConfig = loadOptionalBankConfig(env);
   let bank: BankClient | undefined;
-  if (env.BANK_ENV) bank = createBankClient(loadBankConfig(env), createLogger('bank'));
+  if (bankConfig) bank = createBankClient(bankConfig, createLogger('bank'));
   const { client, close } = await connectClient(setup, { retryForMs: 120_000 });
   const running = await startConsole({
     client,

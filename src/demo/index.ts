@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadTemporalConfig } from '../config';
+import { loadDataDir, loadDemoKeep, loadTemporalConfig } from '../config';
 import { ensurePrivateDir } from '../private-fs';
 import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../temporal';
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
@@ -21,8 +21,8 @@ import type { Component } from './processes';
 
 /* eslint-disable no-console -- the demo talks to a person at a terminal */
 
-const DATA_DIR = resolve(process.env.PAYRUN_DATA_DIR ?? '.payrun');
-const KEEP = process.env.KEEP === '1';
+const DATA_DIR = resolve(loadDataDir());
+const KEEP = loadDemoKeep();
 const EXAMPLE = join(PROJECT_ROOT, 'batches', 'examples', 'demo-payouts.csv');
 
 /** The demo's accounting department: one prepares, two may approve, the inbox watcher submits only. */

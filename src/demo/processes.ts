@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { envWith } from '../config';
 import { ensurePrivateDir, touchPrivateFile } from '../private-fs';
 
 export const CLI_ENTRY = join(__dirname, '..', 'cli', 'index.js');
@@ -26,7 +27,7 @@ export function startComponent(
   touchPrivateFile(logFile);
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-    env: { ...process.env, ...env },
+    env: envWith(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);

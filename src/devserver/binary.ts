@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { loadTemporalCliPath } from '../config';
 import { PROJECT_ROOT } from '../paths';
 
 const ENSURE_SCRIPT = join(PROJECT_ROOT, 'scripts', 'ensure-temporal.sh');
@@ -9,7 +10,8 @@ const ENSURE_SCRIPT = join(PROJECT_ROOT, 'scripts', 'ensure-temporal.sh');
  * TEMPORAL_CLI_PATH overrides it (for example a CLI installed by other means).
  */
 export function temporalBinary(): string {
-  if (process.env.TEMPORAL_CLI_PATH) return process.env.TEMPORAL_CLI_PATH;
+  const override = loadTemporalCliPath();
+  if (override) return override;
   return execFileSync('bash', [ENSURE_SCRIPT], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],

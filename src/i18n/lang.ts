@@ -3,24 +3,19 @@
  * status`, validation messages): Russian unless PAYRUN_LANG=en. Codes (rules, states, error codes)
  * never change with it: they are for machines.
  */
-import { ConfigError } from '../config';
+import { LANGS, loadLang, type Env, type Lang } from '../config';
 import { formatRubles } from '../money';
 
-export type Lang = 'ru' | 'en';
+export type { Lang };
 
 /** One catalogue entry: the message in each language, from its parameters. */
 export type Texts<P> = { ru: (p: P) => string; en: (p: P) => string };
 export const entry = <P = Record<string, never>>(texts: Texts<P>): Texts<P> => texts;
-export const LANGS: readonly Lang[] = ['ru', 'en'];
+export { LANGS };
 
 /** PAYRUN_LANG: ru (default) or en; anything else is a configuration error naming the variable. */
-export function currentLang(env: Record<string, string | undefined> = process.env): Lang {
-  const value = env.PAYRUN_LANG?.trim().toLowerCase();
-  if (!value) return 'ru';
-  if ((LANGS as readonly string[]).includes(value)) return value as Lang;
-  throw new ConfigError([
-    `PAYRUN_LANG: ru or en (the language of messages for people), not "${env.PAYRUN_LANG}"`,
-  ]);
+export function currentLang(env?: Env): Lang {
+  return loadLang(env);
 }
 
 /** Money as Russian accounting writes it, in either language: `1 234,56 ₽`. */

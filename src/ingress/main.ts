@@ -2,7 +2,9 @@ import {
   loadIngressConfig,
   loadTemporalConfig,
   loadWebhookVerificationConfig,
+  loadProcessSettings,
   parseBankPublicKey,
+  type Env,
   type IngressConfig,
   type TemporalConfig,
   type WebhookVerificationConfig,
@@ -26,7 +28,8 @@ export interface IngressEnv {
 }
 
 /** All three sections at once, so every bad variable is reported in one go by whichever throws first. */
-export function loadIngressEnv(env: Record<string, string | undefined> = process.env): IngressEnv {
+export function loadIngressEnv(env?: Env): IngressEnv {
+  loadProcessSettings(env);
   return {
     temporal: loadTemporalConfig(env),
     ingress: loadIngressConfig(env),

@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import { loadDataDir } from '../config';
 import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
@@ -14,7 +15,7 @@ const log = createLogger('metrics');
  */
 export function registerReconciliationMetrics(
   registry: Registry,
-  dataDir: () => string = () => process.env.PAYRUN_DATA_DIR ?? '.payrun',
+  dataDir: () => string = () => loadDataDir(),
   today: () => string = () => moscowDay(Date.now()),
 ): void {
   // A store this process cannot read (another key, a damaged file) loses its own figures, never the

@@ -3,20 +3,17 @@
  * such as the watcher), or the credential `payrun login` stored, readable by its owner only.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../config';
+import { ConfigError, loadCredentialDir, loadGivenSigner, type Env } from '../config';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 import type { Policy } from './file';
 import { privateKeyFromPem, publicKeyText, signerFromKey, signerFromKeyFile, type Signer } from './keys';
 
-type Env = Record<string, string | undefined>;
-
-export function credentialDir(env: Env = process.env): string {
-  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'payrun');
+export function credentialDir(env?: Env): string {
+  return loadCredentialDir(env);
 }
 
-const credentialFile = (env: Env) => join(credentialDir(env), 'credential.json');
+const credentialFile = (env?: Env) => join(credentialDir(env), 'credential.json');
 
 interface StoredCredential {
   person: string;
@@ -24,14 +21,9 @@ interface StoredCredential {
 }
 
 /** The signer for this process, or undefined when nobody has said who they are. */
-export function findSigner(env: Env = process.env): Signer | undefined {
-  if (env.PAYRUN_PERSON || env.PAYRUN_KEY_FILE) {
-    if (!env.PAYRUN_PERSON || !env.PAYRUN_KEY_FILE)
-      throw new ConfigError([
-        'PAYRUN_PERSON and PAYRUN_KEY_FILE: set both (who you are, and the key that proves it), or neither',
-      ]);
-    return signerFromKeyFile(env.PAYRUN_PERSON, env.PAYRUN_KEY_FILE);
-  }
+export function findSigner(env?: Env): Signer | undefined {
+  const given = loadGivenSigner(env);
+  if (given) return signerFromKeyFile(given.person, given.keyFile);
   const file = credentialFile(env);
   if (!existsSync(file)) return undefined;
   const stored = JSON.parse(readFileSync(file, 'utf8')) as StoredCredential;
@@ -39,7 +31,7 @@ export function findSigner(env: Env = process.env): Signer | undefined {
 }
 
 /** The signer, or a usage error that says how to become one. */
-export function requireSigner(env: Env = process.env): Signer {
+export function requireSigner(env?: Env): Signer {
   const signer = findSigner(env);
   if (!signer)
     throw new ConfigError([
@@ -49,7 +41,7 @@ export function requireSigner(env: Env = process.env): Signer {
 }
 
 /** Checks the key is one the policy lists for the person, then stores it for later commands (owner-only). */
-export function login(policy: Policy, person: string, keyFile: string, env: Env = process.env): string {
+export function login(policy: Policy, person: string, keyFile: string, env?: Env): string {
   const who = policy.view.people.find((p) => p.id === person);
   if (!who) throw new ConfigError([`--person: ${person} is not a person of the policy ${policy.path}`]);
   if (who.revokedAt) throw new ConfigError([`--person: ${person} was revoked at ${who.revokedAt}`]);
@@ -68,7 +60,7 @@ export function login(policy: Policy, person: string, keyFile: string, env: Env 
   return credentialFile(env);
 }
 
-export function logout(env: Env = process.env): boolean {
+export function logout(env?: Env): boolean {
   const file = credentialFile(env);
   if (!existsSync(file)) return false;
   rmSync(file);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../config';
+import { ConfigError, loadPolicyPath, policyPathIfSet, POLICY_VARIABLE, type Env } from '../config';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
 import type { IncomeLimits } from '../../workflows/contracts/recipient';
@@ -207,15 +207,11 @@ export function parsePolicy(text: string, path: string): Policy {
   };
 }
 
-export const POLICY_VARIABLE = 'PAYRUN_POLICY_FILE';
+export { POLICY_VARIABLE };
 
 /** The policy named by PAYRUN_POLICY_FILE; a missing variable or file is a configuration error. */
-export function loadPolicy(env: Record<string, string | undefined> = process.env): Policy {
-  const path = env[POLICY_VARIABLE];
-  if (!path)
-    throw new ConfigError([
-      `${POLICY_VARIABLE}: required: the policy file naming who may submit and approve payouts (docs/security.md#who-may-pay)`,
-    ]);
+export function loadPolicy(env?: Env): Policy {
+  const path = loadPolicyPath(env);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -233,10 +229,10 @@ export function loadPolicy(env: Record<string, string | undefined> = process.env
 export class PolicySource {
   private cached?: { policy: Policy; stamp: string };
 
-  constructor(private readonly env: Record<string, string | undefined> = process.env) {}
+  constructor(private readonly env?: Env) {}
 
   current(): Policy {
-    const path = this.env[POLICY_VARIABLE];
+    const path = policyPathIfSet(this.env);
     let stamp = '';
     try {
       // Asked before every payout: the file's identity, size and change time say whether to read it again

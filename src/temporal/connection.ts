@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { ConfigError, loadTemporalConfig, type TemporalConfig } from '../config';
+import { ConfigError, loadTemporalConfig, type Env, type TemporalConfig } from '../config';
 import { createLogger } from '../logger';
 import type { KeyRing } from './codec';
 import { payrunDataConverter } from './converter';
@@ -16,7 +16,7 @@ export interface TemporalSetup {
 }
 
 /** Reads TEMPORAL_* and the payload keys at once; a production process without keys stops here. */
-export function loadTemporalSetup(env: Record<string, string | undefined> = process.env): TemporalSetup {
+export function loadTemporalSetup(env?: Env): TemporalSetup {
   return { config: loadTemporalConfig(env), ring: loadKeyRing(env) };
 }
 

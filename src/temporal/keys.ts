@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadPayloadKeysConfig, parsePayloadKeys, type PayloadKey } from '../config';
+import { ConfigError, loadPayloadKeysConfig, parsePayloadKeys, type Env, type PayloadKey } from '../config';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { KeyRing } from './codec';
 
@@ -16,7 +16,7 @@ export function devKeyFile(dataDir: string): string {
  * share one generated key in `<dataDir>/keys/payload-keys` (0600), created by whichever process
  * needs it first.
  */
-export function resolvePayloadKeys(env: Record<string, string | undefined> = process.env): PayloadKey[] {
+export function resolvePayloadKeys(env?: Env): PayloadKey[] {
   const config = loadPayloadKeysConfig(env);
   if (config.keys) return config.keys;
   if (config.production)
@@ -46,6 +46,6 @@ export function ensureDevKeyFile(dataDir: string): PayloadKey[] {
   return parsePayloadKeys(readFileSync(file, 'utf8'), file);
 }
 
-export function loadKeyRing(env: Record<string, string | undefined> = process.env): KeyRing {
+export function loadKeyRing(env?: Env): KeyRing {
   return new KeyRing(resolvePayloadKeys(env));
 }

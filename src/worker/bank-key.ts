@@ -6,7 +6,10 @@ import { loadOptionalWebhookVerificationConfig, parseBankPublicKey, type Env } f
  * it (two partner calls fewer per payout). Optional: without it every bank event is read from the bank,
  * and the worker says so once. A key that is set but is not a PEM public key stops the worker by name.
  */
-export function loadWorkerBankKey(env: Env, warn: (message: string) => void): KeyObject | undefined {
+export function loadWorkerBankKey(
+  env: Env | undefined,
+  warn: (message: string) => void,
+): KeyObject | undefined {
   const { bankPublicKeyPem, environment } = loadOptionalWebhookVerificationConfig(env);
   if (bankPublicKeyPem) return parseBankPublicKey({ environment, bankPublicKeyPem });
   const suffix = environment === 'live' ? 'LIVE' : 'TEST';

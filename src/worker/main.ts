@@ -1,5 +1,5 @@
 import { createBankClient } from '../bank';
-import { loadBankConfig, loadPayerConfig } from '../config';
+import { loadBankConfig, loadPayerConfig, loadProcessSettings } from '../config';
 import { buildActivities } from './activities';
 import { loadWorkerBankKey } from './bank-key';
 import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
@@ -20,6 +20,8 @@ const CONNECT_PATIENCE_MS = 120_000;
 /** Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
 export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Promise<void> {
   const { config } = setup;
+  // PAYRUN_LANG and PAYRUN_MAX_PAYOUT are used deep inside a batch: a bad one stops the start instead.
+  loadProcessSettings();
   const heapGrowingPercent = loadHeapGrowingPercent();
   boundHeapGrowth(heapGrowingPercent);
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
@@ -27,7 +29,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   // Read once now so a broken policy stops the start with its line named; later edits are read as they come.
   const policy = loadPolicy();
   const policySource = new PolicySource();
-  const bankPublicKey = loadWorkerBankKey(process.env, (message) => log.warn(message));
+  const bankPublicKey = loadWorkerBankKey(undefined, (message) => log.warn(message));
   const metricsConfig = loadWorkerMetricsConfig();
   installTemporalRuntime(undefined, {
     sdkMetricsAddress: metricsConfig.sdk,

@@ -1,4 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel, type RuntimeOptions } from '@temporalio/worker';
+import { loadTemporalLogLevel } from '../config';
 import { createLogger } from '../logger';
 
 let installed = false;
@@ -20,7 +21,7 @@ export interface TemporalRuntimeOptions {
  * calls are no-ops.
  */
 export function installTemporalRuntime(
-  level: LogLevel = (process.env.TEMPORAL_LOG_LEVEL as LogLevel) ?? 'WARN',
+  level: LogLevel = loadTemporalLogLevel(),
   opts: TemporalRuntimeOptions = {},
 ): void {
   if (installed) return;
