@@ -78,7 +78,7 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundle;
 }
 
-const quietLogger = {
+export const quietLogger = {
   log() {},
   trace() {},
   debug() {},

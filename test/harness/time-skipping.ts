@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { createBankActivities } from '../../activities/bank';
 import type { createBatchActivities } from '../../activities/batch';
 import type { createPayoutRunActivities } from '../../activities/payout-runs';
@@ -10,8 +11,9 @@ import type { createWebhookActivities } from '../../activities/webhooks';
 import { createPayrunWorker } from '../../src/worker/create';
 import { loadTemporalSetup, type TemporalSetup } from '../../src/temporal';
 import { payrunDataConverter } from '../../src/temporal/converter';
+import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
-import { workflowBundle } from './temporal';
+import { quietLogger, workflowBundle } from './temporal';
 import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
 
 /**
@@ -74,6 +76,19 @@ export async function startTimeSkipping(): Promise<TimeSkipping> {
 }
 
 /**
+ * The bundle of workflows/ as payrun's worker builds it; PAYRUN_TIME_SKIPPING_WORKFLOWS names another
+ * copy's workflows/index.ts instead, to check that a test fails when its branch is broken on purpose, or
+ * to run the tests against a clean export of a commit while the working tree is being edited.
+ */
+let otherBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+function bundle(): Promise<WorkflowBundleWithSourceMap> {
+  const workflowsPath = process.env.PAYRUN_TIME_SKIPPING_WORKFLOWS;
+  if (!workflowsPath) return workflowBundle();
+  otherBundle ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger, ...BUNDLE_OPTIONS });
+  return otherBundle;
+}
+
+/**
  * Runs `body` while a payrun worker (the real bundle, the encrypting converter, the metrics sink) serves
  * a fresh task queue with `stubs` as its activities; every stub call is recorded in `calls`. An activity a
  * workflow calls and the test did not stub fails loudly, naming it.
@@ -99,7 +114,7 @@ export async function withStubWorker<T>(
     setup: ts.setup,
     taskQueue,
     activities: recorded,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await bundle(),
   });
   const running = worker.run();
   try {

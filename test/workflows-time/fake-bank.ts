@@ -21,6 +21,7 @@ type CreateInput = Parameters<PayrunActivities['createPayoutSession']>[0];
 
 export class FakeBank {
   readonly sessions = new Map<string, FakeSession>();
+  private readonly byKey = new Map<string, string>();
   /**
    * What a read does to a session before it answers. Default: a bank that moves one step per read
    * (processing → ready to confirm; confirmed → succeeded). A silent bank sets `() => undefined`.
@@ -69,13 +70,18 @@ export class FakeBank {
     return s;
   }
 
+  /** Keyed like the real bank's idempotency key: a repeated create gets the first session back. */
   create(input: CreateInput): PaymentSession {
+    const key = `${input.workflowId}:${input.runKey}`;
+    const existing = this.sessions.get(this.byKey.get(key) ?? '');
+    if (existing) return this.session(existing);
     const s: FakeSession = {
       id: `ses-${this.sessions.size + 1}-${input.request.reference}`,
       reference: input.request.reference,
       stage: 'processing',
     };
     this.sessions.set(s.id, s);
+    this.byKey.set(key, s.id);
     return this.session(s);
   }
 

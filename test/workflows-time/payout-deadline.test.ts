@@ -19,7 +19,7 @@ afterAll(async () => {
 
 test('an approval that never comes: at 3 h 45 min the session is cancelled, the payout expired, never confirmed', async () => {
   const bank = new FakeBank();
-  const { authorization } = approverPolicy();
+  const { authorization } = approverPolicy(ts);
   const request = payoutRequest({ selfEmployed: false });
   await withStubWorker(ts, payoutStubs(bank, { authorization }), async ({ taskQueue, calls }) => {
     const handle = await startPayout(ts, taskQueue, { request });

@@ -1,5 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { generateSigningKey, signerFromKey, signStatement } from '../../src/policy/keys';
 import type { PayoutAuthorization, PayoutStatement, PolicyView } from '../../workflows/contracts/approval';
@@ -52,7 +52,7 @@ export const ALLOWING_VERDICT: TaxpayerVerdict = {
 };
 
 /** An approver of a policy made for one test, and the authorization that asks for their approval. */
-export function approverPolicy() {
+export function approverPolicy(ts: TimeSkipping) {
   const { privateKeyPem, publicKey } = generateSigningKey();
   const policy: PolicyView = {
     version: 'time-skipping-test',
@@ -62,8 +62,7 @@ export function approverPolicy() {
       droppedNeedApproval: true,
       twoApproversAboveKopecks: null,
       handStartedApprovalAboveKopecks: 0,
-      // Long: workflow time runs days ahead of the clock the statement is signed by.
-      approvalExpiresAfterMs: 365 * 24 * 3_600_000,
+      approvalExpiresAfterMs: 24 * 3_600_000,
     },
   };
   const signer = signerFromKey('approver', createPrivateKey(privateKeyPem));
@@ -72,13 +71,13 @@ export function approverPolicy() {
   const approvalOf = async (handle: WorkflowHandle<typeof payoutWorkflow>) => {
     const { runId } = await handle.describe();
     const status = await handle.query(payoutStatusQuery);
-    return signStatement<PayoutStatement>(signer, {
-      kind: 'payout',
-      decision: 'approve',
-      reference: status.reference,
-      runId,
-      amount: status.amount,
-    });
+    // Signed at the server's time: skipped time runs ahead of this machine's clock.
+    const now = new Date(await ts.env.currentTimeMs());
+    return signStatement<PayoutStatement>(
+      signer,
+      { kind: 'payout', decision: 'approve', reference: status.reference, runId, amount: status.amount },
+      now,
+    );
   };
   return { authorization, approvalOf };
 }
@@ -87,11 +86,13 @@ export function startPayout(
   ts: TimeSkipping,
   taskQueue: string,
   input: PayoutInput,
+  more: Pick<WorkflowStartOptions, 'workflowTaskTimeout'> = {},
 ): Promise<WorkflowHandle<typeof payoutWorkflow>> {
   return ts.client.workflow.start<typeof payoutWorkflow>('payoutWorkflow', {
     taskQueue,
     workflowId: payoutWorkflowId(input.request.reference),
     args: [input],
+    ...more,
   });
 }
 
@@ -109,15 +110,22 @@ export async function finalStatus(handle: WorkflowHandle<typeof payoutWorkflow>)
   }
 }
 
-/** Waits (in real time, with time skipping off) until the payout's status query shows `state`. */
+/**
+ * Lets workflow time pass in steps of `stepMs` (the server skips it; between steps time stands still, so
+ * nothing happens behind the test's back) until the payout's status query shows `state`.
+ */
 export async function untilState(
+  ts: TimeSkipping,
   handle: WorkflowHandle<typeof payoutWorkflow>,
   state: PayoutState,
+  stepMs = 10_000,
 ): Promise<PayoutStatus> {
   let last: PayoutStatus | undefined;
   const reached = async () => {
     last = await handle.query(payoutStatusQuery);
-    return last.state === state;
+    if (last.state === state) return true;
+    await ts.env.sleep(stepMs);
+    return false;
   };
   try {
     await waitFor(reached, 60_000, `payout ${handle.workflowId} in state ${state}`);
