@@ -1,5 +1,5 @@
 import { createBankClient } from '../bank';
-import { loadBankConfig, loadPayerConfig, loadProcessSettings } from '../config';
+import { loadBankConfig, loadPayerConfig, loadProcessSettings, loadWorkflowIdSecret } from '../config';
 import { buildActivities } from './activities';
 import { loadWorkerBankKey } from './bank-key';
 import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
@@ -20,8 +20,10 @@ const CONNECT_PATIENCE_MS = 120_000;
 /** Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
 export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Promise<void> {
   const { config } = setup;
-  // PAYRUN_LANG and PAYRUN_MAX_PAYOUT are used deep inside a batch: a bad one stops the start instead.
+  // Used deep inside a batch (PAYRUN_LANG, PAYRUN_MAX_PAYOUT, the workflow id secret of every taxpayer
+  // check): a bad one stops the start instead, naming the variable.
   loadProcessSettings();
+  loadWorkflowIdSecret();
   const heapGrowingPercent = loadHeapGrowingPercent();
   boundHeapGrowth(heapGrowingPercent);
   const bank = createBankClient(loadBankConfig(), createLogger('bank'));
