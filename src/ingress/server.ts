@@ -39,7 +39,7 @@ export interface IngressOptions {
   sessionOwnersCapacity?: number;
 }
 
-/** docs/ingress.md explains each default; INGRESS_* variables set them (src/config.ts). */
+/** docs/ingress.md explains each default; INGRESS_* variables set them (src/config/servers.ts). */
 export interface ConnectionLimits {
   /** Request line and headers must arrive within this (server.headersTimeout). */
   headersTimeoutMs: number;
