@@ -1,4 +1,6 @@
 import type {
+  HeadroomAsk,
+  LedgerHeadroom,
   LimitKind,
   LinkRequestView,
   RecipientView,
@@ -126,6 +128,24 @@ export class IncomeLedger {
       at: req.at,
     };
     return answer;
+  }
+
+  /** What is left under the cap and the monthly limit, counted as `reserve` counts them. Changes nothing. */
+  headroom({ limits, at }: HeadroomAsk): LedgerHeadroom {
+    const { year, month } = moscowYearMonth(at);
+    const record = this.state.years[year];
+    const capUsed =
+      (limits.knownIncomeKopecks ?? 0) + (record?.capIncome ?? 0) + this.held(year, (r) => r.selfEmployed);
+    const monthUsed = (record?.byMonth[month] ?? 0) + this.held(year, (r) => r.month === month);
+    return {
+      year,
+      ...(limits.yearlyCapKopecks !== undefined
+        ? { capLeftKopecks: Math.max(0, limits.yearlyCapKopecks - capUsed) }
+        : {}),
+      ...(limits.perMonthKopecks !== undefined
+        ? { monthLeftKopecks: Math.max(0, limits.perMonthKopecks - monthUsed) }
+        : {}),
+    };
   }
 
   open(): Reservation[] {

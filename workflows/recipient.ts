@@ -10,6 +10,7 @@ import {
 import type { createRecipientActivities } from '../activities/recipient';
 import { BATCH_STORE } from './activity-options';
 import {
+  headroomQuery,
   recipientQuery,
   refreshRecipientUpdate,
   requestLinkUpdate,
@@ -64,6 +65,11 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
     })());
 
   setHandler(recipientQuery, () => ledger.view());
+  setHandler(headroomQuery, (ask) => {
+    if (typeof ask?.at !== 'string' || typeof ask.limits !== 'object' || ask.limits === null)
+      throw new Error('expected {limits, at}');
+    return ledger.headroom(ask);
+  });
   setHandler(
     reserveIncomeUpdate,
     async (req: ReserveRequest) => {

@@ -9,6 +9,7 @@ import { referenceDifferences } from '../../workflows/reference';
 import { mapLimit } from '../map-limit';
 import { t } from '../i18n';
 import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, type AmountRow } from './amounts';
+import { planHeadroom, type HeadroomLine, type HeadroomOf } from './headroom';
 import { differencesText } from './reasons';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 import type { TaxpayerAsk } from './verdicts';
@@ -36,6 +37,8 @@ export interface DryRunReport {
   /** Rows that would be paid far above the file's typical (median) amount: likely mistyped. */
   farAboveTypical?: { medianKopecks: number; rows: AmountRow[] };
   taxNumbersChecked: number;
+  /** Each person with a limit: what is left under it now and after the rows that would be paid. */
+  headroom?: HeadroomLine[];
 }
 
 /** Rows named when the deposit is short. */
@@ -77,6 +80,11 @@ export interface DryRunOptions extends Pick<SubmitOptions, 'paths' | 'policy' | 
    * submit right after reuses them.
    */
   checkTaxpayer?: (ask: TaxpayerAsk) => Promise<TaxpayerVerdict | undefined>;
+  /**
+   * What is left for a person under the policy's limits (src/batch/headroom.ts: their ledger, read):
+   * rows a limit would refuse are flagged as the payouts would end, `limit_exceeded`. Absent: not checked.
+   */
+  headroomOf?: HeadroomOf | undefined;
 }
 
 /** Why a row would not be paid because of its reference's earlier payout; undefined = nothing against it. */
@@ -150,6 +158,22 @@ export async function dryRunBatch(
       earlier?.get(r.reference) ?? (r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined);
     return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}) };
   });
+  const plan =
+    opts.headroomOf &&
+    (await planHeadroom(
+      batch.accepted.map((r, i) => ({
+        row: rows[i]!.row,
+        amount: r.amount,
+        taxReference: r.recipient.taxReference,
+        selfEmployed: r.selfEmployed,
+        pay: rows[i]!.pay,
+      })),
+      opts.headroomOf,
+    ));
+  for (const x of rows) {
+    const why = plan?.refused.get(x.row);
+    if (why) Object.assign(x, { pay: false, why });
+  }
   const paying = rows.filter((r) => r.pay);
   const payKopecks = paying.reduce((s, r) => s + r.amount, 0);
   const balance = await bank.reports.walletBalance({ request_datetime: new Date().toISOString() });
@@ -164,6 +188,7 @@ export async function dryRunBatch(
     ...(shortKopecks > 0 ? { largest: largestRows(paying, LARGEST_SHOWN) } : {}),
     farAboveTypical: farAboveTypical(paying),
     taxNumbersChecked: asks.size,
+    ...(plan && plan.people.length > 0 ? { headroom: plan.people } : {}),
   };
 }
 
@@ -220,6 +245,8 @@ export function formatDryRun(r: DryRunReport): string[] {
     }),
   );
   for (const e of r.invalid) lines.push(t('dryrun.invalid', { error: describeError(e) }));
+  if (r.headroom?.length)
+    lines.push(t('recipient.headroom.heading'), ...r.headroom.map((h) => t('recipient.headroom.line', h)));
   const far = r.farAboveTypical;
   if (far && far.rows.length > 0)
     lines.push(

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
 import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
+import { policyHeadroom } from '../batch/headroom';
 import { lookupPayout } from '../batch/lookup';
 import { batchAudit } from '../batch/audit';
 import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
@@ -87,6 +88,8 @@ export function registerBatch(program: Command): void {
               lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
               // Through the payouts' own taxpayer workflows: a submit right after reuses the verdicts.
               checkTaxpayer: (ask) => verdictFromTaxpayerWorkflow(client, taskQueue, ask),
+              // Each person's headroom under the policy's limits, from their ledger (read, not reserved).
+              headroomOf: policyHeadroom(client, taskQueue),
             }),
           );
           progress.stop();

@@ -8,6 +8,7 @@ import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { dryRunBatch } from '../batch/dry-run';
+import { ledgerHeadroom } from '../batch/headroom';
 import { lookupPayout } from '../batch/lookup';
 import { loadOptionsFor, submitBatch, describeError } from '../batch/submit';
 import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
@@ -148,6 +149,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
         ...options(u),
         lookupReference: (reference) => lookupPayout(client, payoutWorkflowId(reference)),
         checkTaxpayer: (ask) => verdictFromTaxpayerWorkflow(client, taskQueue, ask),
+        headroomOf: ledgerHeadroom(client, taskQueue, ctx.opts.policy.current()),
       });
       return reply.type('text/html; charset=utf-8').send(dryRunPage(page, u.id, u.name, report));
     },

@@ -4,7 +4,7 @@
  * drop zone and the live progress bar. Strings from ./messages, money as `1 234,56 ₽`, times in Moscow.
  */
 import type { Lang } from '../i18n';
-import { money } from '../i18n';
+import { money, t } from '../i18n';
 import type { DryRunReport } from '../batch/dry-run';
 import type { LoadedBatch, RowError } from '../csv';
 import { html, masked, table, type Html } from './html';
@@ -215,6 +215,14 @@ export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: 
             : ''
         }
         ${rowsTable(m.dry.notPay, notPay)} ${rowsTable(m.dry.pay, pay)}
+        ${
+          r.headroom?.length
+            ? html`<h2 id="dry-headroom">${t('recipient.headroom.heading', {}, ctx.lang)}</h2>
+                <ul aria-labelledby="dry-headroom">
+                  ${r.headroom.map((h) => html`<li>${t('recipient.headroom.line', h, ctx.lang).trim()}</li>`)}
+                </ul>`
+            : ''
+        }
       </section>
       ${
         r.rejected

@@ -43,4 +43,50 @@ export const RECIPIENT_MESSAGES = {
     en: (p) =>
       `  link request: sent ${p.when} (${p.by})${p.until ? `, valid until ${p.until}` : ''}: ${{ open: 'waiting for the person', expired: 'expired', linked: 'partner linked' }[p.state] ?? p.state}`,
   }),
+  /** A row a limit would refuse (the dry run): the payout would end limit_exceeded. */
+  'recipient.limit': entry<{
+    limit: string;
+    limitKopecks: number;
+    leftKopecks: number;
+    year: number;
+    amount: number;
+  }>({
+    ru: (p) =>
+      `${money(p.amount)} превысит ${{ yearly_cap: `лимит дохода самозанятого за ${p.year} год`, per_payout: 'лимит одной выплаты', per_month: 'месячный лимит' }[p.limit] ?? p.limit} ${money(p.limitKopecks)}${p.limit === 'per_payout' ? '' : `: осталось ${money(p.leftKopecks)}`} (limit_exceeded)`,
+    en: (p) =>
+      `${money(p.amount)} would pass ${{ yearly_cap: `the self-employed income cap for ${p.year},`, per_payout: 'the per-payout limit of', per_month: 'the monthly limit of' }[p.limit] ?? p.limit} ${money(p.limitKopecks)}${p.limit === 'per_payout' ? '' : `: ${money(p.leftKopecks)} left`} (limit_exceeded)`,
+  }),
+  /** One person's headroom in the dry run: now, and after the rows of the file that would be paid. */
+  'recipient.headroom.line': entry<{
+    who: string;
+    year: number;
+    cap?: { limitKopecks: number; leftKopecks: number; afterKopecks: number };
+    month?: { limitKopecks: number; leftKopecks: number; afterKopecks: number };
+    perPayoutKopecks?: number;
+  }>({
+    ru: (p) =>
+      `  ${p.who}, ${p.year}: ${[
+        p.cap &&
+          `лимит дохода самозанятого ${money(p.cap.limitKopecks)}: осталось ${money(p.cap.leftKopecks)}, после файла ${money(p.cap.afterKopecks)}`,
+        p.month &&
+          `месячный лимит ${money(p.month.limitKopecks)}: осталось ${money(p.month.leftKopecks)}, после файла ${money(p.month.afterKopecks)}`,
+        p.perPayoutKopecks !== undefined && `лимит одной выплаты ${money(p.perPayoutKopecks)}`,
+      ]
+        .filter(Boolean)
+        .join('; ')}`,
+    en: (p) =>
+      `  ${p.who}, ${p.year}: ${[
+        p.cap &&
+          `self-employed income cap ${money(p.cap.limitKopecks)}: ${money(p.cap.leftKopecks)} left, ${money(p.cap.afterKopecks)} after this file`,
+        p.month &&
+          `monthly limit ${money(p.month.limitKopecks)}: ${money(p.month.leftKopecks)} left, ${money(p.month.afterKopecks)} after this file`,
+        p.perPayoutKopecks !== undefined && `per-payout limit ${money(p.perPayoutKopecks)}`,
+      ]
+        .filter(Boolean)
+        .join('; ')}`,
+  }),
+  'recipient.headroom.heading': entry({
+    ru: () => 'Лимиты получателей (сколько ещё можно выплатить):',
+    en: () => "Recipients' limits (what can still be paid):",
+  }),
 };

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
 import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
@@ -70,6 +72,37 @@ describe("the recipient's year", () => {
     // Refreshed from the payouts' records: the three paid ones are income now, nothing is held.
     expect(shown.stdout).toMatch(/\d{4}: выплачено 4 500,00 ₽, в резерве 0,00 ₽/);
     expect((await runCli(['recipient', 'show', '123'], stack.cliEnv('viewer'))).code).toBe(2);
+
+    // The dry run reads the same ledger: 500,00 ₽ left, so 400,00 ₽ fits and 200,00 ₽ after it would not.
+    const p = uniquePrefix();
+    const file = join(paths.batchesDir, 'dry-headroom.csv');
+    writeFileSync(
+      file,
+      batchCsv([
+        { reference: `${p}-fits`, inn, amount: '400.00' },
+        { reference: `${p}-over`, inn, amount: '200.00' },
+      ]),
+    );
+    const env = {
+      ...stack.cliEnv('preparer'),
+      PAYRUN_DATA_DIR: paths.dataDir,
+      PAYRUN_BATCHES_DIR: paths.batchesDir,
+    };
+    const dry = await runCli(['batch', 'submit', file, '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).not.toContain(inn);
+    expect(dry.stdout).toMatch(
+      /200,00 ₽ превысит лимит дохода самозанятого за \d{4} год 5 000,00 ₽: осталось 100,00 ₽ \(limit_exceeded\)/,
+    );
+    expect(dry.stdout).toContain(
+      `  ********${inn.slice(-4)}, ${year.year}: лимит дохода самозанятого 5 000,00 ₽: осталось 500,00 ₽, после файла 100,00 ₽`,
+    );
+    expect(ledgerPayouts(stack, [`${p}-fits`, `${p}-over`])).toEqual(
+      new Map([
+        [`${p}-fits`, 0],
+        [`${p}-over`, 0],
+      ]),
+    );
   });
 
   it('a failed payout frees its reservation for the next one', async () => {

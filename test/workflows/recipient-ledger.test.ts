@@ -115,4 +115,32 @@ describe('the recipient ledger', () => {
     });
     expect(l.reserve(req('march', 200_000_00, '2026-03-01T10:00:00Z', plain))).toMatchObject({ ok: true });
   });
+
+  it('tells the headroom as a reservation would be judged: income, what is held, known income, the month', () => {
+    const l = new IncomeLedger();
+    const limits = { yearlyCapKopecks: 5_000_00, knownIncomeKopecks: 1_000_00, perMonthKopecks: 3_000_00 };
+    const june = '2026-06-10T10:00:00Z';
+    expect(l.headroom({ limits, at: june })).toEqual({
+      year: 2026,
+      capLeftKopecks: 4_000_00,
+      monthLeftKopecks: 3_000_00,
+    });
+    l.reserve(req('paid', 1_000_00, '2026-05-31T10:00:00Z', { limits }));
+    l.settle('paid', 'paid');
+    l.reserve(req('held', 500_00, june, { limits }));
+    l.reserve(req('plain', 700_00, june, { limits, selfEmployed: false }));
+    // The cap counts self-employed income and holds; the month counts every row of June.
+    expect(l.headroom({ limits, at: june })).toEqual({
+      year: 2026,
+      capLeftKopecks: 2_500_00,
+      monthLeftKopecks: 1_800_00,
+    });
+    // 00:00 on 1 January in Moscow: a new year, whole again (less the known income the limits give).
+    expect(l.headroom({ limits, at: '2026-12-31T21:00:00Z' })).toEqual({
+      year: 2027,
+      capLeftKopecks: 4_000_00,
+      monthLeftKopecks: 3_000_00,
+    });
+    expect(l.headroom({ limits: {}, at: june })).toEqual({ year: 2026 });
+  });
 });

@@ -95,6 +95,23 @@ export const reserveIncomeUpdate = defineUpdate<ReserveAnswer, [ReserveRequest]>
 
 export const recipientQuery = defineQuery<RecipientView>('ledger');
 
+/** What is left for this person under the limits given, at the moment given (its Moscow year and month). */
+export interface HeadroomAsk {
+  limits: IncomeLimits;
+  at: string;
+}
+
+export interface LedgerHeadroom {
+  year: number;
+  /** Left under the self-employed cap (less the income known from elsewhere), when a cap is given. */
+  capLeftKopecks?: number;
+  /** Left under the monthly limit this month, when one is given. */
+  monthLeftKopecks?: number;
+}
+
+/** The dry run's and the report's question: a read, the same figures a reservation is judged against. */
+export const headroomQuery = defineQuery<LedgerHeadroom, [HeadroomAsk]>('headroom');
+
 /** Reads what became of every reserved payout, then answers the figures: `payrun recipient show` sends it. */
 export const refreshRecipientUpdate = defineUpdate<RecipientView, []>('refresh');
 

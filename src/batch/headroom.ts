@@ -1,0 +1,160 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { recipientLedgerId } from '../../activities/recipient';
+import {
+  headroomQuery,
+  type HeadroomAsk,
+  type IncomeLimits,
+  type LedgerHeadroom,
+  type LimitKind,
+} from '../../workflows/contracts/recipient';
+import { IncomeLedger } from '../../workflows/recipient-ledger';
+import { mapLimit } from '../map-limit';
+import { t } from '../i18n';
+import { loadPolicy, POLICY_VARIABLE, type Policy } from '../policy/file';
+
+// Headroom under a person's limits for the dry run and the report: read from their ledger (a query, so
+// nothing is reserved or changed), then the file's rows taken in order as the payouts would reserve them.
+
+/** Ledgers asked at once. */
+const LEDGER_CONCURRENCY = 16;
+
+/** A tax number as output may show it: its last four digits. */
+export const maskedInn = (inn: string) => `${'*'.repeat(Math.max(0, inn.length - 4))}${inn.slice(-4)}`;
+
+/** One person's limits and what is left under them now; undefined when no limit applies to them. */
+export interface RecipientHeadroom extends LedgerHeadroom {
+  limits: IncomeLimits;
+}
+
+export type HeadroomOf = (
+  taxReference: string,
+  selfEmployed: boolean,
+) => Promise<RecipientHeadroom | undefined>;
+
+/**
+ * What is left for a person under the policy's limits, from their ledger on the server (a person payrun
+ * has never paid has no ledger yet: everything is left, less the income the policy knows of).
+ */
+export function ledgerHeadroom(
+  client: Client,
+  taskQueue: string,
+  policy: Pick<Policy, 'limitsFor'>,
+  now: () => Date = () => new Date(),
+): HeadroomOf {
+  return async (taxReference, selfEmployed) => {
+    const limits = policy.limitsFor(taxReference, selfEmployed);
+    if (!limits) return undefined;
+    const ask: HeadroomAsk = { limits, at: now().toISOString() };
+    try {
+      const left = await client.workflow
+        .getHandle(recipientLedgerId(taskQueue, taxReference))
+        .query(headroomQuery, ask);
+      return { ...left, limits };
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      return { ...new IncomeLedger().headroom(ask), limits };
+    }
+  };
+}
+
+/** The command line's: the policy file's limits when PAYRUN_POLICY_FILE is set (else none are known). */
+export function policyHeadroom(client: Client, taskQueue: string, env = process.env): HeadroomOf | undefined {
+  return env[POLICY_VARIABLE] ? ledgerHeadroom(client, taskQueue, loadPolicy(env)) : undefined;
+}
+
+export interface HeadroomRow {
+  row: number;
+  amount: number;
+  taxReference: string;
+  selfEmployed: boolean;
+  /** Would be paid as far as everything else goes: only such rows use headroom. */
+  pay: boolean;
+}
+
+/** A person's figures for the dry run: what each limit is, what is left now and after the file. */
+export interface HeadroomLine {
+  /** The tax number masked. */
+  who: string;
+  year: number;
+  cap?: { limitKopecks: number; leftKopecks: number; afterKopecks: number };
+  month?: { limitKopecks: number; leftKopecks: number; afterKopecks: number };
+  perPayoutKopecks?: number;
+}
+
+export interface HeadroomPlan {
+  /** Rows a limit would refuse, and why (the reservation's rule, in the language set). */
+  refused: Map<number, string>;
+  people: HeadroomLine[];
+}
+
+/**
+ * The file's rows in order against each person's headroom, as their payouts would reserve: a row over
+ * the per-payout limit, or past what is left this month or under the cap, would end `limit_exceeded`;
+ * the rest use up what is left. (Rows of two batches paying at once are judged by the ledger itself.)
+ */
+export async function planHeadroom(
+  rows: readonly HeadroomRow[],
+  headroomOf: HeadroomOf,
+): Promise<HeadroomPlan> {
+  const people = new Map<string, boolean>();
+  for (const r of rows) if (r.pay) people.set(r.taxReference, people.get(r.taxReference) || r.selfEmployed);
+  const known = new Map(
+    await mapLimit([...people], LEDGER_CONCURRENCY, async ([inn, selfEmployed]) => {
+      return [inn, await headroomOf(inn, selfEmployed)] as const;
+    }),
+  );
+  const left = new Map(
+    [...known].map(([inn, h]) => [inn, h && { cap: h.capLeftKopecks, month: h.monthLeftKopecks }]),
+  );
+  const refused = new Map<number, string>();
+  for (const r of rows) {
+    const h = known.get(r.taxReference);
+    const now = left.get(r.taxReference);
+    if (!r.pay || !h || !now) continue;
+    const refuse = (limit: LimitKind, limitKopecks: number, leftKopecks: number) =>
+      refused.set(
+        r.row,
+        t('recipient.limit', { limit, limitKopecks, leftKopecks, year: h.year, amount: r.amount }),
+      );
+    const cap = r.selfEmployed ? now.cap : undefined;
+    if (h.limits.perPayoutKopecks !== undefined && r.amount > h.limits.perPayoutKopecks)
+      refuse('per_payout', h.limits.perPayoutKopecks, h.limits.perPayoutKopecks);
+    else if (now.month !== undefined && r.amount > now.month)
+      refuse('per_month', h.limits.perMonthKopecks!, now.month);
+    else if (cap !== undefined && r.amount > cap) refuse('yearly_cap', h.limits.yearlyCapKopecks!, cap);
+    else {
+      if (now.month !== undefined) now.month -= r.amount;
+      if (cap !== undefined) now.cap = cap - r.amount;
+    }
+  }
+  const lines = [...known].flatMap(([inn, h]): HeadroomLine[] => {
+    if (!h) return [];
+    const after = left.get(inn)!;
+    return [
+      {
+        who: maskedInn(inn),
+        year: h.year,
+        ...(h.capLeftKopecks !== undefined
+          ? {
+              cap: {
+                limitKopecks: h.limits.yearlyCapKopecks!,
+                leftKopecks: h.capLeftKopecks,
+                afterKopecks: after.cap!,
+              },
+            }
+          : {}),
+        ...(h.monthLeftKopecks !== undefined
+          ? {
+              month: {
+                limitKopecks: h.limits.perMonthKopecks!,
+                leftKopecks: h.monthLeftKopecks,
+                afterKopecks: after.month!,
+              },
+            }
+          : {}),
+        ...(h.limits.perPayoutKopecks !== undefined ? { perPayoutKopecks: h.limits.perPayoutKopecks } : {}),
+      },
+    ];
+  });
+  return { refused, people: lines };
+}
