@@ -1,5 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
-import { loadLogLevel } from './config/process';
+import { loggerLevel } from './config/process';
 
 /**
  * Keys whose values never reach a log line, wherever they sit in a logged object:
@@ -92,7 +92,7 @@ export function redactDeep(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export function loggerOptions(level: string = loadLogLevel()): LoggerOptions {
+export function loggerOptions(level: string = loggerLevel()): LoggerOptions {
   return {
     level,
     base: { service: 'payrun' },

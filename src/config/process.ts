@@ -19,6 +19,18 @@ export function loadLogLevel(env: Env = process.env): LogLevelName {
   throw new ConfigError([`LOG_LEVEL: one of ${LOG_LEVELS.join(', ')}, not "${raw}"`]);
 }
 
+/**
+ * The level loggers are made with. They are made as modules load, before a process checks its settings,
+ * so a bad LOG_LEVEL logs at the default until loadProcessSettings stops the process, naming it.
+ */
+export function loggerLevel(env: Env = process.env): LogLevelName {
+  try {
+    return loadLogLevel(env);
+  } catch {
+    return DEFAULT_LOG_LEVEL;
+  }
+}
+
 /** PAYRUN_LANG: the language of messages for people; Russian, since the users are an accounting department. */
 export const LANGS = ['ru', 'en'] as const;
 export type Lang = (typeof LANGS)[number];

@@ -61,6 +61,7 @@ export function loadIngressConfig(env: Env = process.env): IngressConfig {
 }
 
 const codecServerSchema = z.object({
+  /** Loopback: operators reach it through an SSH tunnel, like the UI (docs/operations.md). */
   port: port.default(8888),
   host: z.string().default('127.0.0.1'),
   token: z
@@ -68,7 +69,7 @@ const codecServerSchema = z.object({
     .min(24, 'must be at least 24 characters (make one with: openssl rand -hex 24)')
     .optional(),
   tokenFile: z.string().optional(),
-  /** Comma-separated browser origins of the Temporal UI that may call the codec server. */
+  /** Comma-separated browser origins of the Temporal UI that may call the codec server (the dev UI's by default). */
   corsOrigins: commaList('http://localhost:8233'),
 });
 

@@ -5,8 +5,10 @@ import { loadDataDir } from './process';
 
 /** Where Temporal is and how to reach it securely (docs/operations.md, "Connecting payrun to Temporal"). */
 export const temporalSchema = z.object({
+  /** The dev server's own address and namespace, so `make demo` and the tests need no settings. */
   address: z.string().default('localhost:7233'),
   namespace: z.string().default('default'),
+  /** Every process of one deployment must agree on it: workers poll it, everyone else starts work on it. */
   taskQueue: z.string().default('payrun'),
   /** 'true' forces TLS with the system's roots, 'false' forces plain; absent: TLS when any TLS file or API key is set. */
   tls: z.enum(['true', 'false'], 'must be true or false').optional(),
