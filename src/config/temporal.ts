@@ -21,8 +21,21 @@ export const temporalSchema = z.object({
 });
 export type TemporalConfig = z.infer<typeof temporalSchema>;
 
+/** Connection settings that contradict each other; each problem names both sides. */
+export function temporalSecurityProblems(t: TemporalConfig): string[] {
+  const problems: string[] = [];
+  if (Boolean(t.tlsCertFile) !== Boolean(t.tlsKeyFile))
+    problems.push('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE: mTLS needs both, or neither');
+  const anyTlsSetting = Boolean(t.tlsCaFile || t.tlsCertFile || t.tlsKeyFile || t.tlsServerName);
+  if (t.tls === 'false' && anyTlsSetting)
+    problems.push('TEMPORAL_TLS: false contradicts the TEMPORAL_TLS_* files that are set');
+  if (t.apiKey && t.apiKeyFile)
+    problems.push('TEMPORAL_API_KEY and TEMPORAL_API_KEY_FILE: set one, not both');
+  return problems;
+}
+
 export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
-  return parseSection(temporalSchema, env, {
+  const config = parseSection(temporalSchema, env, {
     address: 'TEMPORAL_ADDRESS',
     namespace: 'TEMPORAL_NAMESPACE',
     taskQueue: 'PAYRUN_TASK_QUEUE',
@@ -34,6 +47,9 @@ export function loadTemporalConfig(env: Env = process.env): TemporalConfig {
     apiKey: 'TEMPORAL_API_KEY',
     apiKeyFile: 'TEMPORAL_API_KEY_FILE',
   });
+  const problems = temporalSecurityProblems(config);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }
 
 /** One AES-256 key that encrypts Temporal payloads and the batch store, named by its id. */

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
-import { ConfigError, loadTemporalConfig, type Env, type TemporalConfig } from '../config';
+import {
+  ConfigError,
+  loadTemporalConfig,
+  temporalSecurityProblems,
+  type Env,
+  type TemporalConfig,
+} from '../config';
 import { createLogger } from '../logger';
 import type { KeyRing } from './codec';
 import { payrunDataConverter } from './converter';
@@ -34,15 +40,10 @@ function readVar(variable: string, file: string): Buffer {
  * plaintext, which is right for the loopback dev server and the compose network only.
  */
 export function securityOptions(t: TemporalConfig): { tls?: TLSConfig | false; apiKey?: string } {
-  const problems: string[] = [];
-  if (Boolean(t.tlsCertFile) !== Boolean(t.tlsKeyFile))
-    problems.push('TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE: mTLS needs both, or neither');
-  const anyTlsSetting = Boolean(t.tlsCaFile || t.tlsCertFile || t.tlsKeyFile || t.tlsServerName);
-  if (t.tls === 'false' && anyTlsSetting)
-    problems.push('TEMPORAL_TLS: false contradicts the TEMPORAL_TLS_* files that are set');
-  if (t.apiKey && t.apiKeyFile)
-    problems.push('TEMPORAL_API_KEY and TEMPORAL_API_KEY_FILE: set one, not both');
+  // loadTemporalConfig refuses these already; a config built by hand (tests, benches) is checked here.
+  const problems = temporalSecurityProblems(t);
   if (problems.length) throw new ConfigError(problems);
+  const anyTlsSetting = Boolean(t.tlsCaFile || t.tlsCertFile || t.tlsKeyFile || t.tlsServerName);
   const apiKey =
     t.apiKey ??
     (t.apiKeyFile ? readVar('TEMPORAL_API_KEY_FILE', t.apiKeyFile).toString('utf8').trim() : undefined);
