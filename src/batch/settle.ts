@@ -5,24 +5,29 @@
  * other host fetches them into its own done/ when asked. With the folder store the worker does it all.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { contentHash } from '../csv';
 import { batchWorkflowId, type BatchFinal } from '../../workflows/contracts/batch';
 import { batchFolders, moveFile } from './folders';
 import type { BatchStore } from './store/contract';
 
-/** The report and summary of a finished batch on this host: where the store's final says, else fetched into done/. */
+/**
+ * The report and summary of a finished batch on this host: where the final says with the folder store;
+ * with a shared store, in this host's done/ (PAYRUN_BATCHES_DIR), fetched from the store when missing.
+ * The final's paths are the watcher's host's: another host may have the same paths meaning other files.
+ */
 export async function reportHere(
   store: BatchStore,
   batchesDir: string,
   batchId: string,
   final: BatchFinal,
 ): Promise<{ reportPath: string; summaryPath: string }> {
-  if (store.sharesFolders || existsSync(final.reportPath))
-    return { reportPath: final.reportPath, summaryPath: final.summaryPath };
+  if (store.sharesFolders) return { reportPath: final.reportPath, summaryPath: final.summaryPath };
   const { done } = batchFolders(batchesDir);
   const reportPath = join(done, basename(final.reportPath));
   const summaryPath = join(done, basename(final.summaryPath));
+  if (existsSync(reportPath) && existsSync(summaryPath) && resolve(reportPath) === resolve(final.reportPath))
+    return { reportPath, summaryPath };
   if (!(await store.fetchFile(batchId, 'report', reportPath)))
     throw new Error(`the report of batch ${batchId} is not in the batch store (${store.where})`);
   await store.fetchFile(batchId, 'summary', summaryPath);

@@ -5,13 +5,16 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** A payrun worker in its own OS process (`payrun worker` from the sources), so tests can SIGKILL it. */
-export function spawnWorkerProcess(env: NodeJS.ProcessEnv): ChildProcess {
+/**
+ * A payrun worker in its own OS process (`payrun worker` from the sources), so tests can SIGKILL it;
+ * `cwd` a working directory of its own, as on another host (default: the checkout).
+ */
+export function spawnWorkerProcess(env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
   const child = spawn(
     process.execPath,
     ['-r', join(__dirname, 'ts-register.js'), join(ROOT, 'src', 'cli', 'index.ts'), 'worker'],
     {
-      cwd: ROOT,
+      cwd,
       env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'WARN', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
