@@ -18,6 +18,15 @@ const INGRESS_VARS = {
   maxConnections: 'INGRESS_MAX_CONNECTIONS',
 } as const;
 
+/** The ingress's connection limits unless INGRESS_* says otherwise; docs/ingress.md, "Limits", says why each. */
+export const DEFAULT_INGRESS_LIMITS = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  bodyIdleTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 256,
+} as const;
+
 /** Defaults and their reasons: docs/ingress.md, "Limits". */
 export const ingressSchema = z.object({
   port: port.default(8080),
@@ -28,11 +37,11 @@ export const ingressSchema = z.object({
   /** /healthz and /metrics: loopback unless the orchestrator or Prometheus must reach it from outside. */
   internalPort: port.default(8081),
   internalHost: z.string().default('127.0.0.1'),
-  headersTimeoutMs: positiveInt.default(10_000),
-  requestTimeoutMs: positiveInt.default(30_000),
-  bodyIdleTimeoutMs: positiveInt.default(5_000),
-  keepAliveTimeoutMs: positiveInt.default(5_000),
-  maxConnections: positiveInt.default(256),
+  headersTimeoutMs: positiveInt.default(DEFAULT_INGRESS_LIMITS.headersTimeoutMs),
+  requestTimeoutMs: positiveInt.default(DEFAULT_INGRESS_LIMITS.requestTimeoutMs),
+  bodyIdleTimeoutMs: positiveInt.default(DEFAULT_INGRESS_LIMITS.bodyIdleTimeoutMs),
+  keepAliveTimeoutMs: positiveInt.default(DEFAULT_INGRESS_LIMITS.keepAliveTimeoutMs),
+  maxConnections: positiveInt.default(DEFAULT_INGRESS_LIMITS.maxConnections),
 });
 export type IngressConfig = z.infer<typeof ingressSchema>;
 

@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { KeyInput } from '../bank/signing';
 import { verifyWebhook } from '../bank/webhooks';
+import { DEFAULT_INGRESS_LIMITS } from '../config/servers';
 import { createLogger, type Logger } from '../logger';
 import type { WebhookInboxInput } from '../../workflows/contracts/inbox';
 import { isAllowedSource, normalizeIp } from './address';
@@ -53,13 +54,7 @@ export interface ConnectionLimits {
   maxConnections: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  bodyIdleTimeoutMs: 5_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 256,
-};
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { ...DEFAULT_INGRESS_LIMITS };
 
 export interface ListeningIngress {
   /** The bank-facing port: webhooks only. */
