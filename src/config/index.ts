@@ -11,6 +11,7 @@
  * - bank.ts: the bank, the payer, the bank's webhook key; bank timeouts nested in the activities' timeouts
  * - servers.ts: the webhook ingress and the codec server
  * - console.ts, worker.ts, people.ts (the policy file, who is asking), reconcile.ts, demo.ts
+ * - batches.ts: the batch folders and the stop list
  * - batch-store.ts: which batch store (imported directly: see below)
  * - sandbox.ts: the bank sandbox's SANDBOX_* (imported only by the sandbox, so nothing else loads it)
  *
@@ -29,3 +30,4 @@ export * from './worker';
 export * from './people';
 export * from './reconcile';
 export * from './demo';
+export * from './batches';
