@@ -24,5 +24,5 @@ export {
   isSealedText,
 } from './codec';
 export { payrunDataConverter, FAILURE_CONVERTER_PATH } from './converter';
-export { resolvePayloadKeys, loadKeyRing, devKeyFile, ensureDevKeyFile } from './keys';
+export { resolvePayloadKeys, loadKeyRing, storeKeyRing, devKeyFile, ensureDevKeyFile } from './keys';
 export { keyedIdHash, loadWorkflowIdSecret } from './ids';

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, readFileSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadPayloadKeysConfig, parsePayloadKeys, type Env, type PayloadKey } from '../config';
+import {
+  ConfigError,
+  envWith,
+  loadPayloadKeysConfig,
+  parsePayloadKeys,
+  type Env,
+  type PayloadKey,
+} from '../config';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { KeyRing } from './codec';
 
@@ -48,4 +55,12 @@ export function ensureDevKeyFile(dataDir: string): PayloadKey[] {
 
 export function loadKeyRing(env?: Env): KeyRing {
   return new KeyRing(resolvePayloadKeys(env));
+}
+
+/**
+ * The key ring of a store kept in `dataDir` (the batch store, the reconciliation store): the configured
+ * keys, else the dev key file of that folder rather than of PAYRUN_DATA_DIR.
+ */
+export function storeKeyRing(dataDir: string): KeyRing {
+  return loadKeyRing(envWith({ PAYRUN_DATA_DIR: dataDir }));
 }
