@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { KeyObject } from 'node:crypto';
 import { MESSAGES, type Messages } from './messages';
 import type { Session, SessionStore } from './sessions';
-import type { ConsoleSettings } from './settings';
+import type { ConsoleSettings } from '../config';
 import type { PageContext, Viewer } from './views';
 
 export interface ConsoleOptions {

@@ -1,16 +1,15 @@
 /**
- * `payrun console` from the environment: PAYRUN_CONSOLE_* (./settings.ts), TEMPORAL_*, PAYRUN_POLICY_FILE,
+ * `payrun console` from the environment: PAYRUN_CONSOLE_* (src/config/console.ts), TEMPORAL_*, PAYRUN_POLICY_FILE,
  * PAYRUN_DATA_DIR/PAYRUN_BATCHES_DIR, and the bank's variables for the dry run when they are set.
  */
 import { createBankClient, type BankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
-import { loadOptionalBankConfig, loadProcessSettings, type Env } from '../config';
+import { loadConsoleSettings, loadOptionalBankConfig, loadProcessSettings, type Env } from '../config';
 import { createLogger } from '../logger';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { connectClient, loadTemporalSetup } from '../temporal';
 import { consoleKey } from './context';
 import { startConsole } from './server';
-import { loadConsoleSettings } from './settings';
 
 const log = createLogger('console');
 

@@ -1,5 +1,13 @@
 import { createBankClient } from '../bank';
-import { loadBankConfig, loadPayerConfig, loadProcessSettings, loadWorkflowIdSecret } from '../config';
+import {
+  loadBankConfig,
+  loadPayerConfig,
+  loadProcessSettings,
+  loadWorkerMetricsConfig,
+  loadWorkflowIdSecret,
+  WORKER_METRICS_VARS,
+  type WorkerMetricsConfig,
+} from '../config';
 import { buildActivities } from './activities';
 import { loadWorkerBankKey } from './bank-key';
 import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
@@ -9,7 +17,6 @@ import { connectClient, loadTemporalSetup, type TemporalSetup } from '../tempora
 import { connectNative } from '../temporal/worker-options';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { createPayrunWorker } from './create';
-import { loadWorkerMetricsConfig, WORKER_METRICS_VARS, type WorkerMetricsConfig } from './metrics-config';
 import { installTemporalRuntime } from './runtime';
 
 const log = createLogger('worker');

@@ -6,7 +6,7 @@ import { consoleKey } from '../../src/console/context';
 import { html, masked } from '../../src/console/html';
 import { hashPassword, totpCode, totpStep, verifyPassword, verifyTotp } from '../../src/console/passwords';
 import { SessionStore } from '../../src/console/sessions';
-import { loadConsoleSettings } from '../../src/console/settings';
+import { loadConsoleSettings } from '../../src/config';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
 

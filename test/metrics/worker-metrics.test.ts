@@ -3,7 +3,7 @@ import { ConfigError } from '../../src/config';
 import { serveMetrics, WorkerMetrics } from '../../src/metrics';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { instrumentBankClient } from '../../src/worker/bank-metrics';
-import { loadWorkerMetricsConfig } from '../../src/worker/metrics-config';
+import { loadWorkerMetricsConfig } from '../../src/config';
 import { partnerKeys, PROJECT } from '../sandbox/signed-client';
 
 function sample(text: string, series: string): number | undefined {
