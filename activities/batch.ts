@@ -4,6 +4,7 @@ import type { BankClient } from '../src/bank';
 import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/authorize';
 import { loadBatchPaths } from '../src/batch/config';
 import { finishBatch } from '../src/batch/finish';
+import { ledgerHeadroom, reportHeadroom } from '../src/batch/headroom';
 import { lookupPayout } from '../src/batch/lookup';
 import { mapLimit } from '../src/map-limit';
 import { batchStoreFor } from '../src/batch/store/open';
@@ -27,13 +28,15 @@ export interface BatchActivityDeps {
   dataDir?: string;
   /** Who may pay: read again whenever its file changes (src/policy/file.ts PolicySource). */
   policy: { current(): Policy };
+  /** payrun's task queue: the recipients' ledgers the report reads headroom from are keyed by it. */
+  taskQueue?: string;
 }
 
 /** How many payout workflows one chunk looks up at once. */
 const LOOKUP_CONCURRENCY = 16;
 
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
-export function createBatchActivities({ client, bank, dataDir, policy }: BatchActivityDeps) {
+export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
   const store = () => batchStoreFor(dir());
   return {
@@ -113,7 +116,18 @@ export function createBatchActivities({ client, bank, dataDir, policy }: BatchAc
 
     async finishBatch({ batchId, cancelled }: { batchId: string; cancelled: boolean }): Promise<BatchFinal> {
       // Heartbeats as it writes, so a report of millions of rows is watched, not timed out.
-      return finishBatch(dir(), batchId, { cancelled, progress: () => Context.current().heartbeat() });
+      return finishBatch(dir(), batchId, {
+        cancelled,
+        progress: () => Context.current().heartbeat(),
+        // Each paid-for row's person: what is left under their limits now (the report's last column).
+        ...(taskQueue
+          ? {
+              headroom: reportHeadroom(ledgerHeadroom(client, taskQueue, policy.current()), () =>
+                Context.current().heartbeat(),
+              ),
+            }
+          : {}),
+      });
     },
   };
 }

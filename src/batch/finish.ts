@@ -9,7 +9,7 @@ import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../privat
 import { moveFile } from './folders';
 import { outcomeReason } from './reasons';
 import { OutcomeIndex, outcomeChain } from './outcome-index';
-import { batchDir, type StoredBatchMeta } from './store';
+import { batchDir, type StoredBatchMeta, type StoredRow } from './store';
 import type { BatchStore } from './store/contract';
 import { batchStoreFor } from './store/open';
 
@@ -34,6 +34,8 @@ export interface FinishOptions {
   cancelled: boolean;
   /** Called every few thousand rows while the report is written (the activity heartbeats). */
   progress?: () => void;
+  /** The `headroom` cell of a paid-for row's person (src/batch/headroom.ts reportHeadroom); absent: empty. */
+  headroom?: (taxReference: string, selfEmployed: boolean) => Promise<string | undefined>;
 }
 
 /**
@@ -81,6 +83,7 @@ async function finish(dataDir: string, batchId: string, opts: FinishOptions): Pr
     filePath,
     local?.reportPath ?? reportPath,
     opts.progress,
+    opts.headroom,
   );
   writePrivateFile(
     local?.summaryPath ?? summaryPath,
@@ -160,6 +163,7 @@ async function cancelNeverStarted(store: BatchStore, meta: StoredBatchMeta): Pro
 class AcceptedRows {
   private chunk = -1;
   private rows: number[] = [];
+  private requests: StoredRow['request'][] = [];
   private at = 0;
 
   constructor(
@@ -173,9 +177,16 @@ class AcceptedRows {
       if (this.at < this.rows.length) return this.rows[this.at] === row;
       if (this.chunk + 1 >= this.meta.chunkCount) return false;
       this.chunk++;
-      this.rows = (await this.store.readChunk(this.meta.batchId, this.chunk)).map((r) => r.row);
+      const stored = await this.store.readChunk(this.meta.batchId, this.chunk);
+      this.rows = stored.map((r) => r.row);
+      this.requests = stored.map((r) => r.request);
       this.at = 0;
     }
+  }
+
+  /** The row's payout request, when the row was accepted (rows asked for in rising order, as `has`). */
+  async request(row: number): Promise<StoredRow['request'] | undefined> {
+    return (await this.has(row)) ? this.requests[this.at] : undefined;
   }
 }
 
@@ -195,6 +206,7 @@ async function writeReportFile(
   filePath: string,
   reportPath: string,
   progress: (() => void) | undefined,
+  headroom?: FinishOptions['headroom'],
 ): Promise<string> {
   const rootMeta = await store.readMeta(meta.rootBatchId ?? meta.batchId);
   const stopList = meta.load.stopList ? new Set(meta.load.stopList) : undefined;
@@ -251,11 +263,16 @@ async function writeReportFile(
         continue;
       }
       const outcome = outcomes.get(row);
+      const request = await acceptedAgain.request(row);
       const result = outcome
         ? toReportResult(outcome)
-        : (await acceptedAgain.has(row))
+        : request
           ? notProcessed()
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
+      if (outcome && request && headroom) {
+        const left = await headroom(request.recipient.taxReference, request.selfEmployed);
+        if (left !== undefined) result.headroom = left;
+      }
       writer.row(cells, result);
       summarizer.add({ state: result.state, amount: rules.kopecks(cells), row });
       if (++count % PROGRESS_EVERY === 0) progress?.();

@@ -9,8 +9,10 @@ import {
 } from '../../workflows/contracts/recipient';
 import { IncomeLedger } from '../../workflows/recipient-ledger';
 import { mapLimit } from '../map-limit';
+import { formatRubles } from '../money';
 import { t } from '../i18n';
-import { loadPolicy, POLICY_VARIABLE, type Policy } from '../policy/file';
+import { policyPathIfSet, type Env } from '../config';
+import { loadPolicy, type Policy } from '../policy/file';
 
 // Headroom under a person's limits for the dry run and the report: read from their ledger (a query, so
 // nothing is reserved or changed), then the file's rows taken in order as the payouts would reserve them.
@@ -58,8 +60,29 @@ export function ledgerHeadroom(
 }
 
 /** The command line's: the policy file's limits when PAYRUN_POLICY_FILE is set (else none are known). */
-export function policyHeadroom(client: Client, taskQueue: string, env = process.env): HeadroomOf | undefined {
-  return env[POLICY_VARIABLE] ? ledgerHeadroom(client, taskQueue, loadPolicy(env)) : undefined;
+export function policyHeadroom(client: Client, taskQueue: string, env?: Env): HeadroomOf | undefined {
+  return policyPathIfSet(env) ? ledgerHeadroom(client, taskQueue, loadPolicy(env)) : undefined;
+}
+
+/**
+ * The report's `headroom` cell for a row's person: what payrun could still pay them when the report is
+ * written, under the self-employed cap (self-employed rows) or this month's limit, whichever is less;
+ * empty when no limit applies. Each person's ledger is asked once per report.
+ */
+export function reportHeadroom(
+  headroomOf: HeadroomOf,
+  /** Called after each ledger answers (the activity heartbeats: a file of many people asks many). */
+  asked?: () => void,
+): (taxReference: string, selfEmployed: boolean) => Promise<string | undefined> {
+  const known = new Map<string, Promise<RecipientHeadroom | undefined>>();
+  return async (taxReference, selfEmployed) => {
+    const key = `${selfEmployed ? 'se' : 'plain'}:${taxReference}`;
+    let h = known.get(key);
+    if (!h) known.set(key, (h = headroomOf(taxReference, selfEmployed).finally(() => asked?.())));
+    const left = await h;
+    const figures = [left?.capLeftKopecks, left?.monthLeftKopecks].filter((k) => k !== undefined);
+    return figures.length > 0 ? formatRubles(Math.min(...figures)) : undefined;
+  };
 }
 
 export interface HeadroomRow {

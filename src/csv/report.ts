@@ -18,6 +18,7 @@ export const RESULT_COLUMNS = [
   'receipt_link',
   'error_code',
   'reason',
+  'headroom', // appended last, so readers of the older columns find them where they were
 ] as const;
 
 /** State values come from the payout workflow (paid/succeeded, credited, failed, rejected, returned, expired, cancelled, already_paid, invalid). */
@@ -28,6 +29,8 @@ export interface ReportResult {
   receipt_link?: string;
   error_code?: string;
   reason?: string;
+  /** What is left for the row's person under their limits when the report is written (roubles). */
+  headroom?: string;
 }
 
 export type ReportBatch = Pick<LoadedBatch, 'format' | 'rows' | 'rejected' | 'fileErrors' | 'totalRow'>;

@@ -77,6 +77,7 @@ describe('writeReport', () => {
       'https://receipts.example/po_1',
       '',
       '',
+      '', // headroom: none given
     ]);
     expect(records[2]!.slice(HEADER.length)).toEqual([
       'invalid',
@@ -85,6 +86,7 @@ describe('writeReport', () => {
       '',
       'amount_positive',
       'amount: amount "0" must be positive',
+      '',
     ]);
     expect(records[3]!.slice(HEADER.length)).toEqual([
       'failed',
@@ -93,6 +95,7 @@ describe('writeReport', () => {
       '',
       'card_declined',
       'Банк отклонил выплату',
+      '',
     ]);
     expect(records[1]![HEADER.indexOf('description')]).toBe('Вёрстка; макеты\r\nи правки');
   });
@@ -106,7 +109,7 @@ describe('writeReport', () => {
     expect(body).not.toContain('\r');
     const records: string[][] = parse(body);
     expect(records.map((r) => r[0])).toEqual(['reference', 'a', 'ИТОГО']);
-    expect(records[2]!.slice(HEADER.length)).toEqual(['', '', '', '', '', '']);
+    expect(records[2]!.slice(HEADER.length)).toEqual(['', '', '', '', '', '', '']);
   });
 
   it('a whole-file rejection gives valid rows state rejected with the reason; rows wider than the header stay aligned', () => {
@@ -128,6 +131,7 @@ describe('writeReport', () => {
       '',
       'file_rejected',
       'not paid: the file was rejected (other rows are invalid)',
+      '',
     ]);
     expect(records[2]![HEADER.length]).toBe('extra');
     expect(records[2]![width]).toBe('invalid');
@@ -138,9 +142,10 @@ describe('writeReport', () => {
     const batch = loadBatch(utf8(csvText([cardRow()], { header: HEADER.filter((h) => h !== 'inn') })));
     const records: string[][] = parse(writeReport(batch, new Map()).toString('utf8'));
     expect(records).toHaveLength(2);
-    expect(records[1]!.slice(-2)).toEqual([
+    expect(records[1]!.slice(-3)).toEqual([
       'file_rejected',
       'not paid: the file was rejected (required column "inn" is missing)',
+      '',
     ]);
   });
 });

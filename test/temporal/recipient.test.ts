@@ -11,6 +11,7 @@ import {
   dropAndSubmit,
   freshInn,
   ledgerPayouts,
+  readReport,
   uniquePrefix,
 } from '../harness/batches';
 import { outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
@@ -103,6 +104,25 @@ describe("the recipient's year", () => {
         [`${p}-over`, 0],
       ]),
     );
+  });
+
+  it("the report's last column is each paid-for row's headroom under the person's limits", async () => {
+    const inn = freshInn(99_005);
+    const p = uniquePrefix();
+    const rows = [
+      { reference: `${p}-1`, inn },
+      { reference: `${p}-2`, inn },
+      { reference: `${p}-plain`, inn: freshInn(99_006), selfEmployed: false }, // no limit applies
+    ];
+    const { batchId } = await dropAndSubmit(stack, paths, 'headroom.csv', batchCsv(rows));
+    const { reportPath } = await batchHandle(stack, batchId).result();
+    const report = readReport(reportPath, false);
+    expect(Object.keys(report[0]!).at(-1)).toBe('headroom');
+    expect(report.map((r) => [r.reference, r.state, r.headroom])).toEqual([
+      [`${p}-1`, 'succeeded', '2 000,00'],
+      [`${p}-2`, 'succeeded', '2 000,00'],
+      [`${p}-plain`, 'succeeded', ''],
+    ]);
   });
 
   it('a failed payout frees its reservation for the next one', async () => {
