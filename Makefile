@@ -57,12 +57,22 @@ test-chaos: setup
 # left running, so the next run starts in a second; `scripts/temporal-postgres.sh stop` stops it.
 # First the script's own tests on real PostgreSQL (two checkouts, a crashed PostgreSQL, the watchdog: they
 # reuse the server binaries the start built) and the alert rules on made-up series (promtool; Debian's
-# prometheus package is installed when missing).
+# prometheus package is installed when missing), and the batch store's contract on a scratch PostgreSQL.
+# Then the batch suites that hold on any store, on the PostgreSQL batch store (the script's payrun
+# database), and every Temporal test on the engine (folder store).
 test-prod: setup
 	@addr="$$(./scripts/temporal-postgres.sh start)" && \
-	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ && \
+	store="$$(./scripts/temporal-postgres.sh batch-store-url)" && \
+	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ test/batch/store-contract && \
 	./scripts/check-alerts.sh && \
+	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" PAYRUN_BATCH_STORE=postgres \
+	  PAYRUN_BATCH_STORE_URL="$${store#PAYRUN_BATCH_STORE_URL=}" \
+	  npx jest --ci --selectProjects temporal --testPathPatterns $(PG_STORE_SUITES) && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
+
+# Batch suites that make no same-host assumption (the others read the report in done/ the moment a batch
+# ends, which only the folder store's worker writes; with a shared store the watcher brings it).
+PG_STORE_SUITES = 'test/temporal/(batch-store-hosts|cli|dry-run-verdicts)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

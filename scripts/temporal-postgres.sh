@@ -11,6 +11,8 @@
 #   scripts/temporal-postgres.sh rotate-logs       rotates server.log and postgresql.log past TEMPORAL_LOG_MAX_MB
 #   scripts/temporal-postgres.sh render-config     deploy/temporal/config.yaml.tmpl rendered with this
 #                                                  environment, on stdout (what compose's image renders)
+#   scripts/temporal-postgres.sh batch-store-url   prints PAYRUN_BATCH_STORE_URL=postgres://… of payrun's
+#                                                  own database beside Temporal's (its batch store)
 #
 # start prints TEMPORAL_ADDRESS=127.0.0.1:PORT on stdout (everything else goes to stderr) and writes it
 # to $TEMPORAL_PG_DIR/address.env. TEMPORAL_SHARDS (default 4) sets the history shard count of a new
@@ -41,7 +43,7 @@ die() {
 }
 
 usage() {
-  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status | supervise | systemd-unit | rotate-logs | render-config" >&2
+  echo "usage: scripts/temporal-postgres.sh start [--fresh] | stop | status | supervise | systemd-unit | rotate-logs | render-config | batch-store-url" >&2
   exit 2
 }
 
@@ -288,6 +290,31 @@ apply_schemas() {
   sed -i 's/^SCHEMA_DONE=0$/SCHEMA_DONE=1/' "$DIR/state.env"
 }
 
+# payrun's batch store (src/batch/store/postgres.ts): its own database and role beside Temporal's, created
+# once and checked on every start. The role owns only its database: payrun never reaches Temporal's. The
+# tables are payrun's to create (its migrations run when a process first uses the store).
+ensure_batch_store() {
+  if [ -z "${BATCH_STORE_PASSWORD:-}" ]; then
+    BATCH_STORE_PASSWORD="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+    echo "BATCH_STORE_PASSWORD=$BATCH_STORE_PASSWORD" >>"$DIR/state.env"
+  fi
+  if ! PGPASSWORD="$PG_PASSWORD" psql -q -X -h 127.0.0.1 -p "$PG_PORT" -U temporal -d postgres \
+    -v ON_ERROR_STOP=1 >>"$DIR/schema.log" 2>&1 <<SQL; then
+SELECT 'CREATE ROLE payrun LOGIN' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'payrun')\gexec
+ALTER ROLE payrun WITH LOGIN PASSWORD '$BATCH_STORE_PASSWORD';
+SELECT 'CREATE DATABASE payrun OWNER payrun' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = 'payrun')\gexec
+REVOKE ALL ON DATABASE payrun FROM PUBLIC;
+SQL
+    die "creating payrun's batch store database failed; see $DIR/schema.log."
+  fi
+}
+
+cmd_batch_store_url() {
+  load_state
+  [ -n "${BATCH_STORE_PASSWORD:-}" ] || die "no batch store database yet: 'scripts/temporal-postgres.sh start' creates it."
+  echo "PAYRUN_BATCH_STORE_URL=postgres://payrun:$BATCH_STORE_PASSWORD@127.0.0.1:$PG_PORT/payrun"
+}
+
 start_server() {
   pid_alive "$(server_pid)" && return 0 # a start that stopped before registering
   mkdir -p "$DIR/config"
@@ -521,6 +548,7 @@ cmd_start() {
   cmd_rotate_logs
   start_postgres
   apply_schemas
+  ensure_batch_store
   start_server
   ADDRESS="127.0.0.1:$FRONTEND_GRPC_PORT"
   register_namespace
@@ -546,5 +574,6 @@ case "${1:-}" in
     cmd_rotate_logs
     ;;
   render-config) render_config - ;;
+  batch-store-url) cmd_batch_store_url ;;
   *) usage ;;
 esac

@@ -85,7 +85,10 @@ function spawnWatcher(cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'payrun-hosts-'));
-  pg = await startScratchPostgres();
+  // make test-prod names its engine's payrun database; make test gets a scratch PostgreSQL.
+  const given =
+    process.env.PAYRUN_BATCH_STORE === 'postgres' ? process.env.PAYRUN_BATCH_STORE_URL : undefined;
+  pg = given ? { url: given, stop: async () => {} } : await startScratchPostgres();
   // Bank calls take a moment, so the batch is still paying when its first worker is killed.
   stack = await startStack({ inProcessWorker: false, sandbox: { timings: { apiLatencyMs: 150 } } });
 }, 180_000);
