@@ -7,6 +7,7 @@
 import { ed25519 } from '@noble/curves/ed25519';
 import { hexToBytes, utf8ToBytes } from '@noble/curves/abstract/utils';
 import { z } from 'zod';
+import { isBatchId, isReference } from '../src/domain/rules';
 import {
   statementMessage,
   type BatchAuthorization,
@@ -27,8 +28,6 @@ const CLOCK_SKEW_MS = 5 * 60_000;
 const HEX64 = /^[0-9a-f]{64}$/;
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
-const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
-const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
 
 const personId = z
   .string()
@@ -40,7 +39,7 @@ const batchStatement = z.strictObject({
   v: z.literal(1),
   kind: z.literal('batch'),
   decision: z.enum(['submit', 'approve', 'reject']),
-  batchId: z.string().regex(BATCH_ID, 'expected batch-<16 hex digits>[-retry-<n>]'),
+  batchId: z.string().refine(isBatchId, 'expected batch-<16 hex digits>[-retry-<n>]'),
   fileSha256: z.string().regex(HEX64, 'expected the file’s sha256: 64 hex digits'),
   totalKopecks: whole,
   rows: whole,
@@ -56,7 +55,7 @@ const payoutStatement = z.strictObject({
   v: z.literal(1),
   kind: z.literal('payout'),
   decision: z.literal('approve'),
-  reference: z.string().regex(REFERENCE, 'expected a payout reference'),
+  reference: z.string().refine(isReference, 'expected a payout reference'),
   runId: z.string().min(1).max(64),
   amount: whole,
   person: personId,

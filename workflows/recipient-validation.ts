@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPayoutWorkflowId, isReference } from '../src/domain/rules';
 import type { RequestLinkInput, ReserveRequest } from './contracts/recipient';
 
 // The recipient workflow's Update input, checked before it reaches history (workflow-safe, pure).
@@ -7,8 +8,8 @@ const kopecks = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const limit = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
 
 const reserveRequest = z.strictObject({
-  reference: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, 'expected a payout reference'),
-  workflowId: z.string().regex(/^payout-[A-Za-z0-9._:-]{1,64}$/, 'expected a payout workflow id'),
+  reference: z.string().refine(isReference, 'expected a payout reference'),
+  workflowId: z.string().refine(isPayoutWorkflowId, 'expected a payout workflow id'),
   amount: kopecks,
   selfEmployed: z.boolean(),
   at: z.string().datetime({ message: 'expected an ISO 8601 time' }),

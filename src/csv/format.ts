@@ -22,6 +22,7 @@ export const COLUMNS = [
   'service_name',
   'description',
   'email',
+  'citizenship',
   'metadata',
   'self_employed',
 ] as const;
@@ -59,6 +60,7 @@ export const HEADER_ALIASES: Record<Column, readonly string[]> = {
   service_name: ['услуга', 'наименование услуги'],
   description: ['описание', 'назначение'],
   email: ['e-mail', 'почта', 'эл. почта'],
+  citizenship: ['гражданство', 'страна гражданства'],
   metadata: ['метаданные'],
   self_employed: ['самозанятый'],
 };

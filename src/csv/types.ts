@@ -1,32 +1,10 @@
 /**
- * The output model of a loaded batch file. The payout workflow (issue 5) consumes PayoutRequest
- * exactly as defined here: keep this shape stable.
+ * The output model of a loaded batch file. The payout itself, PayoutRequest, is the domain's
+ * (src/domain/payout.ts); it is re-exported here only for importers not yet moved to src/domain.
  */
-export type PayoutMethod =
-  | { type: 'card'; cardNumber: string }
-  | { type: 'bank_account'; bik: string; account: string }
-  | { type: 'fps'; phone: string; bankId: string };
+import type { PayoutRequest } from '../domain';
 
-export interface PayoutRequest {
-  /** The payout's identity: unique in the file, max 64 chars of [A-Za-z0-9._:-]; part of a workflow id. */
-  reference: string;
-  recipient: {
-    lastName: string;
-    firstName: string;
-    middleName?: string;
-    taxReference: string;
-    email?: string;
-  };
-  method: PayoutMethod;
-  /** Kopecks, positive safe integer. */
-  amount: number;
-  currency: 'rub';
-  serviceName: string;
-  description?: string;
-  metadata?: string | Record<string, unknown>;
-  /** false = a plain payout without fiscalization. */
-  selfEmployed: boolean;
-}
+export type { PayoutMethod, PayoutRequest } from '../domain';
 
 /** row: 1-based row as a spreadsheet shows it (header = row 1); column: canonical column name, or null. */
 export interface RowError {

@@ -6,28 +6,34 @@
 import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
 import { charName, currentLang, t, type CharName } from '../i18n';
 import {
+  chars,
   checkInn12,
-  isLuhnValid,
+  DESCRIPTION_MAX,
+  FPS_DESCRIPTION_MAX,
+  isBik,
+  isAccountNumber,
+  isCardLength,
+  isCardNumber,
+  isCountryAlpha3,
+  isFpsBankId,
   isPlausibleEmail,
+  isReference,
   isValidBankAccount,
-  normalizePhone,
-  REFERENCE_PATTERN,
-} from './checks';
+  NAME_MAX,
+  SERVICE_NAME_MAX,
+  type PayoutMethod,
+  type PayoutRequest,
+} from '../domain';
+import { normalizePhone } from './checks';
 import { looksLikeMojibake } from './encoding';
 import { METHOD_ALIASES, METHOD_FIELDS, YES_NO, type Column } from './format';
-import type { AmountColumn, BatchRow, PayoutMethod, PayoutRequest, RowError } from './types';
+import type { AmountColumn, BatchRow, RowError } from './types';
 
 /** The stop-list's message in English (PAYRUN_LANG=en); t('csv.stop_list') in the language set. */
 export const STOP_LIST_MESSAGE = t('csv.stop_list', {}, 'en');
 
-/** The bank's limit on an FPS payout's description (spec, Limits: "FPS description: up to 140 characters"). */
-export const FPS_DESCRIPTION_MAX = 140;
-/** Other descriptions: the purpose field of a Russian payment order holds 210 characters (decision D21). */
-export const DESCRIPTION_MAX = 210;
-/** Last, first and middle name, each (decision D21). */
-export const NAME_MAX = 64;
-/** The service named on the fiscal receipt (decision D21). */
-export const SERVICE_NAME_MAX = 128;
+/** The limits are the domain's (src/domain/rules.ts); exported here under the names the CSV always had. */
+export { DESCRIPTION_MAX, FPS_DESCRIPTION_MAX, NAME_MAX, SERVICE_NAME_MAX };
 
 export interface RowContext {
   index: Partial<Record<Column, number>>;
@@ -49,16 +55,6 @@ export interface RowOutcome {
 
 /** Spreadsheets write long numbers with spaces or no-break spaces ("4276 1234 5678 9012"). */
 const digitsOnly = (text: string): string => text.replace(/[\s\u00a0\u202f-]/g, '');
-
-/** Characters as a person counts them (code points), as the bank counts the FPS description. */
-function chars(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) n--; // a surrogate pair is one character
-  }
-  return n;
-}
 
 export type AmountReading =
   | { kopecks: number; error?: { rule: string; message: string } }
@@ -229,7 +225,7 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     fail('reference', 'formula_like', t('csv.reference_formula', { start: referenceFormula }));
   } else {
     reference = required('reference');
-    if (reference && !REFERENCE_PATTERN.test(reference)) {
+    if (reference && !isReference(reference)) {
       fail('reference', 'reference_format', t('csv.reference_format'));
     }
   }
@@ -306,6 +302,11 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   const email = freeText('email') ?? '';
   if (email && !isPlausibleEmail(email)) fail('email', 'email_format', t('csv.email_format', { email }));
 
+  // The bank's citizenship_country_iso3; people write the code in any case.
+  const citizenship = (freeText('citizenship') ?? '').toUpperCase();
+  if (citizenship && !isCountryAlpha3(citizenship))
+    fail('citizenship', 'citizenship_format', t('csv.citizenship_format', { value: citizenship }));
+
   const metadataText = freeText('metadata') ?? '';
   let metadata: PayoutRequest['metadata'];
   if (metadataText.startsWith('{')) {
@@ -335,6 +336,7 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
       ...(middleName && { middleName }),
       taxReference: inn,
       ...(email && { email }),
+      ...(citizenship && { citizenship }),
     },
     method,
     amount: kopecks,
@@ -359,11 +361,11 @@ function readMethod(
 
   if (type === 'card') {
     const cardNumber = digitsOnly(cell('card_number'));
-    if (!/^\d{13,19}$/.test(cardNumber)) {
+    if (!isCardLength(cardNumber)) {
       fail('card_number', 'card_length', t('csv.card_length', { exponent: /e\+?\d/i.test(cardNumber) }));
       return undefined;
     }
-    if (!isLuhnValid(cardNumber)) {
+    if (!isCardNumber(cardNumber)) {
       fail('card_number', 'card_luhn', t('csv.card_luhn'));
       return undefined;
     }
@@ -373,11 +375,11 @@ function readMethod(
     const bik = digitsOnly(cell('bik'));
     const account = digitsOnly(cell('account'));
     let ok = true;
-    if (!/^\d{9}$/.test(bik)) {
+    if (!isBik(bik)) {
       fail('bik', 'bik_format', t('csv.bik_format', { leadingZero: /^\d{8}$/.test(bik) }));
       ok = false;
     }
-    if (!/^\d{20}$/.test(account)) {
+    if (!isAccountNumber(account)) {
       fail('account', 'account_format', t('csv.account_format'));
       ok = false;
     }
@@ -394,7 +396,7 @@ function readMethod(
     fail('phone', phone.rule, phone.message);
     ok = false;
   }
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(bankId)) {
+  if (!isFpsBankId(bankId)) {
     fail('bank_id', 'bank_id_format', t('csv.bank_id_format'));
     ok = false;
   }

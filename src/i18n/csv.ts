@@ -171,6 +171,10 @@ export const CSV_MESSAGES = {
     ru: (p) => `e-mail "${p.email}" — не адрес электронной почты`,
     en: (p) => `email "${p.email}" is not a valid address`,
   }),
+  'csv.citizenship_format': entry<{ value: string }>({
+    ru: (p) => `гражданство "${p.value}" — не трёхбуквенный код страны ISO 3166 (например, RUS, BLR, KAZ)`,
+    en: (p) => `citizenship "${p.value}" is not a three-letter ISO 3166 country code (like RUS, BLR, KAZ)`,
+  }),
   'csv.metadata_json_object': entry({
     ru: () => 'metadata, начинающиеся с {, должны быть объектом JSON',
     en: () => 'metadata starting with { must be a JSON object',
