@@ -2,7 +2,7 @@
  * Amounts that deserve a second look before money moves: the rows far above what the file typically
  * pays (a mistyped 150 000 000,00 for 150 000,00), and the largest rows of a batch waiting for funds.
  */
-import { readChunk, readMeta } from './store';
+import type { BatchStore } from './store/contract';
 
 export interface AmountRow {
   row: number;
@@ -43,18 +43,23 @@ export function largestRows(rows: Iterable<AmountRow>, n: number): AmountRow[] {
   return top;
 }
 
-/** The largest rows of a stored batch, read a chunk at a time; undefined when the store has no such batch here. */
-export function largestStoredRows(dataDir: string, batchId: string, n: number): AmountRow[] | undefined {
-  let chunkCount: number;
-  try {
-    chunkCount = readMeta(dataDir, batchId).chunkCount;
-  } catch {
-    return undefined; // another machine's batch store: the status says what the workflow knows
+/** The largest rows of a stored batch, read a chunk at a time; undefined when the store has no such batch. */
+export async function largestStoredRows(
+  store: BatchStore,
+  batchId: string,
+  n: number,
+): Promise<AmountRow[] | undefined> {
+  if (!(await store.exists(batchId))) return undefined; // the status says what the workflow knows
+  const { chunkCount } = await store.readMeta(batchId);
+  const rows: AmountRow[] = [];
+  for (let i = 0; i < chunkCount; i++) {
+    const chunk = (await store.readChunk(batchId, i)).map((r) => ({
+      row: r.row,
+      reference: r.request.reference,
+      amount: r.request.amount,
+    }));
+    // Only the n largest so far are kept between chunks: a batch of any size in the same memory.
+    rows.splice(0, rows.length, ...largestRows([...rows, ...chunk], n));
   }
-  function* rows(): Generator<AmountRow> {
-    for (let i = 0; i < chunkCount; i++)
-      for (const r of readChunk(dataDir, batchId, i))
-        yield { row: r.row, reference: r.request.reference, amount: r.request.amount };
-  }
-  return largestRows(rows(), n);
+  return rows;
 }

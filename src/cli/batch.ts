@@ -11,6 +11,7 @@ import { t } from '../i18n';
 import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
+import { largestStoredRows } from '../batch/amounts';
 import { reportHere } from '../batch/settle';
 import { batchStoreFor } from '../batch/store/open';
 import { contentHash } from '../csv';
@@ -33,7 +34,7 @@ import {
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { CliFailure, withClient } from './connect';
 import { operator, parseMaxInFlight, refusedAsFailure, sendCommand } from './operator';
-import { describeCounts, describeProgress, followBatch } from './follow';
+import { describeCounts, describeProgress, followBatch, LARGEST_SHOWN } from './follow';
 
 interface SubmitFlags {
   partial?: boolean;
@@ -139,7 +140,11 @@ export function registerBatch(program: Command): void {
     .action(async (id: string) => {
       await withClient(async (client) => {
         const p = await client.workflow.getHandle<typeof batchWorkflow>(id).query(batchProgressQuery);
-        for (const line of describeProgress(p)) console.log(line);
+        const largestRows =
+          p.phase === 'awaiting_funds'
+            ? await largestStoredRows(batchStoreFor(loadBatchPaths().dataDir), id, LARGEST_SHOWN)
+            : undefined;
+        for (const line of describeProgress(p, largestRows ? { largestRows } : {})) console.log(line);
       });
     });
 

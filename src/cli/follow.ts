@@ -1,7 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import { loadBatchPaths } from '../batch/config';
-import { largestStoredRows, type AmountRow } from '../batch/amounts';
+import type { AmountRow } from '../batch/amounts';
 import { outcomeReason } from '../batch/reasons';
 import { t } from '../i18n';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
@@ -19,13 +18,10 @@ export function describeCounts(counts: Record<string, number>, amounts: Record<s
 /** Failures `batch status` lists; the rest are counted. */
 const FAILURES_SHOWN = 10;
 /** Rows named when a batch waits for funds. */
-const LARGEST_SHOWN = 5;
+export const LARGEST_SHOWN = 5;
 
 export interface DescribeOptions {
-  /**
-   * The largest rows of a batch waiting for funds. Default: read from the batch store on this machine
-   * (PAYRUN_DATA_DIR), where the submit wrote it; none when it is not there.
-   */
+  /** The largest rows of a batch waiting for funds (largestStoredRows, from the batch store); none when absent. */
   largestRows?: AmountRow[];
 }
 
@@ -59,8 +55,7 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
     );
     if (p.phase === 'awaiting_funds' && p.funds.neededKopecks > balance) {
       lines.push(`  ${t('status.shortfall', { short: p.funds.neededKopecks - balance })}`);
-      const largest =
-        opts.largestRows ?? largestStoredRows(loadBatchPaths().dataDir, p.batchId, LARGEST_SHOWN) ?? [];
+      const largest = opts.largestRows ?? [];
       if (largest.length > 0) lines.push(`  ${t('status.largest', { rows: largest })}`);
     }
   }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { farAboveTypical, largestRows, largestStoredRows } from '../../src/batch/amounts';
 import { formatDryRun, type DryRunReport } from '../../src/batch/dry-run';
 import { describeProgress } from '../../src/cli/follow';
-import { readAllRows } from '../../src/batch/store';
+import { FolderBatchStore } from '../../src/batch/store/folder';
+import { readAllRows } from '../../src/batch/store/reads';
 import { makeReportFixture } from '../../bench/report-fixture';
 
 /** A mistyped amount is named before it holds up a batch: in the dry run, and while a batch waits for funds. */
@@ -83,33 +84,40 @@ describe('batch status of a batch waiting for funds, from the batch store on thi
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('names the largest rows the store holds; none when the store is elsewhere', () => {
+  it('names the largest rows the store holds; none when the store is elsewhere', async () => {
     const fixture = makeReportFixture(root, 3_000);
-    const largest = largestStoredRows(fixture.dataDir, fixture.batchId, 3)!;
+    const store = new FolderBatchStore(fixture.dataDir);
+    const largest = (await largestStoredRows(store, fixture.batchId, 3))!;
+    const largestRows = (await largestStoredRows(store, fixture.batchId, 5))!;
     process.env.PAYRUN_DATA_DIR = fixture.dataDir;
-    const lines = describeProgress({
-      batchId: fixture.batchId,
-      phase: 'awaiting_funds',
-      rows: 2_994,
-      invalidRows: 6,
-      totalKopecks: 9_000_000_00,
-      dispatched: 0,
-      inFlight: 0,
-      finished: 0,
-      counts: {},
-      amounts: {},
-      failures: [],
-      failureCount: 0,
-      runs: 1,
-      funds: { neededKopecks: 9_000_000_00, balanceKopecks: 1_000_00 },
-    });
+    const lines = describeProgress(
+      {
+        batchId: fixture.batchId,
+        phase: 'awaiting_funds',
+        rows: 2_994,
+        invalidRows: 6,
+        totalKopecks: 9_000_000_00,
+        dispatched: 0,
+        inFlight: 0,
+        finished: 0,
+        counts: {},
+        amounts: {},
+        failures: [],
+        failureCount: 0,
+        runs: 1,
+        funds: { neededKopecks: 9_000_000_00, balanceKopecks: 1_000_00 },
+      },
+      { largestRows },
+    );
     expect(lines).toContain('  не хватает 8 999 000,00 ₽: пакет ждёт пополнения депозита');
     expect(lines.at(-1)).toBe(
       '  самые крупные строки: строка 1895 r-1894 49 986,86 ₽; строка 632 r-631 49 969,89 ₽; строка 2526 r-2525 49 955,75 ₽; строка 1263 r-1262 49 938,78 ₽; строка 1894 r-1893 49 907,67 ₽',
     );
     // The same five as sorting every stored row.
-    const all = readAllRows(fixture.dataDir, fixture.batchId).map((r) => r.request.amount);
+    const all = (await readAllRows(store, fixture.batchId)).map((r) => r.request.amount);
     expect(largest.map((r) => r.amount)).toEqual(all.sort((a, b) => b - a).slice(0, 3));
-    expect(largestStoredRows(join(root, 'elsewhere'), fixture.batchId, 5)).toBeUndefined();
+    expect(
+      await largestStoredRows(new FolderBatchStore(join(root, 'elsewhere')), fixture.batchId, 5),
+    ).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
 import type { BatchPaths } from '../../src/batch/config';
 import { retryFailed } from '../../src/batch/retry';
 import { readFinal } from '../../src/batch/store';
+import { largestStoredRows } from '../../src/batch/amounts';
+import { batchStoreFor } from '../../src/batch/store/open';
 import {
   batchCsv,
   batchHandle,
@@ -12,7 +14,7 @@ import {
   uniquePrefix,
   waitForProgress,
 } from '../harness/batches';
-import { describeProgress } from '../../src/cli/follow';
+import { describeProgress, LARGEST_SHOWN } from '../../src/cli/follow';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -92,7 +94,8 @@ describe('batch funds and retry-failed', () => {
       (x) => x.phase === 'awaiting_funds' && x.funds !== undefined,
     );
     // `batch status` names the shortfall and the rows that need the money (issue 25).
-    const status = describeProgress(waiting).join('\n');
+    const largestRows = await largestStoredRows(batchStoreFor(paths.dataDir), r.batchId, LARGEST_SHOWN);
+    const status = describeProgress(waiting, { largestRows }).join('\n');
     expect(status).toMatch(/не хватает [\d ]+,\d\d ₽: пакет ждёт пополнения депозита/);
     expect(status).toContain(
       `самые крупные строки: строка 2 ${references[0]} 10 000,00 ₽; строка 3 ${references[1]} 10 000,00 ₽`,
