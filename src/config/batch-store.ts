@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError, type Env } from '../config';
+import { ConfigError, type Env } from './core';
 
 /**
  * Which batch store this process uses. Every process that touches batches (workers, the inbox
