@@ -35,42 +35,6 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-export function luhnValid(digits: string): boolean {
-  if (!/^\d{13,19}$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let n = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      n *= 2;
-      if (n > 9) n -= 9;
-    }
-    sum += n;
-  }
-  return sum % 10 === 0;
-}
-
-const INN12_W11 = [7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
-const INN12_W12 = [3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8];
-const INN10_W = [2, 4, 10, 3, 5, 9, 4, 6, 8];
-
-function innDigit(d: number[], w: number[]): number {
-  return (w.reduce((s, wi, i) => s + wi * d[i]!, 0) % 11) % 10;
-}
-
-/** Individual tax number (12 digits) with both check digits right. */
-export function inn12Valid(inn: string): boolean {
-  if (!/^\d{12}$/.test(inn)) return false;
-  const d = inn.split('').map(Number);
-  return innDigit(d, INN12_W11) === d[10] && innDigit(d, INN12_W12) === d[11];
-}
-
-/** Legal-entity tax number (10 digits) with its check digit right. */
-export function inn10Valid(inn: string): boolean {
-  if (!/^\d{10}$/.test(inn)) return false;
-  const d = inn.split('').map(Number);
-  return innDigit(d, INN10_W) === d[9];
-}
-
 export function cardBrand(num: string): string {
   if (/^220[0-4]/.test(num)) return 'mir';
   if (/^4/.test(num)) return 'visa';

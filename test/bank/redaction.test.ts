@@ -47,7 +47,7 @@ const SECRETS = {
   dateOfBirth: '1990-03-15',
   birthplace: 'Нижний Новгород',
   inn: '500100732259',
-  taxReference: '500100732260',
+  taxReference: '500100732259',
   payerTaxNumber: '7707083893',
   recurrentToken: 'rt_secret_token_value',
   privateKey: keys.privatePem,

@@ -250,6 +250,35 @@ const CASES: Case[] = [
     'digits_12',
   ],
   [
+    'npd tax_reference with a wrong check digit',
+    (b) => b.npd.check({ tax_reference: '500100732260' }),
+    'tax_reference',
+    'inn_check_digits',
+  ],
+  [
+    'a 12-digit card number (the spec states none; payrun pays 13–19, decision D17)',
+    (b) =>
+      b.sessions.initPayout({
+        payment_method: { type: 'card', card: { type: 'bank_card', bank_card: { number: '220000000009' } } },
+        amount_details: { amount: 100, currency: 'rub' },
+      }),
+    'payment_method.card.bank_card.number',
+    'card_number_13_19_digits_luhn',
+  ],
+  [
+    'a card number with a wrong Luhn check digit',
+    (b) =>
+      b.sessions.initPayout({
+        payment_method: {
+          type: 'card',
+          card: { type: 'bank_card', bank_card: { number: '4111111111111112' } },
+        },
+        amount_details: { amount: 100, currency: 'rub' },
+      }),
+    'payment_method.card.bank_card.number',
+    'card_number_13_19_digits_luhn',
+  ],
+  [
     'npd tax_reference letters',
     (b) => b.npd.accountStatus({ tax_reference: '50010073225X' }),
     'tax_reference',
@@ -641,7 +670,7 @@ test('a validation error names the field and rule but never echoes the value', a
     .catch((e: unknown) => e as BankRequestValidationError);
   expect(err).toMatchObject({
     field: 'payment_method.card.bank_card.number',
-    rule: 'card_number_12_19_digits',
+    rule: 'card_number_13_19_digits_luhn',
   });
   expect((err as Error).message).not.toContain('4111');
 });

@@ -1,5 +1,5 @@
 import { TEST_CARDS, TEST_INNS, TEST_PHONES, type RunningSandbox } from '../../src/sandbox';
-import { inn12Valid, luhnValid } from '../../src/sandbox/util';
+import { isCardNumber as luhnValid, isValidInn12 as inn12Valid } from '../../src/domain';
 import * as TV from '../../src/sandbox/test-values';
 import { card, payCard, rub, type SignedClient, startTestSandbox } from './signed-client';
 

@@ -4,7 +4,11 @@ import {
   currency,
   digits,
   email,
+  accountNumber,
+  bik,
+  cardNumber,
   fpsDescription,
+  inn,
   httpUrl,
   isoDate,
   kopecks,
@@ -101,7 +105,7 @@ export type ParticipantDetails = z.infer<typeof ParticipantDetailsSchema>;
 // ---- Payment-method blocks (payment_method / payout_details / payment_details) ----
 
 const bankCard = z.looseObject({
-  number: z.string().regex(/^\d{12,19}$/, 'card_number_12_19_digits'),
+  number: cardNumber,
   expiration_month: z
     .string()
     .regex(/^(0[1-9]|1[0-2])$/, 'month_mm')
@@ -153,14 +157,11 @@ function bankAccountBlock(side: 'payout' | 'payment') {
       z.looseObject({
         system_type: z.literal('ru'),
         ru: z.looseObject({
-          bik: digits(9),
-          account: digits(20),
+          bik,
+          account: accountNumber,
           full_name: payout ? notBlank : z.string().optional(),
           description: payout ? notBlank : z.string().optional(),
-          inn: z
-            .string()
-            .regex(/^(\d{10}|\d{12})$/, 'digits_10_or_12')
-            .optional(),
+          inn: inn.optional(),
           kpp: digits(9).optional(),
           is_fast: z.boolean().optional(),
         }),

@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import {
+  chars,
+  FPS_DESCRIPTION_MAX,
+  isAccountNumber,
+  isBik,
+  isCardNumber,
+  isPhone7,
+  isValidInn,
+  isValidInn12,
+} from '../../domain';
 import { isPositiveKopecks, sameCurrency } from '../../money';
 
 /**
@@ -18,7 +28,7 @@ export const notBlank = z.string().refine((s) => s.trim().length > 0, 'not_blank
 export const digits = (n: number) => z.string().regex(new RegExp(`^\\d{${n}}$`), `digits_${n}`);
 
 /** Russian mobile number as the bank writes it: 11 digits, leading 7, no plus. */
-export const phone7 = z.string().regex(/^7\d{10}$/, 'phone_11_digits_starting_with_7');
+export const phone7 = z.string().refine(isPhone7, 'phone_11_digits_starting_with_7');
 
 export const email = z.email('email');
 
@@ -28,7 +38,22 @@ export const countryAlpha2 = z.string().regex(/^[A-Za-z]{2}$/, 'iso3166_alpha2')
 export const countryAlpha3 = z.string().regex(/^[A-Za-z]{3}$/, 'iso3166_alpha3');
 
 /** Up to 140 characters (code points, as a person counts them, and as the batch check does): the FPS description limit. */
-export const fpsDescription = z.string().refine((s) => [...s].length <= 140, 'max_length_140');
+export const fpsDescription = z
+  .string()
+  .refine((s) => chars(s) <= FPS_DESCRIPTION_MAX, `max_length_${FPS_DESCRIPTION_MAX}`);
+
+/** A card number: 13–19 digits with the Luhn check digit (src/domain/rules.ts; decision D17). */
+export const cardNumber = z.string().refine(isCardNumber, 'card_number_13_19_digits_luhn');
+
+/** A BIC (БИК) and an account number (src/domain/rules.ts). */
+export const bik = z.string().refine(isBik, 'digits_9');
+export const accountNumber = z.string().refine(isAccountNumber, 'digits_20');
+
+/** An INN in a `ru` block (an organisation's 10 digits or a person's 12), check digits right. */
+export const inn = z
+  .string()
+  .regex(/^(\d{10}|\d{12})$/, 'digits_10_or_12')
+  .refine(isValidInn, 'inn_check_digits');
 
 export const isoDate = z.string().refine((s) => parseIsoDate(s) !== undefined, 'date_yyyy_mm_dd');
 
@@ -40,7 +65,7 @@ export const ddmmyyyy = z.string().refine((s) => parseDdMmYyyy(s) !== undefined,
 export const adultBirthday = ddmmyyyy.refine((s) => isAdult(s, new Date()), 'age_over_18');
 
 /** Self-employed people are individuals, whose INN is 12 digits (decision D8). */
-export const taxReference = digits(12);
+export const taxReference = digits(12).refine(isValidInn12, 'inn_check_digits');
 
 export function parseIsoDate(s: string): Date | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);

@@ -17,7 +17,7 @@ import {
   RecurrentTokenSchema,
   TransactionInfoSchema,
 } from './common';
-import { httpUrl, kopecks, notBlank, rub } from './rules';
+import { cardNumber, httpUrl, kopecks, notBlank, rub } from './rules';
 
 // ---- Resources (responses and webhooks; names are the v1 names, see versioning.ts) ----
 
@@ -164,7 +164,7 @@ export const InitPaymentSyncParamsSchema = z.looseObject({
     card: z.looseObject({
       type: z.literal('bank_card'),
       bank_card: z.looseObject({
-        number: z.string().regex(/^\d{12,19}$/, 'card_number_12_19_digits'),
+        number: cardNumber,
         expiration_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'month_mm'),
         expiration_year: z.string().regex(/^\d{2}$/, 'year_yy'),
         security_code: z.string().regex(/^\d{3,4}$/, 'digits_3_4'),

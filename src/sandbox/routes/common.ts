@@ -6,6 +6,7 @@ import { outcomeFor, type Outcome, TEST_CARDS } from '../test-values';
 import { canonicalJson, clone, getPath, isObject, sha256 } from '../util';
 import type { Checker } from '../validate';
 import { FPS_BANKS } from '../fps-banks';
+import { DESCRIPTION_MAX, FPS_DESCRIPTION_MAX, isAccountNumber } from '../../domain';
 
 export const paymentMethodField = (version: 1 | 2): string =>
   version === 2 ? 'payout_details' : 'payment_method';
@@ -62,9 +63,9 @@ export function validateMethod(c: Checker, path: string, side: 'payout' | 'payme
         pattern: /^04\d{7}$/,
         rule: 'must be 9 digits starting with 04',
       });
-      c.string(`${sub}.account`, { required: true, pattern: /^\d{20}$/, rule: 'must be 20 digits' });
+      c.string(`${sub}.account`, { required: true, valid: isAccountNumber, rule: 'must be 20 digits' });
       c.string(`${sub}.full_name`, { required: true, max: 255 });
-      c.string(`${sub}.description`, { max: 210 });
+      c.string(`${sub}.description`, { max: DESCRIPTION_MAX });
       c.inn(`${sub}.inn`);
       c.string(`${sub}.kpp`, { pattern: /^\d{9}$/, rule: 'must be 9 digits' });
     } else if (st) {
@@ -73,14 +74,14 @@ export function validateMethod(c: Checker, path: string, side: 'payout' | 'payme
       const bank = c.string(`${sub}.bank_id`, { required: true });
       if (bank && !FPS_BANKS.some((b) => b.id === bank))
         c.add(`${sub}.bank_id`, 'unknown FPS bank (see fps/banks)');
-      c.string(`${sub}.description`, { max: 140 });
+      c.string(`${sub}.description`, { max: FPS_DESCRIPTION_MAX });
     }
   } else if (type === 'faster_payment_system') {
     sel.phone = c.phone(`${path}.faster_payment_system.phone`, false);
     const bank = c.string(`${path}.faster_payment_system.bank_id`);
     if (bank && !FPS_BANKS.some((b) => b.id === bank))
       c.add(`${path}.faster_payment_system.bank_id`, 'unknown FPS bank (see fps/banks)');
-    c.string(`${path}.faster_payment_system.description`, { max: 140 });
+    c.string(`${path}.faster_payment_system.description`, { max: FPS_DESCRIPTION_MAX });
   } else if (type === 'internal_transfer') {
     c.oneOf(`${path}.internal_transfer.type`, ['transfer_from_nominal_account']);
   } else if (type === 'tax') {

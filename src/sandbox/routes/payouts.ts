@@ -1,6 +1,7 @@
 import { type Ctx, type Route, versions } from '../http/types';
 import type { Json, Session } from '../state/types';
 import { Checker } from '../validate';
+import { FPS_DESCRIPTION_MAX } from '../../domain';
 import {
   buildOperation,
   newSession,
@@ -71,7 +72,7 @@ function validatePayoutRequiredFields(c: Checker, field: string): void {
     for (const f of fields) c.required(`${field}.${f}`);
   }
   if (c.get(`${field}.bank_account.system_type`) === 'faster_payment_system')
-    c.string(`${field}.bank_account.faster_payment_system.description`, { max: 140 });
+    c.string(`${field}.bank_account.faster_payment_system.description`, { max: FPS_DESCRIPTION_MAX });
 }
 
 export type PayoutFlavor = 'plain' | 'nominal' | 'multi';
