@@ -64,7 +64,7 @@ export function isBatchId(text: string): boolean {
 // ---------------------------------------------------------------- card
 
 /**
- * A card number is 13–19 digits (decision D17, amended by issue 24: the spec states no length; 13–19
+ * A card number is 13–19 digits (decision D23, amending D17: the spec states no length; 13–19
  * is what every card scheme payrun pays to issues, what the CSV always took, and what the logger and
  * the reports mask as a card).
  */

@@ -42,7 +42,7 @@ export const fpsDescription = z
   .string()
   .refine((s) => chars(s) <= FPS_DESCRIPTION_MAX, `max_length_${FPS_DESCRIPTION_MAX}`);
 
-/** A card number: 13–19 digits with the Luhn check digit (src/domain/rules.ts; decision D17). */
+/** A card number: 13–19 digits with the Luhn check digit (src/domain/rules.ts; decision D23). */
 export const cardNumber = z.string().refine(isCardNumber, 'card_number_13_19_digits_luhn');
 
 /** A BIC (БИК) and an account number (src/domain/rules.ts). */
