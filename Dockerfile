@@ -21,6 +21,8 @@ COPY package.json ./
 COPY bin ./bin
 # Compose's healthchecks (docker-compose.yml).
 COPY deploy/healthcheck.js ./deploy/healthcheck.js
+# The PostgreSQL batch store's migrations (src/batch/store/postgres.ts finds them above dist/).
+COPY deploy/batch-store-migrations ./deploy/batch-store-migrations
 # Workflow sources are bundled by the worker at start from the compiled workflows/ directory.
 # Named volumes start from the image's directory, so the data dir must already belong to `node`,
 # owner-only like everything payrun writes there (the batch store).

@@ -139,17 +139,20 @@ describe('docker-compose.yml (production)', () => {
     expect(await runHealthcheck(['inbox', join(dir, 'missing'), seconds!])).toBe(1);
   });
 
-  it('gives the watcher and the worker the same batch store and batch folders', () => {
+  it('gives the worker, the watcher and the console one PostgreSQL batch store, and the folders to the watcher and console alone', () => {
     const volumes = (name: string) => (s[name] as Service & { volumes?: string[] }).volumes ?? [];
-    for (const name of ['worker', 'watch']) {
+    for (const name of ['worker', 'watch', 'console'])
       expect(s[name]!.environment).toMatchObject({
-        PAYRUN_DATA_DIR: '/app/data',
-        PAYRUN_BATCHES_DIR: '/app/batches',
+        PAYRUN_BATCH_STORE: 'postgres',
+        PAYRUN_BATCH_STORE_URL_FILE: '/run/secrets/batch_store_url',
       });
-      expect(volumes(name)).toEqual(
-        expect.arrayContaining(['./batches:/app/batches', 'payrun-data:/app/data']),
-      );
+    for (const name of ['watch', 'console']) {
+      expect(s[name]!.environment).toMatchObject({ PAYRUN_BATCHES_DIR: '/app/batches' });
+      expect(volumes(name)).toContain('./batches:/app/batches');
     }
+    // No folder of batches shared with the workers: they may run on any host.
+    expect(volumes('worker').filter((v) => v.includes('batches'))).toEqual([]);
+    expect(s.worker!.depends_on).toHaveProperty('batch-store-setup');
     expect(s.watch!.command).toEqual(['watch']);
   });
 
