@@ -15,6 +15,7 @@ import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { quietLogger, workflowBundle } from './temporal';
 import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
+import { waitFor } from './wait';
 
 /**
  * The middle test layer (test/workflows-time/): payrun's real workflow bundle on Temporal's
@@ -51,6 +52,11 @@ export interface TimeSkipping {
   env: TestWorkflowEnvironment;
   /** A client with payrun's encrypting converter; its `result()` lets the server skip time while it waits. */
   client: Client;
+  /**
+   * A plain client on the same server, for stub activities: the time-skipping client's `result()` unlocks
+   * and relocks time around its wait, which from inside an activity leaves time locked for the test.
+   */
+  reader: Client;
   setup: TemporalSetup;
   teardown(): Promise<void>;
 }
@@ -72,7 +78,12 @@ export async function startTimeSkipping(): Promise<TimeSkipping> {
       Object.entries(SEARCH_ATTRIBUTES).map(([name, type]) => [name, type === 'Int' ? 3 : 2]),
     ),
   });
-  return { env, client: env.client, setup, teardown: () => env.teardown() };
+  const reader = new Client({
+    connection: env.connection,
+    namespace: 'default',
+    dataConverter: payrunDataConverter(setup.ring),
+  });
+  return { env, client: env.client, reader, setup, teardown: () => env.teardown() };
 }
 
 /**
@@ -133,3 +144,24 @@ export async function withStubWorker<T>(
 /** The calls one stub activity took, in order. */
 export const callsOf = (calls: StubCall[], name: keyof PayrunActivities) =>
   calls.filter((c) => c.name === name);
+
+/**
+ * Skips workflow time in steps of `stepMs` until `done` holds (a real-time limit of a minute). Between
+ * steps time stands still (unless a test awaits `result()`), so nothing happens behind the test's back.
+ */
+export async function skipUntil(
+  ts: TimeSkipping,
+  done: () => Promise<boolean>,
+  what: string,
+  stepMs = 10_000,
+): Promise<void> {
+  await waitFor(
+    async () => {
+      if (await done()) return true;
+      await ts.env.sleep(stepMs);
+      return false;
+    },
+    60_000,
+    what,
+  );
+}

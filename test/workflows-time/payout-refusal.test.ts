@@ -76,7 +76,7 @@ test('a refusing taxpayer verdict that arrives while the session is created: no 
   const stubs = payoutStubs(bank, {
     verdict: ALLOWING_VERDICT, // what the look-up read, and created the session on
     meanwhile: async (workflowId) => {
-      const handle = ts.client.workflow.getHandle(workflowId);
+      const handle = ts.reader.workflow.getHandle(workflowId);
       await handle.signal(taxpayerVerdictSignal, { ...ALLOWING_VERDICT, isLinked: false });
       // A look-up that outlasts the workflow task: the worker keeps the task alive, and the signal reaches
       // the workflow before the look-up's answer (a quick look-up's answer is applied in the same task).

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import type { BeforeCreating } from '../../activities/payout-runs';
 import { generateSigningKey, signerFromKey, signStatement } from '../../src/policy/keys';
 import type { PayoutAuthorization, PayoutStatement, PolicyView } from '../../workflows/contracts/approval';
 import {
@@ -13,8 +14,7 @@ import {
 } from '../../workflows/contracts/payout';
 import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import type { payoutWorkflow } from '../../workflows/payout';
-import type { StubActivities, TimeSkipping } from '../harness/time-skipping';
-import { waitFor } from '../harness/wait';
+import { skipUntil, type StubActivities, type TimeSkipping } from '../harness/time-skipping';
 import type { FakeBank } from './fake-bank';
 
 /** What the worker's look-up before the create answers: no earlier run, the given authorization and verdict. */
@@ -31,11 +31,11 @@ export function payoutStubs(bank: FakeBank, answer: LookupAnswer = {}): StubActi
     ...bank.activities(),
     beforeCreating: async (input) => {
       await answer.meanwhile?.(input.workflowId);
-      const found = {
+      const found: BeforeCreating = {
         earlier: [],
         authorization: answer.authorization ?? { kind: 'not_needed', because: 'a time-skipping test' },
         ...(answer.verdict ? { verdict: answer.verdict } : {}),
-      } as const;
+      };
       const create = input.createIfClear;
       if (!create) return found;
       if (create.request.selfEmployed && (!answer.verdict || verdictRefusal(answer.verdict))) return found;
@@ -110,10 +110,7 @@ export async function finalStatus(handle: WorkflowHandle<typeof payoutWorkflow>)
   }
 }
 
-/**
- * Lets workflow time pass in steps of `stepMs` (the server skips it; between steps time stands still, so
- * nothing happens behind the test's back) until the payout's status query shows `state`.
- */
+/** Skips workflow time in steps of `stepMs` until the payout's status query shows `state`. */
 export async function untilState(
   ts: TimeSkipping,
   handle: WorkflowHandle<typeof payoutWorkflow>,
@@ -123,12 +120,10 @@ export async function untilState(
   let last: PayoutStatus | undefined;
   const reached = async () => {
     last = await handle.query(payoutStatusQuery);
-    if (last.state === state) return true;
-    await ts.env.sleep(stepMs);
-    return false;
+    return last.state === state;
   };
   try {
-    await waitFor(reached, 60_000, `payout ${handle.workflowId} in state ${state}`);
+    await skipUntil(ts, reached, `payout ${handle.workflowId} in state ${state}`, stepMs);
   } catch (err) {
     throw new Error(`${(err as Error).message}; it is ${last?.state}: ${last?.notes.join('; ')}`);
   }
