@@ -12,6 +12,7 @@ import { mapLimit } from '../map-limit';
 import { formatRubles } from '../money';
 import { t } from '../i18n';
 import { policyPathIfSet, type Env } from '../config';
+import { maskedInn } from '../recipient/read';
 import { loadPolicy, type Policy } from '../policy/file';
 
 // Headroom under a person's limits for the dry run and the report: read from their ledger (a query, so
@@ -19,9 +20,6 @@ import { loadPolicy, type Policy } from '../policy/file';
 
 /** Ledgers asked at once. */
 const LEDGER_CONCURRENCY = 16;
-
-/** A tax number as output may show it: its last four digits. */
-export const maskedInn = (inn: string) => `${'*'.repeat(Math.max(0, inn.length - 4))}${inn.slice(-4)}`;
 
 /** One person's limits and what is left under them now; undefined when no limit applies to them. */
 export interface RecipientHeadroom extends LedgerHeadroom {

@@ -1,24 +1,17 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
-import { recipientLedgerId, updateLedgerWithStart } from '../../activities/recipient';
-import {
-  refreshRecipientUpdate,
-  requestLinkUpdate,
-  type LinkRequestView,
-  type RecipientView,
-} from '../../workflows/contracts/recipient';
-import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
-import { linkStillOpen } from '../../workflows/recipient-ledger';
+import { updateLedgerWithStart } from '../../activities/recipient';
+import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts/recipient';
+import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { moscowTime, t } from '../i18n';
 import { findSigner } from '../policy/credential';
 import { loadLoginName, policyPathIfSet, type Env } from '../config';
 import { loadPolicy } from '../policy/file';
+import { linkState, maskedInn, readRecipient } from '../recipient/read';
 import { withClient } from './connect';
 
 /** A tax number as a command may print it: its last four digits. */
-const masked = (inn: string) => `${'*'.repeat(inn.length - 4)}${inn.slice(-4)}`;
+const masked = maskedInn;
 
 function taxNumber(value: string): string {
   if (!/^(\d{10}|\d{12})$/.test(value))
@@ -40,12 +33,6 @@ function httpAddress(value: string): string {
     // said below
   }
   throw new InvalidArgumentError('expected an http(s) address, e.g. https://accounting.example/linked');
-}
-
-/** Where a link request stands: open, expired, or linked (a taxpayer check after it says so). */
-export function linkState(link: LinkRequestView, verdict: TaxpayerVerdict | undefined, nowMs = Date.now()) {
-  if (verdict?.isLinked && verdict.checkedAt >= link.sentAt) return 'linked';
-  return linkStillOpen(link, nowMs) ? 'open' : 'expired';
 }
 
 export function describeRecipient(
@@ -87,14 +74,6 @@ export function describeRecipient(
       );
   }
   return [...lines, ...linkLine];
-}
-
-/** The taxpayer workflow's latest verdict for this person (a closed run answers by replay), if any. */
-async function latestVerdict(client: Client, taskQueue: string, inn: string) {
-  return client.workflow
-    .getHandle(taxpayerWorkflowId(inn, taskQueue))
-    .query(taxpayerVerdictQuery)
-    .catch(() => undefined);
 }
 
 export function registerRecipient(program: Command): void {
@@ -140,18 +119,9 @@ export function registerRecipient(program: Command): void {
     .argument('<inn>', 'the tax number (printed masked)', taxNumber)
     .option('--json', 'the ledger as JSON')
     .action(async (inn: string, flags: { json?: boolean }) => {
-      const [view, verdict] = await withClient(async (client, taskQueue) => {
-        try {
-          // Settled first: payouts that ended since their reservation show as paid or released.
-          const ledger = await client.workflow
-            .getHandle(recipientLedgerId(taskQueue, inn))
-            .executeUpdate(refreshRecipientUpdate);
-          return [ledger, ledger.link ? await latestVerdict(client, taskQueue, inn) : undefined] as const;
-        } catch (err) {
-          if (err instanceof WorkflowNotFoundError) return [undefined, undefined] as const;
-          throw err;
-        }
-      });
+      const { view, verdict } = await withClient((client, taskQueue) =>
+        readRecipient(client, taskQueue, inn),
+      );
       if (flags.json) return console.log(JSON.stringify(view ?? { years: [], openReservations: 0 }, null, 2));
       for (const line of describeRecipient(inn, view, undefined, verdict)) console.log(line);
     });

@@ -164,7 +164,7 @@ const ru = {
     running: 'в работе',
     attention: (why: string) => `требует внимания: ${why}`,
     ledger:
-      'Годовой реестр получателя (выплачено за год, в резерве, остаток до лимита) ещё не построен: здесь только то, что консоль находит по референсу.',
+      'Выплачено получателю за год, в резерве и сколько ещё можно выплатить до лимита — на странице «Получатель».',
   },
 };
 
@@ -329,7 +329,7 @@ const en: Messages = {
     running: 'running',
     attention: (why) => `needs attention: ${why}`,
     ledger:
-      'The recipient’s yearly ledger (paid this year, reserved, headroom under the cap) is not built yet: this page shows what the console finds by reference.',
+      'What the recipient was paid this year, what is reserved and what can still be paid under the cap: the Recipient page.',
   },
 };
 

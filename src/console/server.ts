@@ -18,6 +18,7 @@ import { createLogger } from '../logger';
 import { ConsoleContext, Forbidden, type ConsoleOptions } from './context';
 import { totpStep, verifyPassword } from './passwords';
 import { registerBatchRoutes } from './routes-batches';
+import { registerRecipientRoutes } from './routes-recipients';
 import { registerUploadRoutes } from './routes-upload';
 import { SessionStore } from './sessions';
 import { CONSOLE_CSS, CONSOLE_JS } from './static';
@@ -170,6 +171,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
 
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
+  registerRecipientRoutes(app, ctx);
   return app;
 }
 

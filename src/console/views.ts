@@ -32,6 +32,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
           <li><a href="/upload">${m.nav.upload}</a></li>
           <li><a href="/batches">${m.nav.batches}</a></li>
           <li><a href="/payouts">${m.nav.payout}</a></li>
+          <li><a href="/recipients">${t('recipient.page.nav', {}, ctx.lang)}</a></li>
         </ul>
         <p class="who">${m.signedInAs(viewer.name, viewer.roles.map((r) => m.roles[r] ?? r).join(', '))}</p>
         <form method="post" action="/logout">

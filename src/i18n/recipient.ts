@@ -89,4 +89,36 @@ export const RECIPIENT_MESSAGES = {
     ru: () => 'Лимиты получателей (сколько ещё можно выплатить):',
     en: () => "Recipients' limits (what can still be paid):",
   }),
+  // The console's recipient page (src/console/views-recipients.ts).
+  'recipient.page.nav': entry({ ru: () => 'Получатель', en: () => 'Recipient' }),
+  'recipient.page.heading': entry({
+    ru: () => 'Получатель: год выплат',
+    en: () => "Recipient: the year's payouts",
+  }),
+  'recipient.page.inn': entry({ ru: () => 'ИНН получателя', en: () => "Recipient's tax number (INN)" }),
+  'recipient.page.find': entry({ ru: () => 'Показать', en: () => 'Show' }),
+  'recipient.page.invalid': entry({
+    ru: () => 'ИНН — 10 или 12 цифр',
+    en: () => 'a tax number (INN) is 10 or 12 digits',
+  }),
+  'recipient.page.hint': entry({
+    ru: () =>
+      'ИНН показывается только последними цифрами и не попадает в адрес страницы. Суммы — по учёту payrun за календарный год по московскому времени; доход из других источников payrun не видит.',
+    en: () =>
+      "The tax number is shown by its last digits only and never goes into the page's address. Figures are payrun's own, by calendar year in Moscow time; payrun does not see income from elsewhere.",
+  }),
+  'recipient.page.left': entry<{ what: 'cap' | 'month'; limit: number; left: number }>({
+    ru: (p) =>
+      `${p.what === 'cap' ? 'Лимит дохода самозанятого' : 'Месячный лимит'} ${money(p.limit)}: можно выплатить ещё ${money(p.left)}`,
+    en: (p) =>
+      `${p.what === 'cap' ? 'Self-employed income cap' : 'Monthly limit'} ${money(p.limit)}: ${money(p.left)} can still be paid`,
+  }),
+  'recipient.page.column': entry<{ column: 'when' | 'reference' | 'amount' | 'state' }>({
+    ru: (p) => ({ when: 'Когда', reference: 'Референс', amount: 'Сумма', state: 'Состояние' })[p.column],
+    en: (p) => ({ when: 'When', reference: 'Reference', amount: 'Amount', state: 'State' })[p.column],
+  }),
+  'recipient.page.state': entry<{ state: string }>({
+    ru: (p) => ({ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' })[p.state] ?? p.state,
+    en: (p) => p.state,
+  }),
 };

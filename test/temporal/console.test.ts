@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BatchPaths } from '../../src/batch/config';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { writePolicy } from '../../src/policy/generate';
-import { TEST_CARDS } from '../../src/sandbox/test-values';
+import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { batchProgressQuery } from '../../workflows/contracts/batch';
 import { batchCsv, batchHandle, batchTestPaths, uniquePrefix } from '../harness/batches';
 import { launchChromium, seriousAxeViolations, type AxeViolation } from '../harness/browser';
@@ -286,6 +286,30 @@ describe('accounting console in a browser', () => {
     await check(page, 'payout');
   });
 
+  test('a recipient is found by tax number: masked, the year paid, the headroom under the cap, the payouts', async () => {
+    const inn = TEST_INNS.SELF_EMPLOYED_LINKED; // every row of the story's batch pays this person
+    const { page } = await signIn('viewer');
+    await page.goto(url('/recipients'));
+    await page.fill('#inn', inn);
+    await clickAndLoad(page, 'form[action="/recipients"] button');
+    expect(page.url()).not.toContain(inn);
+    expect(await page.content()).not.toContain(inn);
+    const text = await page.textContent('#recipient');
+    expect(text).toContain(`Получатель ********${inn.slice(-4)}`);
+    expect(text).toMatch(/\d{4}: выплачено 6 000,00 ₽, в резерве 0,00 ₽/);
+    expect(text).toContain('Лимит дохода самозанятого 2 400 000,00 ₽: можно выплатить ещё 2 394 000,00 ₽');
+    for (const reference of refs) expect(text).toContain(reference);
+    expect(await page.getAttribute(`#recipient a[href$="${refs[2]}"]`, 'href')).toBe(
+      `/payouts?reference=${refs[2]}`,
+    );
+    await check(page, 'recipient');
+    // Not a tax number: said, nothing looked up.
+    await page.fill('#inn', '12345');
+    await page.$eval('form[action="/recipients"]', (f) => f.setAttribute('novalidate', ''));
+    await clickAndLoad(page, 'form[action="/recipients"] button');
+    expect(await page.textContent('[role="alert"]')).toBe('ИНН — 10 или 12 цифр');
+  });
+
   test('a preparer cancels a batch that waits for approval; the batch answers and the audit names them', async () => {
     const { page } = preparer;
     await page.goto(url('/upload'));
@@ -347,7 +371,17 @@ describe('accounting console in a browser', () => {
     const leaks = bodies.filter((b) => CARDS.some((c) => b.text.includes(c))).map((b) => b.what);
     expect(leaks).toEqual([]);
     expect([...axe.keys()].sort()).toEqual(
-      ['batch', 'batch-narrow', 'batches', 'check-errors', 'dry-run', 'login', 'payout', 'upload'].sort(),
+      [
+        'batch',
+        'batch-narrow',
+        'batches',
+        'check-errors',
+        'dry-run',
+        'login',
+        'payout',
+        'recipient',
+        'upload',
+      ].sort(),
     );
     expect(Object.fromEntries([...axe].filter(([, v]) => v.length > 0))).toEqual({});
   });

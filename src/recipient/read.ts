@@ -1,0 +1,52 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { recipientLedgerId } from '../../activities/recipient';
+import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import {
+  refreshRecipientUpdate,
+  type LinkRequestView,
+  type RecipientView,
+} from '../../workflows/contracts/recipient';
+import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import { linkStillOpen } from '../../workflows/recipient-ledger';
+
+// One person's ledger as `payrun recipient show` and the console's recipient page read it.
+
+export interface RecipientRead {
+  /** Undefined: payrun has no ledger for this person (never paid or reserved anything). */
+  view?: RecipientView;
+  /** The taxpayer check's latest verdict, read only when a link request was sent. */
+  verdict?: TaxpayerVerdict;
+}
+
+/** The ledger settled first (payouts that ended since their reservation show as paid or released). */
+export async function readRecipient(client: Client, taskQueue: string, inn: string): Promise<RecipientRead> {
+  let view: RecipientView;
+  try {
+    view = await client.workflow
+      .getHandle(recipientLedgerId(taskQueue, inn))
+      .executeUpdate(refreshRecipientUpdate);
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return {};
+    throw err;
+  }
+  if (!view.link) return { view };
+  // The taxpayer workflow's latest run answers (a closed one by replay); none yet: no verdict.
+  const verdict = await client.workflow
+    .getHandle(taxpayerWorkflowId(inn, taskQueue))
+    .query(taxpayerVerdictQuery)
+    .catch(() => undefined);
+  return { view, ...(verdict ? { verdict } : {}) };
+}
+
+/** Where a link request stands: open, expired, or linked (a taxpayer check after it says so). */
+export function linkState(
+  link: LinkRequestView,
+  verdict: TaxpayerVerdict | undefined,
+  nowMs = Date.now(),
+): 'linked' | 'open' | 'expired' {
+  if (verdict?.isLinked && verdict.checkedAt >= link.sentAt) return 'linked';
+  return linkStillOpen(link, nowMs) ? 'open' : 'expired';
+}
+
+/** A tax number as output may show it: its last four digits. */
+export const maskedInn = (inn: string) => `${'*'.repeat(Math.max(0, inn.length - 4))}${inn.slice(-4)}`;
