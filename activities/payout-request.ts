@@ -5,8 +5,7 @@ import type {
   PaymentMethodParams,
 } from '../src/bank';
 import type { PayerConfig } from '../src/config';
-import type { PayoutRequest } from '../src/csv/types';
-import { FPS_DESCRIPTION_MAX } from '../src/csv/validate';
+import { FPS_DESCRIPTION_MAX, type PayoutRequest } from '../src/domain';
 import { METADATA_KEY, type PayrunMetadata } from '../src/routing/metadata';
 
 /**
@@ -97,6 +96,7 @@ export function buildPayoutParams(
         first_name: recipient.firstName,
         last_name: recipient.lastName,
         ...(recipient.middleName ? { middle_name: recipient.middleName } : {}),
+        ...(recipient.citizenship ? { citizenship_country_iso3: recipient.citizenship } : {}),
         reference: request.reference,
       },
     },
