@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
-import type { PayoutRequest } from '../src/csv/types';
+import type { PayoutRequest } from '../src/domain';
 import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';

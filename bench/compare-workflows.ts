@@ -11,7 +11,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { PayoutRequest } from '../src/csv/types';
+import type { PayoutRequest } from '../src/domain';
 
 export type BareEvent = { type: 'ready_to_confirm' } | { type: 'payment_finished'; succeeded: boolean };
 export const bareEventSignal = defineSignal<[BareEvent]>('bareEvent');

@@ -31,7 +31,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { idempotencyKey } from '../activities/idempotency';
 import { payoutCall } from '../activities/payout-request';
 import { BankClient, sessionIdOf, verifyWebhook, type PaymentSession } from '../src/bank';
-import type { PayoutRequest } from '../src/csv/types';
+import type { PayoutRequest } from '../src/domain';
 import { createLogger } from '../src/logger';
 import {
   startSandbox,

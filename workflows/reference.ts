@@ -1,4 +1,4 @@
-import type { PayoutMethod } from '../src/csv/types';
+import type { PayoutMethod } from '../src/domain';
 import type { PayoutStatus } from './contracts/payout';
 
 /**

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import { BankApiError, type BankClient } from '../bank';
 import { loadBatch, type RowError } from '../csv';
-import type { PayoutRequest } from '../csv/types';
+import type { PayoutRequest } from '../domain';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
 import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { referenceDifferences } from '../../workflows/reference';

@@ -11,7 +11,7 @@ import {
   type PaymentSession,
 } from '../../src/bank';
 import type { PayerConfig } from '../../src/config';
-import type { PayoutMethod, PayoutRequest } from '../../src/csv/types';
+import type { PayoutMethod, PayoutRequest } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, type RunningSandbox } from '../../src/sandbox';
 import { partnerKeys, PROJECT, silentLogger, startTestSandbox } from '../sandbox/signed-client';
 

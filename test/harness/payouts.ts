@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import type { PayoutRequest } from '../../src/csv/types';
+import type { PayoutRequest } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import {
   payoutWorkflowId,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
 import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
 import { retryFailed } from '../../src/batch/retry';
-import type { PayoutMethod } from '../../src/csv/types';
+import type { PayoutMethod } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { lookupPayout } from '../../src/batch/lookup';

@@ -1,6 +1,6 @@
 /** Shared inputs for the pure workflow helper tests: recognisable values, so a leak is easy to spot. */
 import type { PaymentSession } from '../../src/bank/types/session';
-import type { PayoutMethod, PayoutRequest } from '../../src/csv/types';
+import type { PayoutMethod, PayoutRequest } from '../../src/domain';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 
 export const CARD = '2200000000000012';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { FPS_DESCRIPTION_MAX, loadBatch } from '../../src/csv';
 import { luhnCard } from '../csv/helpers';
-import type { PayoutRequest } from '../../src/csv/types';
+import type { PayoutRequest } from '../../src/domain';
 import {
   invalidInput,
   parseApproval,

@@ -2,7 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BatchAuthorization, SignedStatement } from './approval';
 import { type ApprovalCommand, type CancelCommand } from './operator';
 import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from './payout';
-import type { PayoutRequest } from '../../src/csv/types';
+import type { PayoutRequest } from '../../src/domain';
 
 // The batch workflow's contract: its ids, input, options, row outcomes, progress and result, its Updates and signals.
 
