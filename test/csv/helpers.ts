@@ -1,5 +1,5 @@
 /**
- * Test data generators that compute check digits independently of src/csv/checks.ts
+ * Test data generators that compute check digits independently of src/domain/rules.ts
  * (different formulation), so a bug in one does not hide a bug in the other.
  */
 import iconv from 'iconv-lite';

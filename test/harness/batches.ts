@@ -13,6 +13,7 @@ import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutOptions } from '../../workflows/contracts/payout';
 import type { Stack } from './stack';
+import { inn12 } from '../csv/helpers';
 
 export interface CsvRow {
   reference: string;
@@ -160,9 +161,5 @@ export function ledgerPayouts(stack: Stack, references: string[]): Map<string, n
 
 /** A valid 12-digit INN the sandbox has no special meaning for (a linked self-employed person). */
 export function freshInn(seed: number): string {
-  const d = `77${String(seed).padStart(8, '0')}`.split('').map(Number);
-  const check = (w: number[]) => (w.reduce((s, k, i) => s + k * d[i]!, 0) % 11) % 10;
-  d.push(check([7, 2, 4, 10, 3, 5, 9, 4, 6, 8]));
-  d.push(check([3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8]));
-  return d.join('');
+  return inn12(`77${String(seed).padStart(8, '0')}`);
 }
