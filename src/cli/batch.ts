@@ -12,7 +12,7 @@ import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
 import { largestStoredRows } from '../batch/amounts';
-import { reportHere } from '../batch/settle';
+import { reportHere, settleFinished } from '../batch/settle';
 import { batchStoreFor } from '../batch/store/open';
 import { contentHash } from '../csv';
 import { describeError, submitBatch } from '../batch/submit';
@@ -126,6 +126,8 @@ export function registerBatch(program: Command): void {
         );
         if (flags.follow) {
           const result = await followBatch(client, r.batchId);
+          // A shared store: the file and its report come to this host's done/, as the watcher brings them.
+          await settleFinished(batchStoreFor(paths.dataDir), paths.batchesDir);
           console.log(
             `${describeCounts(result.counts, result.amounts)}${r.invalid ? `, invalid ${r.invalid} (not paid)` : ''}\nreport ${result.reportPath}\nsummary ${result.summaryPath}`,
           );
