@@ -6,19 +6,24 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 /**
- * A payrun worker in its own OS process (`payrun worker` from the sources), so tests can SIGKILL it;
- * `cwd` a working directory of its own, as on another host (default: the checkout).
+ * `payrun ARGS` from the sources as a long-running OS process (a worker, a watcher), so tests can SIGKILL
+ * it; `cwd` a working directory of its own, as on another host (default: the checkout).
  */
-export function spawnWorkerProcess(env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
-  const child = spawn(
+export function spawnPayrunProcess(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
+  return spawn(
     process.execPath,
-    ['-r', join(__dirname, 'ts-register.js'), join(ROOT, 'src', 'cli', 'index.ts'), 'worker'],
+    ['-r', join(__dirname, 'ts-register.js'), join(ROOT, 'src', 'cli', 'index.ts'), ...args],
     {
       cwd,
       env: { ...process.env, LOG_LEVEL: 'warn', TEMPORAL_LOG_LEVEL: 'WARN', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+}
+
+/** A payrun worker in its own OS process (`payrun worker`), its output kept for a failing test's post-mortem. */
+export function spawnWorkerProcess(env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
+  const child = spawnPayrunProcess(['worker'], env, cwd);
   // Kept for the post-mortem of a failing crash test.
   const log = createWriteStream(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), `worker-${child.pid}.log`));
   child.stdout?.pipe(log);

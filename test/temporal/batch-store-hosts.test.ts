@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
   createWriteStream,
   existsSync,
@@ -25,7 +25,7 @@ import { runCli } from '../harness/cli-process';
 import { startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
-import { killHard, spawnWorkerProcess } from '../harness/worker-process';
+import { killHard, spawnPayrunProcess, spawnWorkerProcess } from '../harness/worker-process';
 
 /**
  * Hosts that share nothing but Temporal and the PostgreSQL batch store: a watcher, two workers (one
@@ -34,7 +34,6 @@ import { killHard, spawnWorkerProcess } from '../harness/worker-process';
  * that is SIGKILLed mid-batch and another that takes over; nothing is lost or paid twice, the watcher
  * gets the file and the report into its done/, and a command line elsewhere reads the report.
  */
-const ROOT = join(__dirname, '..', '..');
 const ROWS = 60;
 
 let pg: ScratchPostgres;
@@ -68,19 +67,7 @@ function keepLog(child: ChildProcess, cwd: string, name: string): ChildProcess {
 }
 
 function spawnWatcher(cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      '-r',
-      join(ROOT, 'test', 'harness', 'ts-register.js'),
-      join(ROOT, 'src', 'cli', 'index.ts'),
-      'watch',
-      '--interval',
-      '1',
-    ],
-    { cwd, env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  return keepLog(child, cwd, 'watcher');
+  return keepLog(spawnPayrunProcess(['watch', '--interval', '1'], env, cwd), cwd, 'watcher');
 }
 
 beforeAll(async () => {
