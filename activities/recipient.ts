@@ -2,7 +2,9 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { BankClient } from '../src/bank';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { lookupPayout } from '../src/batch/lookup';
+import { readHistory } from '../src/batch/run-history';
 import { mapLimit } from '../src/map-limit';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
 import { payoutStatusQuery } from '../workflows/contracts/payout';
@@ -10,6 +12,7 @@ import {
   recipientTaskQueue,
   recipientWorkflowId,
   reserveIncomeUpdate,
+  type PreviousLedger,
   type ReserveAnswer,
   type ReserveRequest,
 } from '../workflows/contracts/recipient';
@@ -137,6 +140,17 @@ export function createRecipientActivities({
       };
     },
 
+    /**
+     * What this ledger's previous run held, when the current run was not continued from it (someone
+     * terminated it): the state that run started from (carried over continue-as-new, or rebuilt the same
+     * way) and every reservation it accepted. Read from the server's record of that run; none: {}.
+     */
+    async previousLedger(): Promise<PreviousLedger> {
+      const run = Context.current().info.workflowExecution;
+      if (!run) throw ApplicationFailure.nonRetryable('previousLedger runs only for a ledger workflow');
+      return readPreviousLedger(client, run.workflowId, run.runId);
+    },
+
     async payoutOutcomes({ workflowIds }: { workflowIds: string[] }): Promise<PayoutOutcome[]> {
       return mapLimit(workflowIds, LOOKUP_CONCURRENCY, async (workflowId): Promise<PayoutOutcome> => {
         const lookup = await lookupPayout(client, workflowId);
@@ -157,4 +171,45 @@ export function createRecipientActivities({
       });
     },
   };
+}
+
+/** The newest closed run of the ledger other than `currentRunId`, read as PreviousLedger says. */
+export async function readPreviousLedger(
+  client: Client,
+  workflowId: string,
+  currentRunId: string,
+): Promise<PreviousLedger> {
+  let previous: { runId: string; startTime: Date } | undefined;
+  for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    if (run.runId === currentRunId || run.status.name === 'RUNNING') continue;
+    if (!previous || run.startTime > previous.startTime)
+      previous = { runId: run.runId, startTime: run.startTime };
+  }
+  if (!previous) return { reservations: [] };
+  const events = await readHistory(client, workflowId, previous.runId);
+  const decode = (payloads: Parameters<typeof decodeFromPayloadsAtIndex>[2]) =>
+    decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads);
+  const started = events[0]?.workflowExecutionStartedEventAttributes;
+  let base: PreviousLedger = { reservations: [] };
+  // Its state as the workflow itself takes it: only what its own continue-as-new carried over...
+  if (started?.continuedExecutionRunId) {
+    const input = (await decode(started.input?.payloads)) as { state?: unknown } | undefined;
+    if (input?.state) base = { state: input.state, reservations: [] };
+  }
+  const accepted: ReserveRequest[] = [];
+  const previousLedgerTasks = new Set<string>();
+  for (const e of events) {
+    const scheduled = e.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name === 'previousLedger') previousLedgerTasks.add(String(e.eventId));
+    // ...or what it was rebuilt from, in turn.
+    const completed = e.activityTaskCompletedEventAttributes;
+    if (completed && previousLedgerTasks.has(String(completed.scheduledEventId)))
+      base = ((await decode(completed.result?.payloads)) as PreviousLedger | undefined) ?? base;
+    const update = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
+    if (update?.name === reserveIncomeUpdate.name) {
+      const req = (await decode(update.args?.payloads)) as ReserveRequest | undefined;
+      if (req) accepted.push(req);
+    }
+  }
+  return { ...base, reservations: [...base.reservations, ...accepted] };
 }

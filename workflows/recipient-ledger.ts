@@ -148,6 +148,26 @@ export class IncomeLedger {
     };
   }
 
+  /**
+   * Puts back a reservation a previous run of this ledger accepted (the ledger was terminated by hand and
+   * is rebuilt from its records): held without judging it again, unless its reference is already held or
+   * counted. Settling then reads from its payout what became of it.
+   */
+  restore(req: ReserveRequest): void {
+    if (this.state.reservations[req.reference]) return;
+    if (Object.values(this.state.years).some((y) => y.paid[req.reference])) return;
+    const { year, month } = moscowYearMonth(req.at);
+    this.state.reservations[req.reference] = {
+      reference: req.reference,
+      workflowId: req.workflowId,
+      amount: req.amount,
+      selfEmployed: req.selfEmployed,
+      year,
+      month,
+      at: req.at,
+    };
+  }
+
   open(): Reservation[] {
     return Object.values(this.state.reservations);
   }

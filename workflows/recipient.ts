@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -24,7 +25,7 @@ import { parseRequestLink, parseReserveRequest } from './recipient-validation';
 import { iso, workflowNow } from './time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
-const { payoutOutcomes } = proxyActivities<Acts>(BATCH_STORE);
+const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(BATCH_STORE);
 /** A person asking waits for the answer: a few minutes of attempts, then the error (nothing is recorded). */
 const { requestSelfEmployedLink } = proxyActivities<Acts>({
   startToCloseTimeout: '45 seconds',
@@ -47,22 +48,45 @@ export interface RecipientWorkflowInput {
  */
 export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Promise<void> {
   // Only the ledger itself carries state over continue-as-new: a run started by hand with a `state` of
-  // someone's making (an empty year, say) would let payouts past the cap, so it starts from nothing.
-  const carried = workflowInfo().continuedFromExecutionRunId !== undefined ? input?.state : undefined;
-  const ledger = new IncomeLedger(carried && typeof carried === 'object' ? carried : undefined);
+  // someone's making (an empty year, say) would let payouts past the cap, so it is never taken.
+  const continued = workflowInfo().continuedFromExecutionRunId !== undefined;
+  const carried = continued ? input?.state : undefined;
+  let ledger = new IncomeLedger(carried && typeof carried === 'object' ? carried : undefined);
   let settling: Promise<void> | undefined;
-  /** Reads the outcome of every open reservation's payout, one look-up at a time for the whole ledger. */
-  const settle = () =>
-    (settling ??= (async () => {
+  /**
+   * Reads the outcome of every open reservation's payout, one look-up at a time for the whole ledger.
+   * (With nothing open it returns at once and keeps nothing: a look-up that finished without awaiting
+   * would otherwise stay behind as `settling`, and every later call would return it without looking.)
+   */
+  const settle = (): Promise<void> => {
+    if (settling) return settling;
+    const open = ledger.open();
+    if (open.length === 0) return Promise.resolve();
+    settling = (async () => {
       try {
-        const open = ledger.open();
-        if (open.length === 0) return;
         const outcomes = await payoutOutcomes({ workflowIds: open.map((r) => r.workflowId) });
         open.forEach((r, i) => ledger.settle(r.reference, outcomes[i] ?? 'open'));
       } finally {
         settling = undefined;
       }
-    })());
+    })();
+    return settling;
+  };
+
+  // A run not continued from its predecessor (the first, or one after someone terminated the ledger) first
+  // rebuilds what the previous run held from the server's record of it, then settles it from the payouts'
+  // own records: a terminated ledger does not forget the year's income. Reservations wait for it.
+  // (Ledgers started before this existed replay without it.)
+  const ready: Promise<void> =
+    !continued && patched('ledger-rebuilt-from-previous-run')
+      ? (async () => {
+          const before = await previousLedger();
+          if (before.state && typeof before.state === 'object')
+            ledger = new IncomeLedger(before.state as LedgerState);
+          for (const r of before.reservations) ledger.restore(r);
+          await settle();
+        })()
+      : Promise.resolve();
 
   setHandler(recipientQuery, () => ledger.view());
   setHandler(headroomQuery, (ask) => {
@@ -73,6 +97,7 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
   setHandler(
     reserveIncomeUpdate,
     async (req: ReserveRequest) => {
+      await ready;
       const first = ledger.reserve(req);
       if (first.ok || ledger.open().every((r) => r.reference === req.reference)) return first;
       // Refused while other payouts hold reservations: some may have ended since. Look, then judge again.
@@ -92,6 +117,7 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
   const requestLink = (req: RequestLinkInput) =>
     (linking ??= (async (): Promise<RequestLinkAnswer> => {
       try {
+        await ready;
         const last = ledger.state.link;
         if (last && !req.again && linkStillOpen(last, workflowNow())) return { sent: false, link: last };
         const attempt = (ledger.state.linkRequests ?? 0) + 1;
@@ -119,11 +145,13 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
   });
 
   setHandler(refreshRecipientUpdate, async () => {
+    await ready;
     await settle();
     return ledger.view();
   });
 
   await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000);
+  await ready;
   await condition(allHandlersFinished);
   await continueAsNew<typeof recipientWorkflow>({ state: ledger.state });
 }

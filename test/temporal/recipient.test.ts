@@ -187,6 +187,43 @@ describe("the recipient's year", () => {
     ]);
   });
 
+  it('a ledger terminated by hand is rebuilt from its records and the payouts’, twice over', async () => {
+    const inn = freshInn(99_007);
+    const pay = async (amount: number) => {
+      const r = payoutRequest({ amount });
+      return (
+        await outcome(await startPayout(stack, { ...r, recipient: { ...r.recipient, taxReference: inn } }))
+      ).state;
+    };
+    const handle = stack.client.workflow.getHandle(recipientLedgerId(stack.taskQueue, inn));
+    expect(await pay(300_000)).toBe('succeeded');
+    await handle.terminate('by hand, in a test');
+    // Started afresh by the next reservation, it still knows the 3 000,00 ₽: 2 500,00 ₽ would pass 5 000,00 ₽.
+    expect(await pay(250_000)).toBe('limit_exceeded');
+    expect(await pay(150_000)).toBe('succeeded');
+    await handle.terminate('by hand again: the rebuilt run is rebuilt in turn');
+    expect(await pay(50_001)).toBe('limit_exceeded');
+    expect(await pay(50_000)).toBe('succeeded');
+    const year = (await handle.executeUpdate(refreshRecipientUpdate)).years.at(-1)!;
+    expect(year).toMatchObject({ paidKopecks: 500_000, reservedKopecks: 0 });
+    expect(year.payouts.filter((p) => p.state === 'paid')).toHaveLength(3);
+  });
+
+  it('looking at a ledger with nothing held does not stop it settling later', async () => {
+    const inn = freshInn(99_008);
+    const start = (amount: number, card = TEST_CARDS.SUCCESS) => {
+      const r = payoutRequest({ amount, method: { type: 'card', cardNumber: card } });
+      return startPayout(stack, { ...r, recipient: { ...r.recipient, taxReference: inn } });
+    };
+    const handle = stack.client.workflow.getHandle(recipientLedgerId(stack.taskQueue, inn));
+    expect((await outcome(await start(150_000))).state).toBe('succeeded');
+    await handle.executeUpdate(refreshRecipientUpdate); // settles the paid one
+    await handle.executeUpdate(refreshRecipientUpdate); // nothing held now
+    expect((await outcome(await start(300_000, TEST_CARDS.DECLINED_BY_ISSUER))).state).toBe('failed');
+    // The declined 3 000,00 ₽ is released when 2 500,00 ₽ would otherwise be refused.
+    expect((await outcome(await start(250_000))).state).toBe('succeeded');
+  });
+
   it('a per-payout limit refuses a row before the bank is called', async () => {
     const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: LIMITED_INN } });
     const creates = await requestsTo(stack, 'session/init/payout');

@@ -143,4 +143,19 @@ describe('the recipient ledger', () => {
     });
     expect(l.headroom({ limits: {}, at: june })).toEqual({ year: 2026 });
   });
+
+  it('restores a previous run’s reservation without judging it, once, and never over a counted one', () => {
+    const l = new IncomeLedger();
+    l.reserve(req('paid', 2_000_000_00, '2026-06-01T10:00:00Z'));
+    l.settle('paid', 'paid');
+    // Restored as it was accepted, even past the cap: the payout's record says what became of it.
+    l.restore(req('held', 1_000_000_00, '2026-06-02T10:00:00Z'));
+    l.restore(req('held', 1_000_000_00, '2026-06-02T10:00:00Z'));
+    l.restore(req('paid', 2_000_000_00, '2026-06-01T10:00:00Z'));
+    expect(l.open().map((r) => r.reference)).toEqual(['held']);
+    l.settle('held', 'not_paid');
+    expect(l.view().years).toEqual([
+      expect.objectContaining({ year: 2026, paidKopecks: 2_000_000_00, reservedKopecks: 0 }),
+    ]);
+  });
 });

@@ -59,6 +59,15 @@ export interface RecipientView {
   link?: LinkRequestView;
 }
 
+/**
+ * What a ledger run started from, for its successor when it did not end by continue-as-new (terminated by
+ * hand): the state it was given or rebuilt, and every reservation it accepted after (activities/recipient.ts).
+ */
+export interface PreviousLedger {
+  state?: unknown;
+  reservations: ReserveRequest[];
+}
+
 /** `payrun recipient link`: ask the bank to send this person a link request (docs/payouts.md#linking). */
 export interface RequestLinkInput {
   /** The ledger's own person (the activity checks it against the ledger's id); never logged. */
