@@ -211,7 +211,7 @@ describe("the recipient's year", () => {
 
   it('looking at a ledger with nothing held does not stop it settling later', async () => {
     const inn = freshInn(99_008);
-    const start = (amount: number, card = TEST_CARDS.SUCCESS) => {
+    const start = (amount: number, card: string = TEST_CARDS.SUCCESS) => {
       const r = payoutRequest({ amount, method: { type: 'card', cardNumber: card } });
       return startPayout(stack, { ...r, recipient: { ...r.recipient, taxReference: inn } });
     };
