@@ -5,6 +5,7 @@
  * neutralised. Nothing here logs.
  */
 import { stringify } from 'csv-stringify/sync';
+import { isCardLength } from '../domain';
 import { t } from '../i18n';
 import { formatRubles, sumKopecks } from '../money';
 import { encodeText } from './decode';
@@ -85,7 +86,7 @@ export function neutralizeCell(text: string): string {
 export function maskDigits(text: string, kind: 'card' | 'last4'): string {
   const digits = text.replace(/\D/g, '');
   if (!digits) return text;
-  const keepHead = kind === 'card' && digits.length >= 13 && digits.length <= 19 ? 6 : 0;
+  const keepHead = kind === 'card' && isCardLength(digits) ? 6 : 0;
   const keepTail = Math.min(4, digits.length - keepHead);
   return (
     digits.slice(0, keepHead) +
