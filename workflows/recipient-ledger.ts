@@ -118,6 +118,12 @@ export class IncomeLedger {
     )
       return refuse('yearly_cap', limits.yearlyCapKopecks, capUsed());
     const answer: ReserveAnswer = { ok: true, year, ...headroom() };
+    this.hold(req);
+    return answer;
+  }
+
+  private hold(req: ReserveRequest): void {
+    const { year, month } = moscowYearMonth(req.at);
     this.state.reservations[req.reference] = {
       reference: req.reference,
       workflowId: req.workflowId,
@@ -127,7 +133,6 @@ export class IncomeLedger {
       month,
       at: req.at,
     };
-    return answer;
   }
 
   /** What is left under the cap and the monthly limit, counted as `reserve` counts them. Changes nothing. */
@@ -156,16 +161,7 @@ export class IncomeLedger {
   restore(req: ReserveRequest): void {
     if (this.state.reservations[req.reference]) return;
     if (Object.values(this.state.years).some((y) => y.paid[req.reference])) return;
-    const { year, month } = moscowYearMonth(req.at);
-    this.state.reservations[req.reference] = {
-      reference: req.reference,
-      workflowId: req.workflowId,
-      amount: req.amount,
-      selfEmployed: req.selfEmployed,
-      year,
-      month,
-      at: req.at,
-    };
+    this.hold(req);
   }
 
   open(): Reservation[] {

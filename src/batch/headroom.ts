@@ -148,31 +148,26 @@ export async function planHeadroom(
       if (cap !== undefined) now.cap = cap - r.amount;
     }
   }
+  /** A limit's line: what it is, what is left now, and after the file; none when the limit is not set. */
+  const figure = (
+    limitKopecks: number | undefined,
+    leftKopecks: number | undefined,
+    afterKopecks?: number,
+  ) =>
+    limitKopecks !== undefined && leftKopecks !== undefined
+      ? { limitKopecks, leftKopecks, afterKopecks: afterKopecks ?? leftKopecks }
+      : undefined;
   const lines = [...known].flatMap(([inn, h]): HeadroomLine[] => {
     if (!h) return [];
     const after = left.get(inn)!;
+    const cap = figure(h.limits.yearlyCapKopecks, h.capLeftKopecks, after.cap);
+    const month = figure(h.limits.perMonthKopecks, h.monthLeftKopecks, after.month);
     return [
       {
         who: maskedInn(inn),
         year: h.year,
-        ...(h.capLeftKopecks !== undefined
-          ? {
-              cap: {
-                limitKopecks: h.limits.yearlyCapKopecks!,
-                leftKopecks: h.capLeftKopecks,
-                afterKopecks: after.cap!,
-              },
-            }
-          : {}),
-        ...(h.monthLeftKopecks !== undefined
-          ? {
-              month: {
-                limitKopecks: h.limits.perMonthKopecks!,
-                leftKopecks: h.monthLeftKopecks,
-                afterKopecks: after.month!,
-              },
-            }
-          : {}),
+        ...(cap ? { cap } : {}),
+        ...(month ? { month } : {}),
         ...(h.limits.perPayoutKopecks !== undefined ? { perPayoutKopecks: h.limits.perPayoutKopecks } : {}),
       },
     ];
