@@ -4,7 +4,7 @@
  * processing/ to done/ and puts the report and summary beside it; a command line or console on any
  * other host fetches them into its own done/ when asked. With the folder store the worker does it all.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { contentHash } from '../csv';
 import { batchWorkflowId, type BatchFinal } from '../../workflows/contracts/batch';
@@ -34,6 +34,19 @@ export async function reportHere(
   return { reportPath, summaryPath };
 }
 
+/** A file's batch id, hashed once per version of the file: a large file waits in processing/ for hours. */
+const ids = new Map<string, { stamp: string; batchId: string }>();
+function batchIdOf(file: string): string {
+  const st = statSync(file);
+  const stamp = `${st.size}:${st.mtimeMs}:${st.ino}`;
+  const known = ids.get(file);
+  if (known?.stamp === stamp) return known.batchId;
+  const batchId = batchWorkflowId(contentHash(readFileSync(file)));
+  if (ids.size >= 1000) ids.clear();
+  ids.set(file, { stamp, batchId });
+  return batchId;
+}
+
 /**
  * For every file in processing/ whose batch has finished: its report and summary into done/, then
  * the file itself (last, so a file in done/ always has its report). Returns the files settled and their batches.
@@ -47,7 +60,7 @@ export async function settleFinished(
   const settled: Array<{ file: string; batchId: string }> = [];
   for (const name of readdirSync(processing).sort()) {
     const file = join(processing, name);
-    const batchId = batchWorkflowId(contentHash(readFileSync(file)));
+    const batchId = batchIdOf(file);
     const final = await store.readFinal(batchId);
     if (!final) continue;
     const meta = await store.readMeta(batchId);
