@@ -13,7 +13,11 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 // Workflow code may import @temporalio/common (bundled, deterministic); the error class lives there only.
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  type SignalDefinition,
+  type UpdateDefinition,
+} from '@temporalio/common';
 import type { createBatchActivities } from '../activities/batch';
 import {
   addToTally,
@@ -25,6 +29,7 @@ import {
   outcomeFromStatus,
 } from './batch-tally';
 import type { BatchCarry } from './batch-state';
+import { handleOperatorCommands, operatorCommand } from './operator-command';
 import { checkBatchDecision, parseSignedStatement } from './approval';
 import type { BatchAuthorization, BatchStatement, SignedStatement } from './contracts/approval';
 import {
@@ -260,18 +265,6 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   const noteIgnored = (what: string) => {
     if (ignoredSignals.push(`${iso()} ${what}`) > 20) ignoredSignals.shift();
   };
-  const whenValid =
-    <T>(name: string, parse: (raw: unknown) => Result<T>, act: (value: T) => unknown) =>
-    (raw: unknown) => {
-      const r = parse(raw);
-      if (r.ok) act(r.value);
-      else noteIgnored(`ignored a malformed ${name} signal: ${r.message}`);
-    };
-  /** Validators throw: a malformed or anonymous update is refused to its caller and leaves no history. */
-  const valid = <T>(r: Result<T>): T => {
-    if (!r.ok) throw new Error(r.message);
-    return r.value;
-  };
   /** An operator command by a named (not proven) caller, recorded for the audit trail with its answer. */
   const named =
     <T extends { by: string; note?: string; reason?: string }>(
@@ -284,43 +277,38 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
       recordCommand({ command, by: v.by, proven: false, answer, ...(note ? { note } : {}) });
       return answer;
     };
-  const pauseNamed = named('pause', pause);
-  const resumeNamed = named('resume', resume);
-  const cancelNamed = named('cancel', cancel);
-  for (const [signal, decision] of [
-    [batchApproveSignal, 'approve'],
-    [batchRejectSignal, 'reject'],
-  ] as const)
-    setHandler(signal, async (raw) => {
-      const parsed = parseSignedStatement(raw);
-      if (!parsed.ok) return noteIgnored(`ignored a malformed ${decision} signal: ${parsed.reason}`);
-      let signed: SignedStatement;
-      try {
-        signed = validDecision(decision)(raw);
-      } catch (err) {
-        noteIgnored(`ignored a ${decision} signal: ${(err as Error).message}`);
-        return;
-      }
-      await decide(signed);
+  const signedStatement = (raw: unknown): Result<SignedStatement> => {
+    const parsed = parseSignedStatement(raw);
+    return parsed.ok ? parsed : { ok: false, message: parsed.reason };
+  };
+  const decision = (
+    name: 'approve' | 'reject',
+    update: typeof approveBatchUpdate,
+    signal: typeof batchApproveSignal,
+  ) =>
+    operatorCommand({
+      name,
+      update,
+      signal,
+      parse: signedStatement,
+      admit: (signed) => void validDecision(name)(signed),
+      act: decide,
+      ignored: noteIgnored,
     });
-  setHandler(batchPauseSignal, whenValid('pause', parsePauseResume, pauseNamed));
-  setHandler(batchResumeSignal, whenValid('resume', parsePauseResume, resumeNamed));
-  setHandler(batchCancelSignal, whenValid('cancel', parseCancellation, cancelNamed));
-  setHandler(approveBatchUpdate, (a) => decide(validDecision('approve')(a)), {
-    validator: (a) => void validDecision('approve')(a),
-  });
-  setHandler(rejectBatchUpdate, (a) => decide(validDecision('reject')(a)), {
-    validator: (a) => void validDecision('reject')(a),
-  });
-  setHandler(pauseBatchUpdate, (a) => pauseNamed(valid(parsePauseResume(a))), {
-    validator: (a) => void valid(parsePauseResume(a)),
-  });
-  setHandler(resumeBatchUpdate, (a) => resumeNamed(valid(parsePauseResume(a))), {
-    validator: (a) => void valid(parsePauseResume(a)),
-  });
-  setHandler(cancelBatchUpdate, (a) => cancelNamed(valid(parseCancellation(a))), {
-    validator: (a) => void valid(parseCancellation(a)),
-  });
+  const namedCommand = <T extends { by: string; note?: string; reason?: string }>(
+    name: BatchCommandRecord['command'],
+    update: UpdateDefinition<string, [T]>,
+    signal: SignalDefinition<[T]>,
+    parse: (raw: unknown) => Result<T>,
+    act: (v: T) => string,
+  ) => operatorCommand({ name, update, signal, parse, act: named(name, act), ignored: noteIgnored });
+  handleOperatorCommands([
+    decision('approve', approveBatchUpdate, batchApproveSignal),
+    decision('reject', rejectBatchUpdate, batchRejectSignal),
+    namedCommand('pause', pauseBatchUpdate, batchPauseSignal, parsePauseResume, pause),
+    namedCommand('resume', resumeBatchUpdate, batchResumeSignal, parsePauseResume, resume),
+    namedCommand('cancel', cancelBatchUpdate, batchCancelSignal, parseCancellation, cancel),
+  ]);
   let fundsChanged = false;
   setHandler(batchFundsChangedSignal, () => {
     fundsChanged = true;

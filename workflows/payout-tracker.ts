@@ -2,7 +2,13 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { PaymentSession } from '../src/bank/types/session';
 import { laterPhase, readPayoutSession, receiptOf, refundsOf, type SessionPhase } from './bank-session';
 import type { BankEventSignal, SignedWebhook } from './contracts/bank-event';
-import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
+import type {
+  PayoutFailure,
+  PayoutInput,
+  PayoutState,
+  PayoutStatus,
+  TrackerSnapshot,
+} from './contracts/payout';
 import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
 
 /** Where the tracker writes search attributes and reads the time: the workflow's, or a test's. */
@@ -106,6 +112,38 @@ export class PayoutTracker {
     const room = this.notesDropped > 0 || notes.length > NOTES_KEPT ? NOTES_KEPT - 1 : NOTES_KEPT;
     if (notes.length > room) this.notesDropped += notes.splice(0, notes.length - room).length;
     if (this.notesDropped > 0) notes.unshift(`${this.notesDropped} older notes dropped; the newest are kept`);
+  }
+
+  /** Everything the tracker knows, for the payout's own continue-as-new (bounded: notes and event ids are). */
+  snapshot(): TrackerSnapshot {
+    return {
+      status: this.status,
+      phase: this.phase,
+      nudged: this.nudged,
+      unchecked: this.unchecked,
+      ...(this.credited ? { credited: this.credited } : {}),
+      ...(this.returnedAt ? { returnedAt: this.returnedAt } : {}),
+      seenEvents: [...this.seenEvents],
+      notesDropped: this.notesDropped,
+      published: [...this.published],
+      stateShown: this.stateShown,
+    };
+  }
+
+  /** A tracker that goes on from a snapshot its own run took before continuing as new. */
+  static restore(input: PayoutInput, s: TrackerSnapshot, env: TrackerEnvironment): PayoutTracker {
+    const tracker = new PayoutTracker(input, env);
+    Object.assign(tracker.status, s.status);
+    tracker.phase = s.phase;
+    tracker.nudged = s.nudged;
+    tracker.unchecked = [...s.unchecked];
+    if (s.credited) tracker.credited = s.credited;
+    if (s.returnedAt) tracker.returnedAt = s.returnedAt;
+    for (const id of s.seenEvents) tracker.seenEvents.add(id);
+    tracker.notesDropped = s.notesDropped;
+    for (const [key, value] of s.published) tracker.published.set(key, value);
+    tracker.stateShown = s.stateShown;
+    return tracker;
   }
 
   get sessionId(): string | undefined {

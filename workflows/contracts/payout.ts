@@ -1,5 +1,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { SignedStatement } from './approval';
+import type { PolicyView, SignedStatement } from './approval';
+import type { TaxpayerVerdict } from './taxpayer';
+import type { SessionPhase } from '../bank-session';
+import type { SignedWebhook } from './bank-event';
 import { type CancelCommand } from './operator';
 import type { PayoutMethod, PayoutRequest } from '../../src/csv/types';
 
@@ -135,4 +138,40 @@ export interface EarlierPayoutRun {
   verdict: 'running' | 'paid' | 'not_paid' | 'in_doubt';
   /** Its last status (result, failure detail or status query), when it could be read. */
   status?: PayoutStatus;
+}
+
+/**
+ * What a payout carries into its own continue-as-new when its history nears Temporal's limits (a flood of
+ * signals): where it was and everything it knew, so the next run goes on from there and never creates a
+ * second session. Taken only from the workflow's own continue-as-new, never from a hand-started run.
+ */
+export interface PayoutCarry {
+  /** The step the run stopped in: waiting for ready_to_confirm (and approval), for the result, for credit. */
+  step: 'confirm' | 'result' | 'credit';
+  tracker: TrackerSnapshot;
+  confirmDeadline: number;
+  creditUntil?: number;
+  verdict?: TaxpayerVerdict;
+  cancelRequest?: CancelCommand;
+  lateRefusal?: { code: string; reason: string };
+  confirmSent: boolean;
+  approvalPolicy?: PolicyView;
+  reportTo?: string;
+  told: boolean;
+  /** How many runs of this payout came before this one (each continued as new). */
+  continuations: number;
+}
+
+/** A tracker's whole state, as a payout carries it into its own continue-as-new. */
+export interface TrackerSnapshot {
+  status: PayoutStatus;
+  phase: SessionPhase;
+  nudged: boolean;
+  unchecked: SignedWebhook[];
+  credited?: { event: string; eventDate: string };
+  returnedAt?: string;
+  seenEvents: string[];
+  notesDropped: number;
+  published: [string, string | number][];
+  stateShown: boolean;
 }

@@ -1,0 +1,679 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  isCancellation,
+  patched,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { PaymentSession } from '../src/bank';
+import type { BeforeCreating } from '../activities/payout-runs';
+import { checkPayoutApproval } from './approval';
+import { firstPayout, readPayoutSession } from './bank-session';
+import type { PayoutAuthorization, PolicyView, SignedStatement } from './contracts/approval';
+import { payoutSettledSignal } from './contracts/batch';
+import type { CancelCommand } from './contracts/operator';
+import type {
+  EarlierPayoutRun,
+  PayoutCarry,
+  PayoutInput,
+  PayoutState,
+  PayoutStatus,
+} from './contracts/payout';
+import { verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
+import {
+  bankFailure,
+  beforeCreating,
+  cancelSession,
+  causeType,
+  confirmSession,
+  createPayoutSession,
+  errorText,
+  getSession,
+  lookUpOrCreate,
+  taxpayerVerdict,
+} from './payout-activities';
+import {
+  ALREADY_PAID_TYPE,
+  maskNumbers,
+  NEEDS_ATTENTION_TYPE,
+  notPaidType,
+  PAID_STATES,
+  REFERENCE_CONFLICT_TYPE,
+  type NotPaidState,
+} from './payout-ending';
+import { PayoutTracker } from './payout-tracker';
+import { SessionWatch } from './payout-watch';
+import { referenceDifferences } from './reference';
+import { addBusinessDays, iso, workflowNow } from './time';
+
+const HOUR = 3_600_000;
+const DEFAULTS = {
+  pollAfterMs: 60_000,
+  confirmWindowMs: 4 * HOUR,
+  confirmSafetyMarginMs: 15 * 60_000,
+  creditConfirmationBusinessDays: 7,
+  taxpayerCheckMaxAgeMs: 24 * HOUR,
+};
+
+/**
+ * Patches (workflow code changes that change commands, so histories recorded before them replay):
+ * a taxpayerVerdict signal is only a wake-up, the verdict read from the taxpayer workflow itself (issue 23);
+ * a payout near Temporal's history limits continues as new with its state.
+ */
+export const VERDICT_FROM_OWN_CHECK = 'taxpayer-verdict-from-own-check';
+export const CONTINUE_WHEN_HISTORY_FULL = 'payout-continue-as-new';
+
+/** Well below Temporal's limits (51 200 events, 50 MB), so the run has room to settle and carry its state. */
+const MAX_HISTORY_EVENTS = 8_000;
+const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
+
+/** The workflow function's type, for continue-as-new (the payout's own run only ever passes `carry`). */
+type PayoutWorkflowFn = (input: PayoutInput, carry?: PayoutCarry) => Promise<PayoutStatus>;
+
+/**
+ * One run of a payout, step by step; payoutWorkflow (workflows/payout.ts) wires the handlers to it. The
+ * steps: input checked → earlier runs of the reference settled with the bank → taxpayer check → bank
+ * session → ready_to_confirm → (approval) → one confirm within the bank's 4-hour window →
+ * payment_finished → (confirmation_payout or a return). docs/payouts.md describes every step and ending.
+ */
+export class PayoutRun {
+  readonly tracker: PayoutTracker;
+  private readonly opts: typeof DEFAULTS & NonNullable<PayoutInput['options']>;
+  private readonly request: PayoutInput['request'];
+  private readonly ids = workflowInfo();
+  /** The bank's idempotency key of this payout's writes: the same in every run it continues as. */
+  private readonly sessionKey: string;
+  private readonly watch: SessionWatch;
+  verdict?: TaxpayerVerdict;
+  cancelRequest?: CancelCommand;
+  /** A refusing verdict that came after the session was created: it is cancelled, the row rejected. */
+  private lateRefusal?: { code: string; reason: string };
+  private confirmSent = false;
+  /** The policy an approval of this run is checked against: set when the worker says one is needed. */
+  private approvalPolicy?: PolicyView;
+  /** Why this run may not pay at all (not in an approved batch's file): it ends rejected, no session. */
+  private refusal?: Extract<PayoutAuthorization, { kind: 'refused' }>;
+  /** A taxpayerVerdict signal came: read the verdict from the taxpayer workflow (the signal is not believed). */
+  private verdictWake = false;
+  /** A batch waiting for this payout without being its parent asks to be told when it settles. */
+  reportTo?: string;
+  private told = false;
+  private step: PayoutCarry['step'] = 'confirm';
+  private confirmDeadline = 0;
+  private creditUntil?: number;
+  private continuing = false;
+  private mayContinue = true;
+
+  constructor(
+    private readonly input: PayoutInput,
+    private readonly carry?: PayoutCarry,
+  ) {
+    this.opts = { ...DEFAULTS, ...input.options };
+    this.request = input.request;
+    this.sessionKey = `${this.ids.workflowId}:${this.ids.firstExecutionRunId}`;
+    const env = { upsert: upsertSearchAttributes, now: iso };
+    this.tracker = carry ? PayoutTracker.restore(input, carry.tracker, env) : new PayoutTracker(input, env);
+    if (carry) this.takeCarry(carry);
+    this.watch = new SessionWatch(
+      this.tracker,
+      this.opts.pollAfterMs,
+      () => this.historyNearLimit(),
+      () => this.continueAsNewHere(),
+    );
+  }
+
+  get status(): PayoutStatus {
+    return this.tracker.status;
+  }
+
+  private get phase() {
+    // Read through a getter: TypeScript would keep a narrowing of `tracker.phase` across awaits.
+    return this.tracker.phase;
+  }
+
+  private isFinal = () => this.tracker.status.timestamps.finished !== undefined;
+
+  // ─── Commands and signals ───────────────────────────────────────────────────────────────────────
+
+  /** The validator's check: a forged, replayed or expired approval is refused before it reaches history. */
+  admitApproval(signed: SignedStatement): void {
+    if (!this.tracker.status.approval!.required) return; // answered "not required" below
+    if (!this.approvalPolicy)
+      throw new Error('the payout has not read the policy yet: try again in a moment');
+    const { reference, amount } = this.request;
+    const checked = checkPayoutApproval(
+      this.approvalPolicy,
+      signed,
+      { reference, runId: this.ids.runId, amount },
+      workflowNow(),
+    );
+    if (!checked.ok) throw new Error(checked.reason);
+  }
+
+  approve(signed: SignedStatement): string {
+    const approval = this.tracker.status.approval!;
+    if (!approval.required) return 'approval is not required for this payout';
+    if (approval.approvedBy) return `already approved by ${approval.approvedBy}`;
+    if (this.isFinal()) return `nothing is awaiting approval: the payout ended ${this.tracker.status.state}`;
+    if (this.cancelRequest) return `nothing is awaiting approval: cancelled by ${this.cancelRequest.by}`;
+    this.tracker.status.approval = { ...approval, approvedBy: signed.statement.person, approvedAt: iso() };
+    return this.tracker.status.state === 'awaiting_approval'
+      ? 'approved'
+      : 'approved; it is confirmed when the bank is ready';
+  }
+
+  cancel(req: CancelCommand): string {
+    if (this.cancelRequest) return `already cancelled by ${this.cancelRequest.by}`;
+    if (this.isFinal()) return `nothing to cancel: the payout ended ${this.tracker.status.state}`;
+    if (this.confirmSent)
+      return `too late to cancel: the payout was confirmed (${this.tracker.status.state})`;
+    this.cancelRequest = req;
+    this.tracker.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
+    return 'cancel requested: the payout is cancelled before any money moves';
+  }
+
+  /**
+   * Anyone who can reach Temporal can send this signal, so its content is not the verdict: it only says
+   * the taxpayer workflow may have answered, and the payout reads the answer from that workflow itself.
+   * Runs recorded before this rule took the first signal's content as the verdict, and still replay so.
+   */
+  verdictSignalled(v: TaxpayerVerdict | null | undefined): void {
+    const ok = v && typeof v.isProfessionalIncomeTaxpayer === 'boolean' && typeof v.isLinked === 'boolean';
+    if (!ok) this.tracker.note('ignored a malformed taxpayerVerdict signal');
+    else if (patched(VERDICT_FROM_OWN_CHECK)) this.verdictWake = true;
+    else this.verdict ??= v;
+  }
+
+  /** A nudge only: the batch reads this payout's record from the server before it counts the row. */
+  async tellBatch(to: string | undefined): Promise<void> {
+    if (!to || this.told || this.continuing) return;
+    this.told = true;
+    await getExternalWorkflowHandle(to)
+      .signal(payoutSettledSignal, { reference: this.request.reference })
+      .catch(() => undefined); // the batch has finished: nobody waits
+  }
+
+  // ─── Endings ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Ends the run as Failed with a clean not-paid outcome, so the reference may be paid by a later run. */
+  private finish(state: NotPaidState, code: string, reason: string): never {
+    const status = this.tracker.fail(state, { code, reason: maskNumbers(reason) });
+    this.tracker.publish();
+    throw ApplicationFailure.create({
+      message: `payout ${state}: ${status.failure!.reason}`,
+      type: notPaidType(state),
+      details: [status],
+      nonRetryable: true,
+    });
+  }
+
+  private needsAttention(reason: string): never {
+    const full = `${maskNumbers(reason)}; run \`payrun payout reconcile ${this.request.reference}\` to ask the bank`;
+    const status = this.tracker.fail('needs_attention', { code: 'needs_attention', reason: full });
+    this.tracker.publish(true); // operators search for these
+    throw ApplicationFailure.create({
+      message: full,
+      type: NEEDS_ATTENTION_TYPE,
+      details: [status],
+      nonRetryable: true,
+    });
+  }
+
+  private cancelledBeforeMoney(): never {
+    return this.lateRefusal
+      ? this.finish(
+          'rejected',
+          this.lateRefusal.code,
+          `${this.lateRefusal.reason}; its session was cancelled`,
+        )
+      : this.finish('cancelled', 'cancelled_by_operator', `cancelled by ${this.cancelRequest!.by}`);
+  }
+
+  // ─── Steps ──────────────────────────────────────────────────────────────────────────────────────
+
+  /** 0. At most once whoever starts it: every earlier run of this reference is settled with the bank. */
+  async run(): Promise<PayoutStatus> {
+    if (this.carry) return this.settled(this.resume(this.carry.step));
+    const { workflowId, runId } = this.ids;
+    const { opts, request } = this;
+    const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
+    const authorize = {
+      batchId: this.input.batchId,
+      request,
+      ...(this.input.options?.requireApproval ? { requested: true } : {}),
+    };
+    const ask = {
+      workflowId,
+      currentRunId: runId,
+      ...(asksVerdict ? { taxpayer: this.taxpayerAsk } : {}),
+      ...(opts.reconcileOnly ? {} : { authorize }),
+    };
+    // Usually nothing stands in the session's way, and one attempt of the look-up creates it too. Anything
+    // else — a refusal, a failed attempt, a verdict or a cancel already here — takes the separate steps
+    // below, as every payout did before (and as histories recorded before replay: no `created`).
+    const deadlineFrom = workflowNow();
+    let before: BeforeCreating | undefined;
+    if (!opts.reconcileOnly && this.cancelRequest === undefined && this.verdict === undefined) {
+      try {
+        before = await lookUpOrCreate({ ...ask, createIfClear: this.createInput });
+      } catch (err) {
+        if (isCancellation(err)) throw err;
+        this.tracker.note(
+          `creating the session with the look-up failed (${errorText(err)}); trying step by step`,
+        );
+      }
+      if (before?.created) {
+        this.applyAuthorization(before.authorization);
+        return this.payCreated(before.created, before.verdict, deadlineFrom);
+      }
+    }
+    before ??= await beforeCreating(ask);
+    this.applyAuthorization(before.authorization);
+    this.verdict ??= before.verdict;
+    const earlier = before.earlier;
+    const paidBefore = await this.settleEarlierRuns(earlier);
+    if (paidBefore) this.alreadyPaid(paidBefore);
+    if (opts.reconcileOnly)
+      return this.finish(
+        'failed',
+        'reconciled_not_paid',
+        earlier.length
+          ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
+          : 'nothing to reconcile: no earlier run of this reference',
+      );
+    if (this.refusal) return this.finish('rejected', this.refusal.code, this.refusal.reason);
+    const reserved = before.reservation;
+    if (reserved && !reserved.ok)
+      return this.finish(
+        'limit_exceeded',
+        'limit_exceeded',
+        reserved.reason ?? `would pass the ${reserved.limit} limit`,
+      );
+    return this.settled(this.pay());
+  }
+
+  private applyAuthorization(a: PayoutAuthorization | undefined): void {
+    // Absent in histories recorded before approvals existed, and in a reconcile run that pays nothing.
+    if (a?.kind === 'own_approval') {
+      this.approvalPolicy = a.policy;
+      this.tracker.status.approval = { ...this.tracker.status.approval!, required: true };
+      this.tracker.note(`approval required: ${a.because}`);
+    } else if (a?.kind === 'refused') this.refusal = a;
+  }
+
+  private alreadyPaid(paidBefore: PayoutStatus): never {
+    const { reference } = this.request;
+    const differences = referenceDifferences(paidBefore, this.tracker.status);
+    const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
+    throw ApplicationFailure.create({
+      type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
+      message: differences.length
+        ? `reference ${reference} was already paid by ${by} to another payee or amount (differs: ${differences.join(', ')}); nothing paid`
+        : `reference ${reference} was already paid by ${by}; not paid again`,
+      details: [paidBefore],
+      nonRetryable: true,
+    });
+  }
+
+  /** The session already exists: created with the look-up, after the verdict it read allowed it. */
+  private async payCreated(
+    created: PaymentSession,
+    checked: TaxpayerVerdict | undefined,
+    deadlineFrom: number,
+  ): Promise<PayoutStatus> {
+    if (this.request.selfEmployed) {
+      this.verdict ??= checked;
+      this.tracker.status.taxpayer = taxpayerStatus(this.verdict!);
+      // A verdict signalled while the look-up ran (a run recorded before verdicts came only from the
+      // taxpayer workflow) may refuse what it allowed: no confirm, the session is cancelled.
+      this.lateRefusal = verdictRefusal(this.verdict!);
+      if (this.lateRefusal) {
+        this.tracker.note(
+          `a taxpayer verdict received meanwhile refuses the recipient (${this.lateRefusal.code})`,
+        );
+        this.cancelRequest ??= { by: 'the taxpayer check', reason: this.lateRefusal.reason };
+      }
+    }
+    this.sessionCreated(created);
+    return this.settled(this.awaitAndConfirm(this.confirmDeadlineFrom(deadlineFrom)));
+  }
+
+  private async settled(paying: Promise<PayoutStatus>): Promise<PayoutStatus> {
+    try {
+      return await paying;
+    } catch (err) {
+      // Our own endings pass through; a bank call that kept failing after the session existed does not.
+      const ending = err instanceof ApplicationFailure && err.type?.startsWith('payout_');
+      if (!ending && (err instanceof ActivityFailure || bankFailure(err)))
+        return this.needsAttention(`the payout could not be settled: ${errorText(err)}`);
+      throw err;
+    }
+  }
+
+  /** The earlier run that paid this reference, if any; earlier runs in doubt are asked about at the bank. */
+  private async settleEarlierRuns(runs: EarlierPayoutRun[]): Promise<PayoutStatus | undefined> {
+    const paid = runs.find((r) => r.verdict === 'paid' && r.status);
+    if (paid) return paid.status;
+    for (const run of runs.filter((r) => r.verdict === 'in_doubt' || r.verdict === 'running')) {
+      if (!run.status)
+        return this.needsAttention(`an earlier run ${run.runId} ended ${run.closeStatus} and cannot be read`);
+      const sessionId = run.status.bank.sessionId;
+      // Money moves only on session/confirm with the session's id: a run that never learned one never confirmed.
+      if (!sessionId) {
+        this.tracker.note(
+          `earlier run ${run.runId} (${run.closeStatus}) created no known session: it moved no money`,
+        );
+        continue;
+      }
+      this.tracker.setState('reconciling');
+      for (let interval = this.opts.pollAfterMs; ; interval = Math.min(interval * 2, HOUR)) {
+        const reading = readPayoutSession(await getSession({ sessionId }));
+        if (reading.phase === 'succeeded') {
+          this.tracker.note(`earlier run ${run.runId}: the bank paid session ${sessionId}`);
+          return {
+            ...run.status,
+            state: PAID_STATES.includes(run.status.state) ? run.status.state : 'succeeded',
+          };
+        }
+        if (reading.phase === 'failed') {
+          this.tracker.note(
+            `earlier run ${run.runId}: session ${sessionId} ended ${reading.errorCode}; no money moved`,
+          );
+          break;
+        }
+        if (reading.phase === 'ready_to_confirm') {
+          // Still unconfirmed: cancelling it is what makes "not paid" final (the bank orders cancel and confirm).
+          try {
+            await cancelSession({ sessionId, key: `${this.ids.workflowId}:reconcile:${run.runId}` });
+          } catch (err) {
+            this.tracker.note(
+              `cancelling earlier session ${sessionId} failed (${causeType(err) ?? errorText(err)}); reading it again`,
+            );
+          }
+          continue;
+        }
+        await sleep(interval); // confirmed and in progress at the bank: wait for its result
+      }
+    }
+    return undefined;
+  }
+
+  /** 1–2. The taxpayer check, then the session. */
+  private async pay(): Promise<PayoutStatus> {
+    const { request } = this;
+    // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
+    this.tracker.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
+    if (request.selfEmployed) {
+      await this.awaitVerdict();
+      if (this.cancelRequest) return this.cancelledBeforeMoney();
+      this.tracker.status.taxpayer = taxpayerStatus(this.verdict!);
+      const refusal = verdictRefusal(this.verdict!);
+      if (refusal) this.finish('rejected', refusal.code, refusal.reason);
+      this.tracker.setState('creating_session');
+    }
+    if (this.cancelRequest) return this.cancelledBeforeMoney();
+
+    // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
+    const deadlineFrom = workflowNow();
+    try {
+      this.sessionCreated(await createPayoutSession(this.createInput));
+    } catch (err) {
+      // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
+      const code = causeType(err) ?? 'create_failed';
+      const words = bankFailure(err)?.message ?? errorText(err);
+      return this.finish('failed', code, `the bank refused the payout: ${words}`);
+    }
+    return this.awaitAndConfirm(this.confirmDeadlineFrom(deadlineFrom));
+  }
+
+  /**
+   * The verdict, asked for in beforeCreating. The taxpayer workflow answers with a signal, which only
+   * wakes the payout: the verdict is read from that workflow (a local activity). Asked again if no signal
+   * comes in 10 minutes (a lost request), or if the workflow has no fresh verdict yet (a forged wake-up).
+   */
+  private async awaitVerdict(): Promise<void> {
+    while (!this.verdict && !this.cancelRequest) {
+      const woken = () => this.verdict !== undefined || this.verdictWake || this.cancelRequest !== undefined;
+      if (await condition(woken, '10 minutes')) {
+        if (this.cancelRequest || !this.verdictWake) break;
+        this.verdictWake = false;
+      }
+      this.verdict = await taxpayerVerdict(this.taxpayerAsk);
+    }
+  }
+
+  /** Steps 3 to 5, once the bank session exists. */
+  private async awaitAndConfirm(confirmDeadline: number): Promise<PayoutStatus> {
+    const { tracker } = this;
+    this.step = 'confirm';
+    this.confirmDeadline = confirmDeadline;
+    // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
+    tracker.setState('awaiting_ready_to_confirm');
+    await this.watch.until(() => this.phase !== 'processing');
+    if (this.phase === 'failed')
+      return this.finish('failed', tracker.status.failure!.code, tracker.status.failure!.reason);
+    if (this.phase === 'ready_to_confirm') tracker.status.timestamps.readyToConfirm ??= iso();
+
+    // 4. Approval (when asked) and cancellation, both only before the confirm window closes.
+    if (tracker.status.approval!.required && this.phase === 'ready_to_confirm') {
+      tracker.setState('awaiting_approval');
+      tracker.publish(true); // what waits for a person is what operators search for
+      if (!(await this.awaitApproval(confirmDeadline))) {
+        await cancelSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
+        return this.finish(
+          'expired',
+          'approval_timeout',
+          'no approval before the bank’s confirm window closed; session cancelled',
+        );
+      }
+    }
+    if (this.cancelRequest && this.phase === 'ready_to_confirm') {
+      await cancelSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
+      return this.cancelledBeforeMoney();
+    }
+    if (this.phase === 'ready_to_confirm') {
+      const expired = await this.confirm(confirmDeadline);
+      if (expired) return expired;
+    }
+    return this.awaitResult();
+  }
+
+  /** True once approved or cancelled; false when the confirm window closed first. */
+  private async awaitApproval(confirmDeadline: number): Promise<boolean> {
+    for (;;) {
+      const left = confirmDeadline - workflowNow();
+      const decided = () => !!this.tracker.status.approval!.approvedBy || this.cancelRequest !== undefined;
+      if (left <= 0) return false;
+      if (await condition(() => decided() || this.historyNearLimit(), left)) {
+        if (decided()) return true;
+        await this.continueAsNewHere();
+      } else return false;
+    }
+  }
+
+  /**
+   * 5. Confirm: the one step that moves money; the bank sees one key however often it is retried. A
+   * failed confirm is not a failed payout: its answer may be lost after the bank applied it, so the
+   * session decides — still pending means try again, anything else means it went through.
+   */
+  private async confirm(confirmDeadline: number): Promise<PayoutStatus | undefined> {
+    const { tracker } = this;
+    tracker.setState('confirming');
+    this.confirmSent = true;
+    for (;;) {
+      try {
+        await confirmSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
+        tracker.status.timestamps.confirmed = iso();
+        return undefined;
+      } catch (err) {
+        const type = causeType(err);
+        if (type === 'confirm_timeout')
+          return this.finish('expired', 'confirm_timeout', 'the bank’s 4-hour confirm window had closed');
+        tracker.note(`confirm failed (${type ?? errorText(err)}); reading session/status`);
+        const session = await getSession({ sessionId: tracker.sessionId! });
+        tracker.applySession(session, 'session/status after a failed confirm');
+        if (firstPayout(session)?.status !== 'pending') {
+          tracker.status.timestamps.confirmed ??= iso();
+          return undefined;
+        }
+        if (workflowNow() > confirmDeadline + this.opts.confirmSafetyMarginMs) {
+          await cancelSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
+          return this.finish(
+            'expired',
+            type ?? 'confirm_failed',
+            'confirm kept failing until the window closed',
+          );
+        }
+        await sleep('10 seconds');
+      }
+    }
+  }
+
+  /** 6. The result, as session/status tells it; 7. optionally the credit confirmation or a return. */
+  private async awaitResult(): Promise<PayoutStatus> {
+    const { tracker, opts } = this;
+    this.step = 'result';
+    tracker.setState('awaiting_result');
+    await this.watch.until(() => this.phase === 'succeeded' || this.phase === 'failed');
+    if (this.phase === 'failed')
+      return this.finish('failed', tracker.status.failure!.code, tracker.status.failure!.reason);
+    tracker.setState('succeeded', 'finished');
+    this.watch.stopPolling();
+    // The batch frees this row's slot now, not days later when the optional credit confirmation comes.
+    if (opts.awaitCreditConfirmation) await this.tellBatch(this.reportTo ?? this.input.batchId);
+    if (opts.awaitCreditConfirmation) {
+      this.creditUntil =
+        opts.creditConfirmationWindowMs !== undefined
+          ? workflowNow() + opts.creditConfirmationWindowMs
+          : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
+      return this.awaitCredit(this.creditUntil);
+    }
+    return this.ended();
+  }
+
+  private async awaitCredit(until: number): Promise<PayoutStatus> {
+    const { tracker } = this;
+    this.step = 'credit';
+    const credit = await this.watch.until(() => !!tracker.credited || !!tracker.returnedAt, until);
+    if (credit && tracker.credited) {
+      if (tracker.status.state !== 'credited') {
+        tracker.status.timestamps.credited = iso();
+        tracker.setState('credited' satisfies PayoutState);
+        tracker.note(`confirmation_payout: ${tracker.credited.event} (${tracker.credited.eventDate})`);
+      }
+      await this.watch.until(() => !!tracker.returnedAt, until);
+    } else if (!credit) {
+      tracker.note(`no confirmation_payout within ${this.opts.creditConfirmationBusinessDays} business days`);
+    }
+    return this.ended();
+  }
+
+  private ended(): PayoutStatus {
+    const { tracker } = this;
+    if (tracker.returnedAt) {
+      tracker.status.timestamps.returned = tracker.returnedAt;
+      tracker.setState('returned');
+    }
+    tracker.publish();
+    return tracker.status;
+  }
+
+  // ─── Continue-as-new with the payout's state ────────────────────────────────────────────────────
+
+  /** The step a continued run goes on from (the session exists: it is never created again). */
+  private resume(step: PayoutCarry['step']): Promise<PayoutStatus> {
+    this.tracker.note(
+      `continued as new (run ${this.carry!.continuations + 1}): its history was near Temporal's limits`,
+    );
+    // The poll chain runs until the money is settled, as in the run this one continues.
+    if (step !== 'credit') this.watch.startPolling();
+    if (step === 'confirm') return this.awaitAndConfirm(this.confirmDeadline);
+    if (step === 'result') return this.awaitResult();
+    return this.awaitCredit(this.creditUntil!);
+  }
+
+  /** A history near Temporal's limits (a flood of signals): the run continues as new at its next wait. */
+  private historyNearLimit(): boolean {
+    if (!this.mayContinue) return false;
+    const info = workflowInfo();
+    return (
+      info.continueAsNewSuggested ||
+      info.historyLength > MAX_HISTORY_EVENTS ||
+      info.historySize > MAX_HISTORY_BYTES
+    );
+  }
+
+  /** Continues as new with everything this run knows; returns only for a run recorded before this existed. */
+  private async continueAsNewHere(): Promise<void> {
+    if (!patched(CONTINUE_WHEN_HISTORY_FULL)) {
+      this.mayContinue = false;
+      return;
+    }
+    const carry: PayoutCarry = {
+      step: this.step,
+      tracker: this.tracker.snapshot(),
+      confirmDeadline: this.confirmDeadline,
+      ...(this.creditUntil !== undefined ? { creditUntil: this.creditUntil } : {}),
+      ...(this.verdict ? { verdict: this.verdict } : {}),
+      ...(this.cancelRequest ? { cancelRequest: this.cancelRequest } : {}),
+      ...(this.lateRefusal ? { lateRefusal: this.lateRefusal } : {}),
+      confirmSent: this.confirmSent,
+      ...(this.approvalPolicy ? { approvalPolicy: this.approvalPolicy } : {}),
+      ...(this.reportTo ? { reportTo: this.reportTo } : {}),
+      told: this.told,
+      continuations: (this.carry?.continuations ?? 0) + 1,
+    };
+    this.continuing = true;
+    await continueAsNew<PayoutWorkflowFn>(this.input, carry);
+  }
+
+  private takeCarry(carry: PayoutCarry): void {
+    this.step = carry.step;
+    this.confirmDeadline = carry.confirmDeadline;
+    this.creditUntil = carry.creditUntil;
+    this.verdict = carry.verdict;
+    this.cancelRequest = carry.cancelRequest;
+    this.lateRefusal = carry.lateRefusal;
+    this.confirmSent = carry.confirmSent;
+    this.approvalPolicy = carry.approvalPolicy;
+    this.reportTo = carry.reportTo;
+    this.told = carry.told;
+  }
+
+  // ─── Small parts ────────────────────────────────────────────────────────────────────────────────
+
+  private get taxpayerAsk() {
+    return {
+      taxReference: this.request.recipient.taxReference,
+      replyTo: this.ids.workflowId,
+      maxAgeMs: this.opts.taxpayerCheckMaxAgeMs,
+    };
+  }
+
+  private get createInput() {
+    const { workflowId, firstExecutionRunId } = this.ids;
+    return { workflowId, runKey: firstExecutionRunId, request: this.request, batchId: this.input.batchId };
+  }
+
+  private confirmDeadlineFrom(t: number): number {
+    return t + this.opts.confirmWindowMs - this.opts.confirmSafetyMarginMs;
+  }
+
+  private sessionCreated(created: PaymentSession): void {
+    this.tracker.status.timestamps.sessionCreated = iso();
+    this.tracker.applySession(created, 'session created');
+    this.tracker.publish();
+    this.watch.startPolling();
+  }
+}
+
+const taxpayerStatus = (v: TaxpayerVerdict) => ({
+  isProfessionalIncomeTaxpayer: v.isProfessionalIncomeTaxpayer,
+  isLinked: v.isLinked,
+  checkedAt: v.checkedAt,
+});
