@@ -130,9 +130,9 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(stack.sandbox.ledger().length).toBe(before);
   });
 
-  it('keeps a refusing verdict it already holds: the look-up does not create the session', async () => {
-    // A taxpayerVerdict signal that came with the start (here by hand, as from the Temporal CLI) is the
-    // verdict, as before the look-up could create sessions; the bank's fresh answer does not override it.
+  it('takes no verdict from a taxpayerVerdict signal sent with the start: the taxpayer workflow’s own one decides', async () => {
+    // Issue 23: a taxpayerVerdict signal sent by hand (as from the Temporal CLI) with the start was taken as
+    // the verdict and rejected a linked recipient. A signal now only wakes the payout, which reads the verdict.
     // A linked self-employed recipient, whose allowing verdict the worker holds once one payout is paid.
     expect((await outcome(await startPayout(stack, payoutRequest()))).state).toBe('succeeded');
     const request = payoutRequest();
@@ -147,10 +147,8 @@ describe('payout workflow end to end against the bank sandbox', () => {
       ],
     });
     const status = await outcome(handle);
-    expect(status.state).toBe('rejected');
-    expect(status.failure?.code).toBe('not_linked');
-    expect(status.bank.sessionId).toBeUndefined();
-    expect(paidEntries(stack, request.reference)).toHaveLength(0);
+    expect(status).toMatchObject({ state: 'succeeded', taxpayer: { isLinked: true } });
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
   });
 
   it('waits out the bank approval when the payout requires one', async () => {

@@ -1,7 +1,14 @@
 import { taxpayerWorkflowId } from '../../activities/taxpayer';
-import { taxpayerVerdictQuery } from '../../workflows/contracts/taxpayer';
+import { TEST_INNS } from '../../src/sandbox/test-values';
+import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
+import {
+  taxpayerVerdictQuery,
+  taxpayerVerdictSignal,
+  type TaxpayerVerdict,
+} from '../../workflows/contracts/taxpayer';
+import { payoutWorkflow } from '../../workflows/payout';
 import { freshInn } from '../harness/batches';
-import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { FAST, failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 
 // Issue 23: a taxpayer workflow restarted by hand with a cached "not self-employed" verdict dated 2099
@@ -60,5 +67,50 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
     });
     expect(await seeded.query(taxpayerVerdictQuery)).toEqual(yes);
     await seeded.terminate('test over');
+  });
+
+  /**
+   * A payout started with a verdict signal already in its history (signal-with-start, as anyone with
+   * `temporal workflow signal` can): the forged verdict is there before any genuine answer can be.
+   */
+  const startWithForgedVerdict = (inn: string, forged: TaxpayerVerdict) => {
+    const request = payoutRequest({ recipient: { ...payoutRequest().recipient, taxReference: inn } });
+    const input: PayoutInput = { request, options: FAST };
+    const handle = stack.client.workflow.signalWithStart(payoutWorkflow, {
+      taskQueue: stack.taskQueue,
+      workflowId: payoutWorkflowId(request.reference),
+      args: [input],
+      signal: taxpayerVerdictSignal,
+      signalArgs: [forged],
+    });
+    return { request, handle };
+  };
+
+  it('a hand-sent "not self-employed" verdict does not reject a legitimate row', async () => {
+    // A tax number nobody has checked yet: the payout has to wait for the taxpayer workflow's answer.
+    const { request, handle } = startWithForgedVerdict(freshInn(2330), no(new Date().toISOString()));
+    const status = await outcome(await handle);
+    expect(status).toMatchObject({
+      state: 'succeeded',
+      taxpayer: { isProfessionalIncomeTaxpayer: true, isLinked: true },
+    });
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+  });
+
+  it('a hand-sent "allowed" verdict does not let a non-taxpayer’s row be paid, nor reach the bank', async () => {
+    const sessions = () => Object.keys(stack.sandbox.sandbox.state.sessions).length;
+    const sessionsBefore = sessions();
+    const yes = { isProfessionalIncomeTaxpayer: true, isLinked: true, checkedAt: new Date().toISOString() };
+    const { request, handle } = startWithForgedVerdict(TEST_INNS.NOT_SELF_EMPLOYED, yes);
+    const status = await outcome(await handle);
+    // Rejected by payrun's own check (no session), and `payout status` shows the real verdict, not the forged one.
+    expect(status).toMatchObject({
+      state: 'rejected',
+      failure: { code: 'not_self_employed' },
+      taxpayer: { isProfessionalIncomeTaxpayer: false },
+    });
+    expect(status.bank.sessionId).toBeUndefined();
+    expect(sessions()).toBe(sessionsBefore);
+    expect(paidEntries(stack, request.reference)).toHaveLength(0);
   });
 });
