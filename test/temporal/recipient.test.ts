@@ -14,7 +14,7 @@ import {
   readReport,
   uniquePrefix,
 } from '../harness/batches';
-import { outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
+import { FAST, outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
 import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';
 import { runCli } from '../harness/cli-process';
 
@@ -153,6 +153,29 @@ describe("the recipient's year", () => {
     expect(paidEntries(stack, next[2]!.reference)).toHaveLength(0);
     const year = (await ledger(inn)).years.at(-1)!;
     expect(year.paidKopecks + year.reservedKopecks).toBe(500_000);
+  });
+
+  it('a returned payout gives its income back', async () => {
+    const inn = freshInn(99_009);
+    const person = (amount: number, card: string = TEST_CARDS.SUCCESS) => {
+      const r = payoutRequest({ amount, method: { type: 'card', cardNumber: card } });
+      return { ...r, recipient: { ...r.recipient, taxReference: inn } };
+    };
+    const returned = await outcome(
+      await startPayout(stack, person(300_000, TEST_CARDS.RETURNED), {
+        ...FAST,
+        awaitCreditConfirmation: true,
+        creditConfirmationWindowMs: 20_000,
+      }),
+    );
+    expect(returned.state).toBe('returned');
+    // Were the returned 3 000,00 ₽ still counted, 2 500,00 ₽ would not fit under 5 000,00 ₽.
+    expect((await outcome(await startPayout(stack, person(250_000)))).state).toBe('succeeded');
+    const year = (await ledger(inn)).years.at(-1)!;
+    expect(year.payouts.map((p) => [p.amount, p.state])).toEqual([
+      [300_000, 'returned'],
+      [250_000, 'reserved'],
+    ]);
   });
 
   it('the headroom resets on 1 January, Moscow time', async () => {
