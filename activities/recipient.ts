@@ -181,7 +181,9 @@ export async function readPreviousLedger(
 ): Promise<PreviousLedger> {
   let previous: { runId: string; startTime: Date } | undefined;
   for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
-    if (run.runId === currentRunId || run.status.name === 'RUNNING') continue;
+    // Not by status: visibility may still list a run terminated a moment ago as running, and the one
+    // running run is this one.
+    if (run.runId === currentRunId) continue;
     if (!previous || run.startTime > previous.startTime)
       previous = { runId: run.runId, startTime: run.startTime };
   }
