@@ -170,7 +170,9 @@ export async function earlierPayoutRuns(
 ): Promise<EarlierPayoutRun[]> {
   const runIds: string[] = [];
   for await (const wf of client.workflow.list({ query: runsOfWorkflowIdQuery(workflowId) }))
-    if (wf.runId !== currentRunId) runIds.push(wf.runId);
+    // A run that continued as new handed everything it knew to the next run of its chain, which answers
+    // for the whole payout (and a flooded run's own history is too large to read in time).
+    if (wf.runId !== currentRunId && wf.status.name !== 'CONTINUED_AS_NEW') runIds.push(wf.runId);
   const runs: EarlierPayoutRun[] = [];
   for (const runId of runIds) {
     const run = await classifyRun(client, workflowId, runId);

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import type { temporal } from '@temporalio/proto';
+import { temporal } from '@temporalio/proto';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -30,6 +30,14 @@ const timeOf = (e: HistoryEvent): Date | undefined => {
 export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
   const call = events.find(mayCallTheBank);
   if (call) return { movedNothing: false, why: 'it called activities', firstBankCallAt: timeOf(call) };
+  // A run its predecessor continued as new carries the chain's state (its bank session): whatever it did
+  // itself, the chain may have moved money.
+  const started = events[0]?.workflowExecutionStartedEventAttributes;
+  if (started?.continuedExecutionRunId && started.initiator === CONTINUE_AS_NEW_INITIATOR)
+    return {
+      movedNothing: false,
+      why: 'it continues an earlier run of the same workflow, which may have called the bank',
+    };
   // Otherwise only a whole history proves anything: from its start to the event that closed the run.
   const whole = events[0]?.workflowExecutionStartedEventAttributes && closes(events.at(-1));
   if (!whole) return { movedNothing: false, why: 'its history could not be read whole' };
@@ -42,6 +50,10 @@ export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
     return { movedNothing: true, why: 'it refused its input (invalid_input) before any activity' };
   return { movedNothing: false, why: 'a workflow task ran that recorded no outcome' };
 }
+
+/** The workflow's own continue-as-new (not a retry or a cron run). */
+const CONTINUE_AS_NEW_INITIATOR =
+  temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW;
 
 /** Events a history page starts with; halved while a page is larger than the client accepts (4 MB). */
 const PAGE_EVENTS = 25;

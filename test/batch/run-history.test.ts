@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { evidenceOf } from '../../src/batch/run-history';
 
 // What a closed run's history proves about the bank (the earlier-runs guard of payouts and refunds).
@@ -40,5 +41,14 @@ describe('evidenceOf', () => {
         evidenceOf([started, scheduled, taskStarted, taskCompleted, call, failedWith('invalid_input')])
           .movedNothing,
       ).toBe(false);
+  });
+  it('a run started by its predecessor’s continue-as-new carries the chain’s session: in doubt even untouched', () => {
+    const continued = {
+      workflowExecutionStartedEventAttributes: {
+        continuedExecutionRunId: 'previous-run',
+        initiator: temporal.api.enums.v1.ContinueAsNewInitiator.CONTINUE_AS_NEW_INITIATOR_WORKFLOW,
+      },
+    };
+    expect(evidenceOf([continued, scheduled, terminated]).movedNothing).toBe(false);
   });
 });
