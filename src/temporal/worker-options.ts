@@ -38,7 +38,10 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../worker/workflow
  * workflow: zod and the input schemas built with it cost ~4 ms of module evaluation per payout otherwise
  * (docs/performance.md). Safe to share because they hold no per-workflow state: schemas are immutable
  * and parsing is a pure function of its input. The SDK freezes shared modules, which a mutation would
- * turn into an error in every test, not into a leak between workflows.
+ * turn into an error in every test, not into a leak between workflows. That freeze reaches everything
+ * these modules export, src/domain's too, and zod mutates some of its own objects when used (the
+ * `lastIndex` of a `.regex()` pattern, a schema's `parse` on first run): so they export predicates and
+ * schema builders, never a RegExp or a schema instance (issue 24; test/domain/frozen.test.ts).
  */
 export const PRELOADED_WORKFLOW_MODULES = ['zod', require.resolve('../../workflows/validation')];
 
