@@ -165,3 +165,4 @@ export async function skipUntil(
     what,
   );
 }
+

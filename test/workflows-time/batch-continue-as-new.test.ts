@@ -1,10 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { BatchAuthorization, PolicyView } from '../../workflows/contracts/approval';
-import type { BatchChunkRow, BatchRowOutcome, BatchWorkflowInput } from '../../workflows/contracts/batch';
-import type { PayoutLookup } from '../../workflows/contracts/batch';
+import {
+  batchProgressQuery,
+  type BatchChunkRow,
+  type BatchRowOutcome,
+  type BatchWorkflowInput,
+  type PayoutLookup,
+} from '../../workflows/contracts/batch';
+import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { payoutRequest } from '../harness/payouts';
 import {
   callsOf,
+  skipUntil,
   startTimeSkipping,
   withStubWorker,
   type StubActivities,
@@ -13,9 +20,10 @@ import {
 import { FakeBank } from './fake-bank';
 import { finalStatus, payoutStubs } from './payout-stubs';
 
-// A batch that continues as new at every chunk boundary while payouts are still in flight (a window
-// of 3, chunks of 5): the next run waits for the payouts it did not start, and every row ends exactly
-// once (docs/batches.md). The bank answers only when polled: each payout takes a few polls.
+// A batch continues as new at its chunk boundary while two payouts are still in flight (a window of 2,
+// chunks of 4): the next run waits for the payouts it did not start, and every row ends exactly once
+// (docs/batches.md). The bank holds the last two payouts of the first chunk until the new run has asked
+// them to report, so the rows cross the boundary in flight every time.
 
 let ts: TimeSkipping;
 beforeAll(async () => {
@@ -25,16 +33,22 @@ afterAll(async () => {
   await ts?.teardown();
 });
 
-const CHUNKS = 4;
-const CHUNK_ROWS = 5;
+const CHUNKS = 2;
+const CHUNK_ROWS = 4;
 
-test('continue-as-new mid-window: every row paid once and reported once, across four runs', async () => {
+test('continue-as-new mid-window: the payouts in flight finish under the next run, every row paid and recorded once', async () => {
   const batchId = `batch-${randomBytes(8).toString('hex')}`;
   const rows: BatchChunkRow[] = Array.from({ length: CHUNKS * CHUNK_ROWS }, (_, i) => ({
     row: i + 2,
     request: payoutRequest({ selfEmployed: false, amount: 10_000 + i }),
   }));
-  const policy: PolicyView = { version: 'time-skipping-test', people: [], rules: {} as PolicyView['rules'] };
+  const held = new Set(rows.slice(CHUNK_ROWS - 2, CHUNK_ROWS).map((r) => r.request.reference));
+  const bank = new FakeBank();
+  let holding = true;
+  bank.onRead = (s) => {
+    if (s.stage === 'processing') s.stage = 'ready';
+    else if (s.stage === 'in_progress' && !(holding && held.has(s.reference))) s.stage = 'succeeded';
+  };
   const auth: BatchAuthorization = {
     required: false,
     needed: 1,
@@ -42,10 +56,9 @@ test('continue-as-new mid-window: every row paid once and reported once, across 
     approvedBy: [],
     refused: [],
     satisfied: true,
-    policy,
+    policy: { version: 'time-skipping-test', people: [], rules: {} as PolicyView['rules'] },
   };
   const recorded: BatchRowOutcome[] = [];
-  const bank = new FakeBank();
   const stubs: StubActivities = {
     ...payoutStubs(bank, { authorization: { kind: 'batch', batchId } }),
     openBatch: async () => ({
@@ -71,11 +84,9 @@ test('continue-as-new mid-window: every row paid once and reported once, across 
   await withStubWorker(ts, stubs, async ({ taskQueue, calls }) => {
     const input: BatchWorkflowInput = {
       batchId,
-      // Payouts poll after a second, not a minute: the Java test server leaves time skipping locked after
-      // some of a continued batch's signals (seemingly those to a payout that has just closed), and from
-      // then on workflow time passes at the clock's pace; a one-second poll keeps the batch to seconds.
+      // Payouts poll after a second: workflow time runs at the clock's pace while the test waits below.
       options: {
-        maxInFlight: 3,
+        maxInFlight: 2,
         checkFunds: false,
         continueAsNewAfterEvents: 10,
         payout: { pollAfterMs: 1_000 },
@@ -86,17 +97,32 @@ test('continue-as-new mid-window: every row paid once and reported once, across 
       workflowId: batchId,
       args: [input],
     });
+    // The second run has asked both held payouts to report to it (their only signal).
+    const askedToReport = async (reference: string) =>
+      (await ts.reader.workflow.getHandle(payoutWorkflowId(reference)).fetchHistory()).events!.some(
+        (e) => e.workflowExecutionSignaledEventAttributes,
+      );
+    await skipUntil(
+      ts,
+      async () =>
+        (await handle.query(batchProgressQuery)).runs === 2 &&
+        (await Promise.all([...held].map(askedToReport))).every(Boolean),
+      'the second run waiting for the two payouts in flight',
+      1_000,
+    );
+    expect((await handle.query(batchProgressQuery)).inFlight).toBe(2);
+    holding = false;
     const result = (await handle.result()) as { counts: Record<string, number> };
 
     expect(result.counts).toEqual({ succeeded: rows.length });
     // Every row recorded exactly once, as paid.
     expect(recorded.map((o) => o.row).sort((a, b) => a - b)).toEqual(rows.map((r) => r.row));
     expect(new Set(recorded.map((o) => o.state))).toEqual(new Set(['succeeded']));
-    // Four runs (every run asks who may pay; only the first opens the file)…
+    // Two runs (every run asks who may pay; only the first opens the file); the second read the held rows.
     expect(callsOf(calls, 'authorizeBatch')).toHaveLength(CHUNKS);
     expect(callsOf(calls, 'openBatch')).toHaveLength(1);
-    // …of which the later ones waited for payouts an earlier run had started.
-    expect(callsOf(calls, 'checkPayout').length).toBeGreaterThan(0);
+    const looked = callsOf(calls, 'checkPayout').map((c) => (c.input as { workflowId: string }).workflowId);
+    expect(new Set(looked)).toEqual(new Set([...held].map(payoutWorkflowId)));
     // Each reference: one session, one confirm.
     expect(bank.sessions.size).toBe(rows.length);
     const confirmed = callsOf(calls, 'confirmSession').map(
