@@ -35,9 +35,11 @@ lint: $(NODE_STAMP)
 	@# No two of the project's files may import each other in a circle (type-only imports included).
 	node scripts/check-import-cycles.js
 
-# The console's browser test drives Debian's chromium: installed here where missing, once.
+# The console's browser test drives Debian's chromium, the time-skipping tests Temporal's Java test server
+# from Maven Central (test/workflows-time/): each installed here where missing, once.
 test: setup typecheck lint
 	scripts/ensure-chromium.sh >/dev/null
+	scripts/ensure-test-server.sh >/dev/null
 	npx jest --ci
 
 # The 10 000-row batch end to end, then bench/large.ts: one `payrun worker` process pays 3 000 rows to warm

@@ -42,7 +42,7 @@ done
 echo "payrun setup: resolving Temporal's test server (io.temporal:temporal-test-server, scripts/test-server/pom.xml) with Maven..." >&2
 mkdir -p "$OUT_DIR"
 tmp="$(mktemp "$OUT_DIR/classpath.XXXXXX")"
-if ! mvn -q -B -f "$POM" dependency:build-classpath -Dmdep.outputFile="$tmp" >&2; then
+if ! mvn -q -B -Dstyle.color=never -f "$POM" dependency:build-classpath -Dmdep.outputFile="$tmp" >&2; then
   rm -f "$tmp"
   echo "payrun setup: Maven could not resolve the test server (see its output above); check that Maven Central is reachable ('mvn -v' and ~/.m2/settings.xml)." >&2
   exit 1
