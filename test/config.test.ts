@@ -209,15 +209,6 @@ describe('a process checks its settings at start', () => {
 const ENV_READ_EXCEPTIONS: readonly string[] = [];
 /** `process.env`, or `env.SOME_VARIABLE` of an environment a function was given. */
 const ENV_READ = /process\.env\b|\benv\.[A-Z][A-Z0-9_]{2,}\b/;
-/** Not moved yet: their owners were rewriting them while the rest moved (issue 24). Empty this list. */
-const NOT_MOVED_YET: readonly string[] = [
-  'src/batch/config.ts',
-  'src/batch/outcome-index.ts',
-  'src/batch/store.ts',
-  'src/batch/store/open.ts',
-  'src/csv/limits.ts',
-  'src/reconcile/store.ts',
-];
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -232,18 +223,22 @@ describe('configuration in one place', () => {
     const readers = ['src', 'activities', 'workflows']
       .flatMap((top) => [...sourceFiles(join(PROJECT_ROOT, top))])
       .map((file) => relative(PROJECT_ROOT, file))
-      .filter(
-        (file) =>
-          !file.startsWith('src/config/') &&
-          !ENV_READ_EXCEPTIONS.includes(file) &&
-          !NOT_MOVED_YET.includes(file),
-      )
+      .filter((file) => !file.startsWith('src/config/') && !ENV_READ_EXCEPTIONS.includes(file))
       .flatMap((file) =>
         readFileSync(join(PROJECT_ROOT, file), 'utf8')
           .split('\n')
           .flatMap((line, i) => (ENV_READ.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
       );
     expect(readers).toEqual([]);
+  });
+
+  it('one default per setting: the data directory and the payout limit are written once, in src/config/', () => {
+    const copies = ['src', 'activities', 'workflows']
+      .flatMap((top) => [...sourceFiles(join(PROJECT_ROOT, top))])
+      .map((file) => relative(PROJECT_ROOT, file))
+      .filter((file) => !file.startsWith('src/config/'))
+      .filter((file) => /'\.payrun'|\b1_000_000_00\b/.test(readFileSync(join(PROJECT_ROOT, file), 'utf8')));
+    expect(copies).toEqual([]);
   });
 
   it('the scan sees a read outside the config module (it cannot pass vacuously)', () => {

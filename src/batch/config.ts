@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadBatchFolderSettings, type Env } from '../config';
 
 /**
  * Where batches live on disk. The submitter writes the batch store and the worker's activities read
@@ -14,10 +15,12 @@ export interface BatchPaths {
   stopListFile?: string;
 }
 
-export function loadBatchPaths(env: Record<string, string | undefined> = process.env): BatchPaths {
+/** The settings (PAYRUN_DATA_DIR, PAYRUN_BATCHES_DIR, PAYRUN_STOP_LIST: src/config/batches.ts) as absolute paths. */
+export function loadBatchPaths(env?: Env): BatchPaths {
+  const s = loadBatchFolderSettings(env);
   return {
-    dataDir: resolve(env.PAYRUN_DATA_DIR || '.payrun'),
-    batchesDir: resolve(env.PAYRUN_BATCHES_DIR || 'batches'),
-    ...(env.PAYRUN_STOP_LIST ? { stopListFile: resolve(env.PAYRUN_STOP_LIST) } : {}),
+    dataDir: resolve(s.dataDir),
+    batchesDir: resolve(s.batchesDir),
+    ...(s.stopListFile ? { stopListFile: resolve(s.stopListFile) } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { appendPrivateFile, ensurePrivateDir } from '../private-fs';
-import { isSealedText, KeyRing, openText, resolvePayloadKeys } from '../temporal';
+import { isSealedText, type KeyRing, openText, storeKeyRing } from '../temporal';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import { batchDir } from './store';
 import type { BatchStore } from './store/contract';
@@ -24,7 +24,7 @@ const rings = new Map<string, KeyRing>();
 function openLine(dataDir: string, line: string): BatchRowOutcome {
   let ring = rings.get(dataDir);
   if (!ring) {
-    ring = new KeyRing(resolvePayloadKeys({ ...process.env, PAYRUN_DATA_DIR: dataDir }));
+    ring = storeKeyRing(dataDir);
     rings.set(dataDir, ring);
   }
   return JSON.parse(isSealedText(line) ? openText(ring, line) : line) as BatchRowOutcome;

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, KeyRing, openText, resolvePayloadKeys, sealText } from '../temporal';
+import { isSealedText, type KeyRing, openText, sealText, storeKeyRing } from '../temporal';
 import type { LoadOptions, PayoutRequest } from '../csv/types';
 import type { SignedStatement } from '../../workflows/contracts/approval';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
@@ -58,7 +58,7 @@ const rings = new Map<string, KeyRing>();
 function ring(dataDir: string): KeyRing {
   let r = rings.get(dataDir);
   if (!r) {
-    r = new KeyRing(resolvePayloadKeys({ ...process.env, PAYRUN_DATA_DIR: dataDir }));
+    r = storeKeyRing(dataDir);
     rings.set(dataDir, r);
   }
   return r;

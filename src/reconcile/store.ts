@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, type KeyRing, loadKeyRing, openText, sealText } from '../temporal';
+import { isSealedText, type KeyRing, openText, sealText, storeKeyRing } from '../temporal';
 import { addDays } from './days';
 import type { Difference } from './match';
 
@@ -54,8 +54,7 @@ export function dayDir(dataDir: string, account: string, day: string): string {
 /** The payload keys of the store's folder (the same keys as the process's Temporal payloads, else its dev key file). */
 const rings = new Map<string, KeyRing>();
 const ring = (dataDir: string): KeyRing =>
-  rings.get(dataDir) ??
-  rings.set(dataDir, loadKeyRing({ ...process.env, PAYRUN_DATA_DIR: dataDir })).get(dataDir)!;
+  rings.get(dataDir) ?? rings.set(dataDir, storeKeyRing(dataDir)).get(dataDir)!;
 
 export function writeSealed(dataDir: string, file: string, value: unknown): void {
   writePrivateFileAtomic(file, sealText(ring(dataDir), JSON.stringify(value)));

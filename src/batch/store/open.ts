@@ -3,6 +3,7 @@
  * configuration, so PostgreSQL connections are pooled and shared by every caller.
  */
 import { resolve } from 'node:path';
+import type { Env } from '../../config';
 import { loadBatchStoreConfig } from '../../config/batch-store';
 import type { BatchStore } from './contract';
 import { FolderBatchStore } from './folder';
@@ -14,10 +15,7 @@ const opened = new Map<string, BatchStore>();
  * `dataDir` is the folder store's place, and, for PostgreSQL, whose payload keys seal the values
  * (configured keys first) and nothing else.
  */
-export function batchStoreFor(
-  dataDir: string,
-  env: Record<string, string | undefined> = process.env,
-): BatchStore {
+export function batchStoreFor(dataDir: string, env?: Env): BatchStore {
   const config = loadBatchStoreConfig(env);
   const dir = resolve(dataDir);
   const key = config.kind === 'folder' ? `folder\0${dir}` : `postgres\0${config.url}\0${dir}`;
