@@ -13,17 +13,11 @@ import {
 import type { PaymentSession } from '../src/bank';
 import type { BeforeCreating } from '../activities/payout-runs';
 import { checkPayoutApproval } from './approval';
-import { firstPayout, readPayoutSession } from './bank-session';
+import { firstPayout } from './bank-session';
 import type { PayoutAuthorization, PolicyView, SignedStatement } from './contracts/approval';
 import { payoutSettledSignal } from './contracts/batch';
 import type { CancelCommand } from './contracts/operator';
-import type {
-  EarlierPayoutRun,
-  PayoutCarry,
-  PayoutInput,
-  PayoutState,
-  PayoutStatus,
-} from './contracts/payout';
+import type { PayoutCarry, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
 import { verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
 import {
   bankFailure,
@@ -37,18 +31,10 @@ import {
   lookUpOrCreate,
   taxpayerVerdict,
 } from './payout-activities';
-import {
-  ALREADY_PAID_TYPE,
-  maskNumbers,
-  NEEDS_ATTENTION_TYPE,
-  notPaidType,
-  PAID_STATES,
-  REFERENCE_CONFLICT_TYPE,
-  type NotPaidState,
-} from './payout-ending';
+import { maskNumbers, NEEDS_ATTENTION_TYPE, notPaidType, type NotPaidState } from './payout-ending';
 import { PayoutTracker } from './payout-tracker';
 import { SessionWatch } from './payout-watch';
-import { referenceDifferences } from './reference';
+import { alreadyPaid, settleEarlierRuns } from './payout-earlier-runs';
 import { addBusinessDays, iso, workflowNow } from './time';
 
 const HOUR = 3_600_000;
@@ -276,8 +262,13 @@ export class PayoutRun {
     this.applyAuthorization(before.authorization);
     this.verdict ??= before.verdict;
     const earlier = before.earlier;
-    const paidBefore = await this.settleEarlierRuns(earlier);
-    if (paidBefore) this.alreadyPaid(paidBefore);
+    const paidBefore = await settleEarlierRuns(earlier, {
+      tracker: this.tracker,
+      workflowId,
+      pollAfterMs: opts.pollAfterMs,
+      needsAttention: (reason) => this.needsAttention(reason),
+    });
+    if (paidBefore) alreadyPaid(request.reference, paidBefore, this.tracker.status);
     if (opts.reconcileOnly)
       return this.finish(
         'failed',
@@ -304,20 +295,6 @@ export class PayoutRun {
       this.tracker.status.approval = { ...this.tracker.status.approval!, required: true };
       this.tracker.note(`approval required: ${a.because}`);
     } else if (a?.kind === 'refused') this.refusal = a;
-  }
-
-  private alreadyPaid(paidBefore: PayoutStatus): never {
-    const { reference } = this.request;
-    const differences = referenceDifferences(paidBefore, this.tracker.status);
-    const by = paidBefore.batchId ? `batch ${paidBefore.batchId}` : 'a payout started outside any batch';
-    throw ApplicationFailure.create({
-      type: differences.length ? REFERENCE_CONFLICT_TYPE : ALREADY_PAID_TYPE,
-      message: differences.length
-        ? `reference ${reference} was already paid by ${by} to another payee or amount (differs: ${differences.join(', ')}); nothing paid`
-        : `reference ${reference} was already paid by ${by}; not paid again`,
-      details: [paidBefore],
-      nonRetryable: true,
-    });
   }
 
   /** The session already exists: created with the look-up, after the verdict it read allowed it. */
@@ -353,54 +330,6 @@ export class PayoutRun {
         return this.needsAttention(`the payout could not be settled: ${errorText(err)}`);
       throw err;
     }
-  }
-
-  /** The earlier run that paid this reference, if any; earlier runs in doubt are asked about at the bank. */
-  private async settleEarlierRuns(runs: EarlierPayoutRun[]): Promise<PayoutStatus | undefined> {
-    const paid = runs.find((r) => r.verdict === 'paid' && r.status);
-    if (paid) return paid.status;
-    for (const run of runs.filter((r) => r.verdict === 'in_doubt' || r.verdict === 'running')) {
-      if (!run.status)
-        return this.needsAttention(`an earlier run ${run.runId} ended ${run.closeStatus} and cannot be read`);
-      const sessionId = run.status.bank.sessionId;
-      // Money moves only on session/confirm with the session's id: a run that never learned one never confirmed.
-      if (!sessionId) {
-        this.tracker.note(
-          `earlier run ${run.runId} (${run.closeStatus}) created no known session: it moved no money`,
-        );
-        continue;
-      }
-      this.tracker.setState('reconciling');
-      for (let interval = this.opts.pollAfterMs; ; interval = Math.min(interval * 2, HOUR)) {
-        const reading = readPayoutSession(await getSession({ sessionId }));
-        if (reading.phase === 'succeeded') {
-          this.tracker.note(`earlier run ${run.runId}: the bank paid session ${sessionId}`);
-          return {
-            ...run.status,
-            state: PAID_STATES.includes(run.status.state) ? run.status.state : 'succeeded',
-          };
-        }
-        if (reading.phase === 'failed') {
-          this.tracker.note(
-            `earlier run ${run.runId}: session ${sessionId} ended ${reading.errorCode}; no money moved`,
-          );
-          break;
-        }
-        if (reading.phase === 'ready_to_confirm') {
-          // Still unconfirmed: cancelling it is what makes "not paid" final (the bank orders cancel and confirm).
-          try {
-            await cancelSession({ sessionId, key: `${this.ids.workflowId}:reconcile:${run.runId}` });
-          } catch (err) {
-            this.tracker.note(
-              `cancelling earlier session ${sessionId} failed (${causeType(err) ?? errorText(err)}); reading it again`,
-            );
-          }
-          continue;
-        }
-        await sleep(interval); // confirmed and in progress at the bank: wait for its result
-      }
-    }
-    return undefined;
   }
 
   /** 1–2. The taxpayer check, then the session. */
