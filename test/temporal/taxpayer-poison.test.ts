@@ -9,6 +9,7 @@ import {
 import { payoutWorkflow } from '../../workflows/payout';
 import { freshInn } from '../harness/batches';
 import { FAST, failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';
 
 // Issue 23: a taxpayer workflow restarted by hand with a cached "not self-employed" verdict dated 2099
@@ -88,13 +89,18 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
 
   it('a hand-sent "not self-employed" verdict does not reject a legitimate row', async () => {
     // A tax number nobody has checked yet: the payout has to wait for the taxpayer workflow's answer.
-    const { request, handle } = startWithForgedVerdict(freshInn(2330), no(new Date().toISOString()));
-    const status = await outcome(await handle);
+    const { request, handle: starting } = startWithForgedVerdict(
+      freshInn(2330),
+      no(new Date().toISOString()),
+    );
+    const handle = await starting;
+    const status = await outcome(handle);
     expect(status).toMatchObject({
       state: 'succeeded',
       taxpayer: { isProfessionalIncomeTaxpayer: true, isLinked: true },
     });
     expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    await recordHistoryIfAsked('payout-verdict-signal-woken', handle);
   });
 
   it('a hand-sent "allowed" verdict does not let a non-taxpayer’s row be paid, nor reach the bank', async () => {
