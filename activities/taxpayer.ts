@@ -3,6 +3,7 @@ import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
+  verdictRefusal,
   type TaxpayerVerdict,
 } from '../workflows/contracts/taxpayer';
 import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
@@ -83,7 +84,9 @@ export async function askTaxpayerVerdict(
       ask.maxAgeMs,
     );
     if (cached) {
-      remember(workflowId, cached);
+      // A refusal is not reused here: the person may link payrun's partner any moment, and a retry has
+      // the bank asked again (src/batch/retry-verdicts.ts), which only the workflow's answer shows.
+      if (!verdictRefusal(cached)) remember(workflowId, cached);
       return cached;
     }
   } catch {

@@ -5,7 +5,7 @@ import type { SubmitSource } from '../../workflows/contracts/approval';
 import type { Signer } from '../policy/keys';
 import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
-import { freshVerdicts } from './retry-verdicts';
+import { recheckRefusedTaxpayers } from './retry-verdicts';
 import { startBatchWorkflow } from './submit';
 import type { BatchStore } from './store/contract';
 import { batchStoreFor } from './store/open';
@@ -90,9 +90,9 @@ export async function retryFailed(
     opts.source ?? 'cli',
     opts.batchOptions?.requireApproval === true,
   );
-  if (
-    !(await startBatchWorkflow(client, id, opts.taskQueue, freshVerdicts(rows, outcomes, opts.batchOptions)))
-  )
+  // People the taxpayer check refused are checked again first: the retry must not reuse that verdict.
+  await recheckRefusedTaxpayers(client, opts.taskQueue, rows, outcomes);
+  if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))
     throw new Error(`batch ${id} already exists`);
   return { batchId: id, rows: rows.length, totalKopecks };
 }
