@@ -58,6 +58,8 @@ export interface TimeSkipping {
    */
   reader: Client;
   setup: TemporalSetup;
+  /** Stops each stub worker still running (see withStubWorker). */
+  stopWorkers: Set<() => Promise<void>>;
   teardown(): Promise<void>;
 }
 
@@ -83,7 +85,13 @@ export async function startTimeSkipping(): Promise<TimeSkipping> {
     namespace: 'default',
     dataConverter: payrunDataConverter(setup.ring),
   });
-  return { env, client: env.client, reader, setup, teardown: () => env.teardown() };
+  const stopWorkers = new Set<() => Promise<void>>();
+  const teardown = async () => {
+    // A test that timed out leaves its worker running: stopped here, or the connection cannot close.
+    await Promise.all([...stopWorkers].map((stop) => stop()));
+    await env.teardown();
+  };
+  return { env, client: env.client, reader, setup, stopWorkers, teardown };
 }
 
 /**
@@ -128,6 +136,12 @@ export async function withStubWorker<T>(
     workflowBundle: await bundle(),
   });
   const running = worker.run();
+  const stop = async () => {
+    ts.stopWorkers.delete(stop);
+    worker.shutdown();
+    await running;
+  };
+  ts.stopWorkers.add(stop);
   try {
     return await Promise.race([
       body({ taskQueue, calls }),
@@ -136,8 +150,7 @@ export async function withStubWorker<T>(
       }),
     ]);
   } finally {
-    worker.shutdown();
-    await running;
+    await stop();
   }
 }
 
@@ -165,4 +178,3 @@ export async function skipUntil(
     what,
   );
 }
-
