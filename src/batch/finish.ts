@@ -263,7 +263,8 @@ async function writeReportFile(
         continue;
       }
       const outcome = outcomes.get(row);
-      const request = await acceptedAgain.request(row);
+      // The stored request is read only where it is needed: a row with no outcome, or a headroom to tell.
+      const request = outcome && !headroom ? undefined : await acceptedAgain.request(row);
       const result = outcome
         ? toReportResult(outcome)
         : request
