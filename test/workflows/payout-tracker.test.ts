@@ -383,3 +383,32 @@ describe('PayoutTracker.applyEvent', () => {
     },
   );
 });
+
+describe('PayoutTracker carried into its own continue-as-new', () => {
+  it('goes on where it was: status, phase, remembered events and published attributes', () => {
+    const { t, upserts } = tracker({ batchId: 'batch-0123456789abcdef' });
+    t.applySession(session('accepted', 'pending'), 'session created');
+    t.publish();
+    t.applyEvent(event('ready_to_confirm'));
+    t.note('a note to keep');
+    // Through JSON, as Temporal carries it.
+    const snapshot = JSON.parse(JSON.stringify(t.snapshot())) as ReturnType<PayoutTracker['snapshot']>;
+    const { env, upserts: later } = fakeEnv();
+    const next = PayoutTracker.restore(
+      { request: payoutRequest(), batchId: 'batch-0123456789abcdef' },
+      snapshot,
+      env,
+    );
+
+    expect(next.status).toEqual(t.status);
+    expect(next.phase).toBe('ready_to_confirm');
+    expect(next.nudged).toBe(t.nudged);
+    // A webhook it had already taken is not taken again, and nothing it had published is written again.
+    const notes = next.status.notes.length;
+    next.applyEvent(event('ready_to_confirm'));
+    expect(next.status.notes).toHaveLength(notes);
+    next.publish();
+    expect(later).toEqual([]);
+    expect(upserts).toHaveLength(1);
+  });
+});
