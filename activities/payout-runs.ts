@@ -3,7 +3,7 @@ import type { PaymentSession } from '../src/bank';
 import { payoutAuthorization } from '../src/batch/authorize';
 import { loadBatchPaths } from '../src/batch/config';
 import { earlierPayoutRuns } from '../src/batch/lookup';
-import type { PayoutRequest } from '../src/csv/types';
+import type { PayoutRequest } from '../src/domain';
 import type { Policy } from '../src/policy/file';
 import type { PayoutAuthorization } from '../workflows/contracts/approval';
 import type { ReserveAnswer } from '../workflows/contracts/recipient';

@@ -16,13 +16,8 @@ import {
 import { taxpayerVerdictSignal } from './contracts/taxpayer';
 import { handleOperatorCommands, operatorCommand } from './operator-command';
 import { PayoutRun } from './payout-run';
-import {
-  BATCH_ID_PATTERN,
-  invalidInput,
-  parseBankEvent,
-  parseCancellation,
-  parsePayoutInput,
-} from './validation';
+import { isBatchId } from '../src/domain/rules';
+import { invalidInput, parseBankEvent, parseCancellation, parsePayoutInput } from './validation';
 
 /**
  * One payout to one recipient, paid at most once whoever starts it. The steps are PayoutRun's
@@ -78,7 +73,7 @@ export async function payoutWorkflow(raw: PayoutInput, carry?: PayoutCarry): Pro
     }),
   ]);
   setHandler(reportToSignal, (r) => {
-    if (typeof r?.batchId === 'string' && BATCH_ID_PATTERN.test(r.batchId)) run.reportTo ??= r.batchId;
+    if (typeof r?.batchId === 'string' && isBatchId(r.batchId)) run.reportTo ??= r.batchId;
     else note('ignored a malformed reportTo signal');
   });
 

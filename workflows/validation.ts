@@ -57,11 +57,6 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/**
- * Kept for workflows/payout.ts until it imports isBatchId from src/domain: the rule itself is the
- * domain's, and this is no RegExp (see src/domain/rules.ts on why a shared module exports none).
- */
-export const BATCH_ID_PATTERN = { test: isBatchId } as const;
 /** Control, format, private-use and unassigned characters, and line/paragraph separators. */
 const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 

@@ -10,7 +10,7 @@ import type {
   SignedStatement,
   SubmitSource,
 } from '../../workflows/contracts/approval';
-import type { PayoutRequest } from '../csv/types';
+import type { PayoutRequest } from '../domain';
 import type { Policy } from '../policy/file';
 import { signStatement, type Signer } from '../policy/keys';
 import type { StoredBatchMeta } from './store';

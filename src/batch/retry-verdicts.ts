@@ -6,7 +6,7 @@ import {
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
 } from '../../workflows/contracts/taxpayer';
-import type { PayoutRequest } from '../csv/types';
+import type { PayoutRequest } from '../domain';
 import { mapLimit } from '../map-limit';
 
 /** A taxpayer's verdict that refused a row: the person may since have linked payrun's partner (or registered). */

@@ -4,7 +4,7 @@ import type { TaxpayerVerdict } from './taxpayer';
 import type { SessionPhase } from '../bank-session';
 import type { SignedWebhook } from './bank-event';
 import { type CancelCommand } from './operator';
-import type { PayoutMethod, PayoutRequest } from '../../src/csv/types';
+import type { PayoutMethod, PayoutRequest } from '../../src/domain';
 
 // The payout workflow's contract: its id, input, result and status, its Updates, signals and query.
 
