@@ -1,7 +1,6 @@
 import { approvePayoutUpdate } from '../../workflows/contracts/payout';
 import { taxpayerVerdictSignal } from '../../workflows/contracts/taxpayer';
 import { payoutRequest } from '../harness/payouts';
-import { waitFor } from '../harness/wait';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';
 import {
@@ -13,8 +12,9 @@ import {
   untilState,
 } from './payout-stubs';
 
-// Refusals that come after the payout was allowed: by the bank after an approver approved it, and a
-// taxpayer verdict that refuses the recipient after the session was created (docs/payouts.md).
+// Refusals that come after the payout was allowed or started: by the bank after an approver approved it,
+// and by the taxpayer check, whose verdict the payout reads itself: a taxpayerVerdict signal only wakes it
+// (issue 23), so a forged allowing verdict cannot get a refused recipient paid (docs/payouts.md).
 
 let ts: TimeSkipping;
 beforeAll(async () => {
@@ -70,35 +70,23 @@ test('approved, then the bank refuses the confirm itself: the session decides (f
   });
 });
 
-test('a refusing taxpayer verdict that arrives while the session is created: no confirm, session cancelled, rejected', async () => {
+test('the taxpayer check refuses after the payout started: a signalled verdict only wakes it, the check’s own verdict rejects it before any session', async () => {
   const bank = new FakeBank();
   const request = payoutRequest({ selfEmployed: true });
-  const stubs = payoutStubs(bank, {
-    verdict: ALLOWING_VERDICT, // what the look-up read, and created the session on
-    meanwhile: async (workflowId) => {
-      const handle = ts.reader.workflow.getHandle(workflowId);
-      await handle.signal(taxpayerVerdictSignal, { ...ALLOWING_VERDICT, isLinked: false });
-      // A look-up that outlasts the workflow task: the worker keeps the task alive, and the signal reaches
-      // the workflow before the look-up's answer (a quick look-up's answer is applied in the same task).
-      await waitFor(
-        async () =>
-          (await handle.fetchHistory()).events!.some((e) => e.workflowExecutionSignaledEventAttributes),
-        60_000,
-        'the verdict signal in the payout’s history',
-      );
-    },
-  });
+  // The look-up asked the taxpayer workflow (no verdict yet); its own check then refuses the recipient.
+  const stubs = payoutStubs(bank, { ownCheck: { ...ALLOWING_VERDICT, isLinked: false } });
   await withStubWorker(ts, stubs, async ({ taskQueue, calls }) => {
-    // A short task timeout: the worker keeps a task with a local activity alive at 80 % of it.
-    const handle = await startPayout(ts, taskQueue, { request }, { workflowTaskTimeout: '3 seconds' });
+    const handle = await startPayout(ts, taskQueue, { request });
+    await untilState(ts, handle, 'checking_taxpayer');
+    // Anyone can send this signal: an allowing verdict in it is not believed, it only wakes the payout.
+    await handle.signal(taxpayerVerdictSignal, ALLOWING_VERDICT);
     const status = await finalStatus(handle);
 
     expect(status.state).toBe('rejected');
     expect(status.failure?.code).toBe('not_linked');
-    const session = bank.sessionOf(request.reference)!;
-    expect(session.stage).toBe('cancelled');
-    expect(callsOf(calls, 'createPayoutSession')).toHaveLength(0); // the look-up created it
-    expect(callsOf(calls, 'confirmSession')).toHaveLength(0);
-    expect(callsOf(calls, 'cancelSession')).toHaveLength(1);
+    expect(callsOf(calls, 'taxpayerVerdict')).toHaveLength(1);
+    expect(bank.sessions.size).toBe(0);
+    for (const call of ['createPayoutSession', 'confirmSession', 'cancelSession'] as const)
+      expect(callsOf(calls, call)).toHaveLength(0);
   });
 });

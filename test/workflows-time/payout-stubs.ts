@@ -21,6 +21,8 @@ import type { FakeBank } from './fake-bank';
 export interface LookupAnswer {
   authorization?: PayoutAuthorization;
   verdict?: TaxpayerVerdict;
+  /** The taxpayer workflow's own verdict when the payout reads it later (default: `verdict`). */
+  ownCheck?: TaxpayerVerdict;
   /** Runs inside the look-up, before it answers (a signal that arrives meanwhile). */
   meanwhile?: (workflowId: string) => Promise<void>;
 }
@@ -41,7 +43,7 @@ export function payoutStubs(bank: FakeBank, answer: LookupAnswer = {}): StubActi
       if (create.request.selfEmployed && (!answer.verdict || verdictRefusal(answer.verdict))) return found;
       return { ...found, created: bank.create(create) };
     },
-    taxpayerVerdict: async () => answer.verdict,
+    taxpayerVerdict: async () => answer.ownCheck ?? answer.verdict,
   };
 }
 
