@@ -13,6 +13,7 @@ import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { reportHere } from '../batch/settle';
 import { batchStoreFor } from '../batch/store/open';
+import { isBatchId, isReference } from '../domain';
 import { signStatement } from '../policy/keys';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
@@ -21,8 +22,6 @@ import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter }
 import { messagePage } from './views';
 import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
 
-const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
-const REFERENCE = /^[A-Za-z0-9._:-]{1,64}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type BatchRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -36,7 +35,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   /** The stored batch named by the path, or undefined (the caller answers 404). */
   const store = () => batchStoreFor(paths.dataDir);
   const storedBatch = async (req: BatchRequest) =>
-    BATCH_ID.test(req.params.id) && (await store().exists(req.params.id))
+    isBatchId(req.params.id) && (await store().exists(req.params.id))
       ? store().readMeta(req.params.id)
       : undefined;
   const reportReady = async (batchId: string) => (await store().readFinal(batchId)) !== undefined;
@@ -171,7 +170,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     const reference = String(req.query.reference ?? '').trim();
     const page = ctx.page(req, reply);
     if (!reference) return html(reply, payoutPage(page, ''));
-    if (!REFERENCE.test(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
+    if (!isReference(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
     const view = await findPayout(client, reference);
     return html(reply, payoutPage(page, reference, view), view.kind === 'none' ? 404 : 200);
   });
