@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 import { isSealedText, type KeyRing, openText, sealText, storeKeyRing } from '../temporal';
-import type { LoadOptions, PayoutRequest } from '../csv/types';
+import type { LoadOptions } from '../csv/types';
+import { isBatchId, type PayoutRequest } from '../domain';
 import type { SignedStatement } from '../../workflows/contracts/approval';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
 
@@ -37,10 +38,8 @@ export interface StoredBatchMeta extends Omit<BatchMetaView, 'fileSha256'> {
   rootBatchId: string;
 }
 
-const BATCH_ID = /^batch-[0-9a-f]{16}(-retry-\d+)?$/;
-
 export function checkBatchId(batchId: string): string {
-  if (!BATCH_ID.test(batchId)) throw new Error(`"${batchId}" is not a batch id (batch-<16 hex>[-retry-<n>])`);
+  if (!isBatchId(batchId)) throw new Error(`"${batchId}" is not a batch id (batch-<16 hex>[-retry-<n>])`);
   return batchId;
 }
 

@@ -7,8 +7,6 @@ export type {
   FileEncoding,
   LoadedBatch,
   LoadOptions,
-  PayoutMethod,
-  PayoutRequest,
   Policy,
   RowError,
 } from './types';

@@ -17,9 +17,9 @@ import type {
   Encoding,
   LoadedBatch,
   LoadOptions,
-  PayoutRequest,
   RowError,
 } from './types';
+import type { PayoutRequest } from '../domain';
 import { payoutLimit } from './limits';
 import { markDuplicateReferences, readAmount, totalRowPositionError, validateRow } from './validate';
 

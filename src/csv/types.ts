@@ -1,10 +1,5 @@
-/**
- * The output model of a loaded batch file. The payout itself, PayoutRequest, is the domain's
- * (src/domain/payout.ts); it is re-exported here only for importers not yet moved to src/domain.
- */
+/** The output model of a loaded batch file. The payout itself, PayoutRequest, is the domain's (src/domain/payout.ts). */
 import type { PayoutRequest } from '../domain';
-
-export type { PayoutMethod, PayoutRequest } from '../domain';
 
 /** row: 1-based row as a spreadsheet shows it (header = row 1); column: canonical column name, or null. */
 export interface RowError {

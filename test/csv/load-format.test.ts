@@ -1,4 +1,5 @@
-import { loadBatch, type PayoutRequest } from '../../src/csv';
+import { loadBatch } from '../../src/csv';
+import type { PayoutRequest } from '../../src/domain';
 import {
   ACCOUNT,
   accountRow,
