@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
@@ -9,15 +7,8 @@ import { reconcileDay } from '../src/reconcile/day';
 import { addDays } from '../src/reconcile/days';
 import type { PayrunPayout } from '../src/reconcile/match';
 import { listPayrunPayouts } from '../src/reconcile/payrun-payouts';
-import {
-  dayDir,
-  type DayOutcome,
-  readDayOutcome,
-  readMatchedSessions,
-  readSealed,
-  writeDayOutcome,
-  writeSealed,
-} from '../src/reconcile/store';
+import type { DayOutcome } from '../src/reconcile/store';
+import { reconcileStoreFor } from '../src/reconcile/store/open';
 import type { DueDaysInput, ReconcileDayStep } from '../workflows/contracts/reconciliation';
 import { callBank } from './failures';
 
@@ -26,7 +17,7 @@ export interface ReconciliationActivityDeps {
   payer: PayerConfig;
   client: Client;
   taskQueue: string;
-  /** The store's folder; PAYRUN_DATA_DIR at call time when absent. */
+  /** The folder store's place (and whose payload keys seal); PAYRUN_DATA_DIR at call time when absent. */
   dataDir?: string;
 }
 
@@ -34,15 +25,22 @@ const ACCOUNT = /^\d{20}$/;
 
 /**
  * Reconciliation's steps: read the bank's statement, list payrun's payouts, match and report. Each step
- * leaves its result in the day's folder of the reconciliation store (a day's statement and payouts
- * can be far larger than a workflow payload may be), and returns only what the workflow decides by.
+ * leaves its result in the reconciliation store (a day's statement and payouts can be far larger than a
+ * workflow payload may be; the next step may run on another host), and returns only what the workflow
+ * decides by.
  */
 export function createReconciliationActivities(deps: ReconciliationActivityDeps) {
-  const dataDir = () => deps.dataDir ?? loadDataDir();
+  const store = () => reconcileStoreFor(deps.dataDir ?? loadDataDir());
   // One owner per retry: Temporal retries these activities, so the client tries each call once.
   const once = () => ({ signal: Context.current().cancellationSignal, maxRetries: 0 });
-  const file = (step: ReconcileDayStep, name: string) =>
-    join(dayDir(dataDir(), step.account, step.day), name);
+  const statementOf = async (step: ReconcileDayStep): Promise<AccountStatement> => {
+    const statement = await store().readDayInput<AccountStatement>(step.account, step.day, 'statement');
+    if (!statement)
+      throw new Error(
+        `no statement of ${step.account} ${step.day} in ${store().where} (fetchStatement first)`,
+      );
+    return statement;
+  };
 
   return {
     /** The accounts to reconcile when none are named: the security deposit account(s) payouts are paid from. */
@@ -58,7 +56,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       const days: string[] = [];
       const from = [input.firstDay, addDays(input.upTo, 1 - input.maxDays)].sort().at(-1)!;
       for (let d = from; d <= input.upTo; d = addDays(d, 1))
-        if (readDayOutcome(dataDir(), input.account, d)?.outcome !== 'reconciled') days.push(d);
+        if ((await store().readDayOutcome(input.account, d))?.outcome !== 'reconciled') days.push(d);
       return days;
     },
 
@@ -71,13 +69,13 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         ),
       );
       const statement = res.method.account_statement;
-      writeSealed(dataDir(), file(step, 'statement.json'), statement);
+      await store().writeDayInput(step.account, step.day, 'statement', statement);
       return { lines: statement.transactions.length };
     },
 
     /** payrun's payouts that may be on this day's statement, with the bank's date of each. */
     async listDayPayouts(step: ReconcileDayStep): Promise<{ payouts: number }> {
-      const statement = readSealed<AccountStatement>(dataDir(), file(step, 'statement.json'));
+      const statement = await statementOf(step);
       const sessions = statement.transactions.flatMap((t) => (t.session_id ? [t.session_id] : []));
       const payouts = await listPayrunPayouts({
         client: deps.client,
@@ -85,17 +83,16 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         taskQueue: deps.taskQueue,
         day: step.day,
         sessions,
-        settled: new Set(Object.keys(readMatchedSessions(dataDir(), step.account))),
+        settled: new Set(Object.keys(await store().readMatchedSessions(step.account))),
         heartbeat: () => Context.current().heartbeat(),
         signal: Context.current().cancellationSignal,
       });
-      writeSealed(dataDir(), file(step, 'payouts.json'), payouts);
+      await store().writeDayInput(step.account, step.day, 'payouts', payouts);
       return { payouts: payouts.length };
     },
 
     /** Matches the day, records its differences and writes its reports (src/reconcile/day.ts). */
     async matchReconciliationDay(step: ReconcileDayStep): Promise<DayOutcome> {
-      const dir = dataDir();
       let balancesNow: { account?: number; deposit?: number; at: string } | undefined;
       try {
         const [acc, wallets] = await Promise.all([
@@ -108,13 +105,11 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         balancesNow = undefined; // for reference only: a day is reconciled by its statement, not by today's balance
       }
       return reconcileDay({
-        dataDir: dir,
+        store: store(),
         account: step.account,
         day: step.day,
-        statement: readSealed<AccountStatement>(dir, file(step, 'statement.json')),
-        payouts: existsSync(file(step, 'payouts.json'))
-          ? readSealed<PayrunPayout[]>(dir, file(step, 'payouts.json'))
-          : [],
+        statement: await statementOf(step),
+        payouts: (await store().readDayInput<PayrunPayout[]>(step.account, step.day, 'payouts')) ?? [],
         holder: { name: deps.payer.payerName ?? '', inn: deps.payer.payerTaxNumber },
         ...(balancesNow ? { balancesNow } : {}),
         now: new Date(),
@@ -133,7 +128,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         at: new Date().toISOString(),
         error: step.error,
       };
-      writeDayOutcome(dataDir(), outcome);
+      await store().writeDayOutcome(outcome);
       return outcome;
     },
   };

@@ -8,7 +8,7 @@ import { resolveDifference } from '../reconcile/day';
 import { addDays, businessDaysBetween, moscowDay, parseDay } from '../reconcile/days';
 import { DIFFERENCE_KINDS } from '../reconcile/kinds';
 import { ensureReconciliationSchedule } from '../reconcile/schedule';
-import { lastReconciledDay, readDifferences, reconciledAccounts } from '../reconcile/store';
+import { reconcileStoreFor, withLocalReports } from '../reconcile/store/open';
 import { provenResolver } from '../reconcile/who';
 import { reconciliationWorkflowId, type ReconcileDayResult } from '../../workflows/contracts/reconciliation';
 import { CliFailure, withClient } from './connect';
@@ -61,7 +61,10 @@ export function describeDay(r: ReconcileDayResult, lang = currentLang()): string
   return lines;
 }
 
-/** Starts (or joins, when one is running) the day's workflow and waits for its outcome. */
+/**
+ * Starts (or joins, when one is running) the day's workflow and waits for its outcome; its reports
+ * are files on this host (fetched from a shared store, whichever host's worker wrote them).
+ */
 export async function reconcileDay(
   client: Client,
   taskQueue: string,
@@ -69,17 +72,19 @@ export async function reconcileDay(
   day: string,
 ): Promise<ReconcileDayResult> {
   const workflowId = reconciliationWorkflowId(account, day);
+  let result: ReconcileDayResult;
   try {
     const handle = await client.workflow.start('reconciliationDayWorkflow', {
       workflowId,
       taskQueue,
       args: [{ account, day }],
     });
-    return (await handle.result()) as ReconcileDayResult;
+    result = (await handle.result()) as ReconcileDayResult;
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    return (await client.workflow.getHandle(workflowId).result()) as ReconcileDayResult;
+    result = (await client.workflow.getHandle(workflowId).result()) as ReconcileDayResult;
   }
+  return withLocalReports(reconcileStoreFor(dataDir()), dataDir(), result);
 }
 
 /** The sandbox's deposit account (src/sandbox/index.ts), which the demo's payouts are debited from. */
@@ -101,11 +106,16 @@ export async function reconcileDemoDay(
 }
 
 /** Every open difference of every account the store knows, oldest first, with its age in Moscow business days. */
-export function reconcileStatus(dir: string, today = moscowDay(Date.now()), lang = currentLang()): string[] {
+export async function reconcileStatus(
+  dir: string,
+  today = moscowDay(Date.now()),
+  lang = currentLang(),
+): Promise<string[]> {
+  const store = reconcileStoreFor(dir);
   const lines: string[] = [];
-  for (const account of reconciledAccounts(dir)) {
-    const last = lastReconciledDay(dir, account);
-    const open = Object.values(readDifferences(dir, account))
+  for (const account of await store.accounts()) {
+    const last = (await store.reconciledDays(account)).at(-1);
+    const open = Object.values(await store.readDifferences(account))
       .filter((d) => d.state === 'open')
       .sort((a, b) => a.day.localeCompare(b.day) || a.key.localeCompare(b.key));
     lines.push(
@@ -150,8 +160,8 @@ export function registerReconcile(program: Command): void {
   reconcile
     .command('status')
     .description('open differences by account, each with its age in business days and what to do')
-    .action(() => {
-      for (const line of reconcileStatus(dataDir())) console.log(line);
+    .action(async () => {
+      for (const line of await reconcileStatus(dataDir())) console.log(line);
     });
   reconcile
     .command('resolve')
@@ -159,12 +169,12 @@ export function registerReconcile(program: Command): void {
     .argument('<key>', 'the difference, as `payrun reconcile status` lists it (kind:id)')
     .requiredOption('--reason <text>', 'why it is resolved (kept with your person id)')
     .description('close an open difference with a reason, signed with your key (payrun login)')
-    .action((account: string, key: string, flags: { reason: string }) => {
+    .action(async (account: string, key: string, flags: { reason: string }) => {
       const signer = requireSigner();
       const person = provenResolver(loadPolicy(), signer, `${account}\n${key}\n${flags.reason}`);
       let resolved;
       try {
-        resolved = resolveDifference(dataDir(), account, key, {
+        resolved = await resolveDifference(reconcileStoreFor(dataDir()), account, key, {
           person,
           reason: flags.reason,
           at: new Date(),

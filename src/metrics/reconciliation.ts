@@ -3,7 +3,7 @@ import { loadDataDir } from '../config';
 import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
-import { readDifferences, reconciledAccounts } from '../reconcile/store';
+import { reconcileStoreFor } from '../reconcile/store/open';
 
 const log = createLogger('metrics');
 
@@ -20,28 +20,29 @@ export function registerReconciliationMetrics(
 ): void {
   // A store this process cannot read (another key, a damaged file) loses its own figures, never the
   // scrape: every other metric of the worker stays up, and the log says which account and why.
-  const read = () =>
-    reconciledAccounts(dataDir()).flatMap((account) => {
+  const read = async () => {
+    const store = reconcileStoreFor(dataDir());
+    const all = [];
+    for (const account of await store.accounts())
       try {
-        return [
-          {
-            account,
-            open: Object.values(readDifferences(dataDir(), account)).filter((d) => d.state === 'open'),
-          },
-        ];
+        all.push({
+          account,
+          open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
+        });
       } catch (err) {
         log.warn({ account, err: (err as Error).message }, 'reconciliation store unreadable: not counted');
-        return [];
       }
-    });
+    return all;
+  };
   new Gauge({
     name: 'payrun_reconciliation_open_differences',
     help: "Differences between payrun and the bank's statements still open, by account and kind.",
     labelNames: ['account', 'kind'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
+      const accounts = await read();
       this.reset();
-      for (const { account, open } of read())
+      for (const { account, open } of accounts)
         for (const kind of DIFFERENCE_KIND_NAMES)
           this.set({ account, kind }, open.filter((d) => d.kind === kind).length);
     },
@@ -51,10 +52,11 @@ export function registerReconciliationMetrics(
     help: 'Age in Moscow business days of the oldest open reconciliation difference, by account (0 when none is open).',
     labelNames: ['account'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
+      const accounts = await read();
       this.reset();
       const now = today();
-      for (const { account, open } of read())
+      for (const { account, open } of accounts)
         this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
     },
   });

@@ -1,20 +1,12 @@
-import { join } from 'node:path';
 import type { AccountStatement } from '../bank/types/reports';
-import { writePrivateFileAtomic } from '../private-fs';
+import { addDays } from './days';
 import { type BankLine, matchDay, type PayrunPayout, type StatementTotals } from './match';
 import { type AccountHolder, oneCExport } from './onec';
 import { type DayReport, reportCsv, reportJson } from './report';
-import {
-  dayDir,
-  type DayOutcome,
-  type DifferenceRecord,
-  openDifferences,
-  previousClosing,
-  readDifferences,
-  rememberMatchedSessions,
-  writeDayOutcome,
-  writeDifferences,
-} from './store';
+import type { DayOutcome, DifferenceRecord, ReconcileStore } from './store';
+
+/** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
+const MATCHED_KEPT_DAYS = 30;
 
 /** The statement as matching reads it: lines in kopecks with the bank's dates, and its totals. */
 export function statementLines(s: AccountStatement): { lines: BankLine[]; totals: StatementTotals } {
@@ -43,7 +35,7 @@ export function statementLines(s: AccountStatement): { lines: BankLine[]; totals
 }
 
 export interface ReconcileDayInput {
-  dataDir: string;
+  store: ReconcileStore;
   account: string;
   day: string;
   statement: AccountStatement;
@@ -58,19 +50,19 @@ export interface ReconcileDayInput {
  * reports nothing twice), earlier ones the statement settles are marked matched, and the day's
  * reports are written. Returns the day's outcome as day.json holds it.
  */
-export function reconcileDay(input: ReconcileDayInput): DayOutcome {
-  const { dataDir, account, day, now } = input;
+export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome> {
+  const { store, account, day, now } = input;
   const { lines, totals } = statementLines(input.statement);
   const result = matchDay({
     account,
     day,
     lines,
     totals,
-    previousClosing: previousClosing(dataDir, account, day),
+    previousClosing: (await store.readDayOutcome(account, addDays(day, -1)))?.closing,
     payouts: input.payouts,
-    open: openDifferences(dataDir, account),
+    open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
   });
-  const all = readDifferences(dataDir, account);
+  const all = await store.readDifferences(account);
   const at = now.toISOString();
   for (const d of result.found) all[d.key] ??= { ...d, state: 'open', foundAt: at };
   for (const s of result.settled) {
@@ -78,9 +70,9 @@ export function reconcileDay(input: ReconcileDayInput): DayOutcome {
     if (d?.state === 'open')
       all[s.key] = { ...d, state: 'matched', matched: { day: s.day, bankSystemId: s.bankSystemId } };
   }
-  writeDifferences(dataDir, account, all);
-  rememberMatchedSessions(
-    dataDir,
+  await store.writeDifferences(account, all);
+  await rememberMatchedSessions(
+    store,
     account,
     day,
     result.matched.map((m) => m.sessionId),
@@ -104,18 +96,16 @@ export function reconcileDay(input: ReconcileDayInput): DayOutcome {
     })),
     openDifferences: Object.values(all).filter((d) => d.state === 'open').length,
   };
-  const dir = dayDir(dataDir, account, day);
   const files = {
-    csv: join(dir, `reconciliation-${account}-${day}.csv`),
-    json: join(dir, `reconciliation-${account}-${day}.json`),
-    oneC: join(dir, `1c-${account}-${day}.txt`),
+    csv: await store.saveReport(account, day, `reconciliation-${account}-${day}.csv`, reportCsv(report)),
+    json: await store.saveReport(account, day, `reconciliation-${account}-${day}.json`, reportJson(report)),
+    oneC: await store.saveReport(
+      account,
+      day,
+      `1c-${account}-${day}.txt`,
+      oneCExport({ day, account, us: input.holder, lines, matched: result.matched, totals, createdAt: now }),
+    ),
   };
-  writePrivateFileAtomic(files.csv, reportCsv(report));
-  writePrivateFileAtomic(files.json, reportJson(report));
-  writePrivateFileAtomic(
-    files.oneC,
-    oneCExport({ day, account, us: input.holder, lines, matched: result.matched, totals, createdAt: now }),
-  );
   const outcome: DayOutcome = {
     account,
     day,
@@ -127,18 +117,32 @@ export function reconcileDay(input: ReconcileDayInput): DayOutcome {
     files,
     at,
   };
-  writeDayOutcome(dataDir, outcome);
+  await store.writeDayOutcome(outcome);
   return outcome;
 }
 
+/** Remembers the sessions a day matched, forgetting those matched more than MATCHED_KEPT_DAYS before it. */
+async function rememberMatchedSessions(
+  store: ReconcileStore,
+  account: string,
+  day: string,
+  sessions: string[],
+): Promise<void> {
+  const all = await store.readMatchedSessions(account);
+  const oldest = addDays(day, -MATCHED_KEPT_DAYS);
+  for (const [session, on] of Object.entries(all)) if (on < oldest) delete all[session];
+  for (const session of sessions) all[session] ??= day;
+  await store.writeMatchedSessions(account, all);
+}
+
 /** An operator closes an open difference with a reason; who is the person their key proved. */
-export function resolveDifference(
-  dataDir: string,
+export async function resolveDifference(
+  store: ReconcileStore,
   account: string,
   key: string,
   by: { person: string; reason: string; at: Date },
-): DifferenceRecord {
-  const all = readDifferences(dataDir, account);
+): Promise<DifferenceRecord> {
+  const all = await store.readDifferences(account);
   const d = all[key];
   if (!d) throw new Error(`no difference ${key} on account ${account} (payrun reconcile status lists them)`);
   if (d.state !== 'open') throw new Error(`difference ${key} is already ${d.state}`);
@@ -148,6 +152,6 @@ export function resolveDifference(
     state: 'resolved',
     resolved: { by: by.person, reason: by.reason.trim(), at: by.at.toISOString() },
   };
-  writeDifferences(dataDir, account, all);
+  await store.writeDifferences(account, all);
   return all[key];
 }

@@ -1,16 +1,12 @@
 /**
- * The reconciliation store, per account: `<dataDir>/reconciliation/<account>/`
- * - differences.json: every difference ever found, by key, with its state (open, matched, resolved);
- * - days/<day>/: the day's inputs (statement.json, payouts.json), day.json (the outcome and the
- *   closing balance the next day's opening must equal), and the reports accounting reads.
- * Inputs and differences are sealed with the payload keys (they hold names and account numbers, like
- * the batch store); the reports are plaintext, owner-only, like batch reports.
+ * The reconciliation store, per account: every difference ever found (by key, with its state), the
+ * sessions statements matched, and per day its inputs (the statement, payrun's payouts), its outcome
+ * (with the closing balance the next day's opening must equal) and the reports accounting reads.
+ * Two implementations, chosen with the batch store (PAYRUN_BATCH_STORE): the local folder
+ * (store/folder.ts, one host) and PostgreSQL (store/postgres.ts, workers on any number of hosts: one
+ * activity writes the statement, the next may read it on another host). Inputs and differences are
+ * sealed with the payload keys in both (they hold names and account numbers).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, type KeyRing, openText, sealText, storeKeyRing } from '../temporal';
-import { addDays } from './days';
 import type { Difference } from './match';
 
 export type DifferenceState = 'open' | 'matched' | 'resolved';
@@ -33,112 +29,61 @@ export interface DayOutcome {
   open: number;
   found: number;
   settled: number;
+  /** The reports: paths on the host that wrote them (folder store), else the names the store keeps them by. */
   files?: { csv: string; json: string; oneC: string };
   at: string;
   error?: string;
 }
 
+/** What one day's steps hand each other: the bank's statement, then payrun's payouts of the day. */
+export type DayInputKind = 'statement' | 'payouts';
+
+export interface ReconcileStore {
+  /** Where the store is, for messages (never a password). */
+  readonly where: string;
+  /** Whether the report paths it returns are files every process reads (the folder store, one disk). */
+  readonly sharesFolders: boolean;
+
+  readDifferences(account: string): Promise<Record<string, DifferenceRecord>>;
+  writeDifferences(account: string, all: Record<string, DifferenceRecord>): Promise<void>;
+  /** Sessions a statement matched, by the day it matched them on. */
+  readMatchedSessions(account: string): Promise<Record<string, string>>;
+  writeMatchedSessions(account: string, all: Record<string, string>): Promise<void>;
+
+  writeDayInput(account: string, day: string, kind: DayInputKind, value: unknown): Promise<void>;
+  /** undefined when that step has not written it. */
+  readDayInput<T>(account: string, day: string, kind: DayInputKind): Promise<T | undefined>;
+  writeDayOutcome(outcome: DayOutcome): Promise<void>;
+  readDayOutcome(account: string, day: string): Promise<DayOutcome | undefined>;
+  /** Days with an outcome 'reconciled', oldest first. */
+  reconciledDays(account: string): Promise<string[]>;
+  /** Accounts the store holds anything of (the metrics read every one). */
+  accounts(): Promise<string[]>;
+
+  /** Keeps one of a day's reports; returns what DayOutcome.files names it by. */
+  saveReport(account: string, day: string, name: string, content: Buffer | string): Promise<string>;
+  /** Writes a kept report to `to` (owner-only); false when the store has none by that name. */
+  fetchReport(account: string, day: string, name: string, to: string): Promise<boolean>;
+}
+
 const ACCOUNT = /^\d{20}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const REPORT_NAME = /^[\w.-]+$/;
 
-export function accountDir(dataDir: string, account: string): string {
+export function checkAccount(account: string): string {
   if (!ACCOUNT.test(account)) throw new Error(`account "${account}": must be 20 digits`);
-  return join(dataDir, 'reconciliation', account);
+  return account;
 }
 
-export function dayDir(dataDir: string, account: string, day: string): string {
-  const dir = join(accountDir(dataDir, account), 'days', day);
-  ensurePrivateDir(dir);
-  return dir;
+export function checkDay(day: string): string {
+  if (!DAY.test(day)) throw new Error(`day "${day}": must be YYYY-MM-DD`);
+  return day;
 }
 
-/** The payload keys of the store's folder (the same keys as the process's Temporal payloads, else its dev key file). */
-const rings = new Map<string, KeyRing>();
-const ring = (dataDir: string): KeyRing =>
-  rings.get(dataDir) ?? rings.set(dataDir, storeKeyRing(dataDir)).get(dataDir)!;
-
-export function writeSealed(dataDir: string, file: string, value: unknown): void {
-  writePrivateFileAtomic(file, sealText(ring(dataDir), JSON.stringify(value)));
+export function checkReportName(name: string): string {
+  if (!REPORT_NAME.test(name))
+    throw new Error(`report name "${name}": letters, digits, '.', '-' and '_' only`);
+  return name;
 }
 
-export function readSealed<T>(dataDir: string, file: string): T {
-  const text = readFileSync(file, 'utf8');
-  return JSON.parse(isSealedText(text) ? openText(ring(dataDir), text) : text) as T;
-}
-
-const differencesFile = (dataDir: string, account: string) =>
-  join(accountDir(dataDir, account), 'differences.json');
-
-export function readDifferences(dataDir: string, account: string): Record<string, DifferenceRecord> {
-  const file = differencesFile(dataDir, account);
-  return existsSync(file) ? readSealed(dataDir, file) : {};
-}
-
-export function writeDifferences(
-  dataDir: string,
-  account: string,
-  all: Record<string, DifferenceRecord>,
-): void {
-  ensurePrivateDir(accountDir(dataDir, account));
-  writeSealed(dataDir, differencesFile(dataDir, account), all);
-}
-
-export function openDifferences(dataDir: string, account: string): DifferenceRecord[] {
-  return Object.values(readDifferences(dataDir, account)).filter((d) => d.state === 'open');
-}
-
-export function writeDayOutcome(dataDir: string, outcome: DayOutcome): void {
-  writePrivateFileAtomic(
-    join(dayDir(dataDir, outcome.account, outcome.day), 'day.json'),
-    JSON.stringify(outcome, null, 2),
-  );
-}
-
-export function readDayOutcome(dataDir: string, account: string, day: string): DayOutcome | undefined {
-  const file = join(accountDir(dataDir, account), 'days', day, 'day.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DayOutcome) : undefined;
-}
-
-const matchedFile = (dataDir: string, account: string) =>
-  join(accountDir(dataDir, account), 'matched-sessions.json');
-/** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
-const MATCHED_KEPT_DAYS = 30;
-
-/** Sessions a statement matched, by the day it matched them on. */
-export function readMatchedSessions(dataDir: string, account: string): Record<string, string> {
-  const file = matchedFile(dataDir, account);
-  return existsSync(file) ? readSealed(dataDir, file) : {};
-}
-
-export function rememberMatchedSessions(
-  dataDir: string,
-  account: string,
-  day: string,
-  sessions: string[],
-): void {
-  const all = readMatchedSessions(dataDir, account);
-  const oldest = addDays(day, -MATCHED_KEPT_DAYS);
-  for (const [session, on] of Object.entries(all)) if (on < oldest) delete all[session];
-  for (const session of sessions) all[session] ??= day;
-  writeSealed(dataDir, matchedFile(dataDir, account), all);
-}
-
-/** The closing balance of the day before, when that day was reconciled. */
-export function previousClosing(dataDir: string, account: string, day: string): number | undefined {
-  return readDayOutcome(dataDir, account, addDays(day, -1))?.closing;
-}
-
-/** The latest day reconciled (statement read and matched), or undefined when none was. */
-export function lastReconciledDay(dataDir: string, account: string): string | undefined {
-  const dir = join(accountDir(dataDir, account), 'days');
-  if (!existsSync(dir)) return undefined;
-  const days = readdirSync(dir)
-    .filter((d) => readDayOutcome(dataDir, account, d)?.outcome === 'reconciled')
-    .sort();
-  return days.at(-1);
-}
-
-/** Accounts with a reconciliation folder (the metrics read every one). */
-export function reconciledAccounts(dataDir: string): string[] {
-  const dir = join(dataDir, 'reconciliation');
-  return existsSync(dir) ? readdirSync(dir).filter((a) => ACCOUNT.test(a)) : [];
-}
+export const isAccount = (name: string): boolean => ACCOUNT.test(name);

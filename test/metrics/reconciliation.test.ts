@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
 import { registerReconciliationMetrics } from '../../src/metrics/reconciliation';
-import { accountDir, writeDifferences, type DifferenceRecord } from '../../src/reconcile/store';
+import type { DifferenceRecord } from '../../src/reconcile/store';
+import { FolderReconcileStore } from '../../src/reconcile/store/folder';
+
+const writeDifferences = (dir: string, account: string, all: Record<string, DifferenceRecord>) =>
+  new FolderReconcileStore(dir).writeDifferences(account, all);
+const accountDir = (dir: string, account: string) => join(dir, 'reconciliation', account);
 
 const ACCOUNT = '40702810700000000002';
 const record = (
@@ -30,7 +35,7 @@ describe('reconciliation metrics', () => {
       () => dir,
       () => '2026-11-24',
     );
-    writeDifferences(dir, ACCOUNT, {
+    await writeDifferences(dir, ACCOUNT, {
       a: record('a', 'missing_from_statement', '2026-11-13', 'open'), // Friday: 7 business days before Tuesday 24th
       b: record('b', 'missing_from_statement', '2026-11-20', 'open'),
       c: record('c', 'returned', '2026-11-02', 'resolved'),
@@ -45,7 +50,7 @@ describe('reconciliation metrics', () => {
       `payrun_reconciliation_oldest_open_difference_business_days{account="${ACCOUNT}"} 7`,
     );
     // Resolved from the CLI: the next scrape sees it.
-    writeDifferences(dir, ACCOUNT, { b: record('b', 'missing_from_statement', '2026-11-20', 'open') });
+    await writeDifferences(dir, ACCOUNT, { b: record('b', 'missing_from_statement', '2026-11-20', 'open') });
     expect(await registry.metrics()).toContain(
       `payrun_reconciliation_oldest_open_difference_business_days{account="${ACCOUNT}"} 2`,
     );
@@ -61,7 +66,7 @@ describe('reconciliation metrics over a store this process cannot read', () => {
       () => dir,
       () => '2026-11-24',
     );
-    writeDifferences(dir, ACCOUNT, { a: record('a', 'missing_from_statement', '2026-11-13', 'open') });
+    await writeDifferences(dir, ACCOUNT, { a: record('a', 'missing_from_statement', '2026-11-13', 'open') });
     const other = '40702810700000000099';
     mkdirSync(accountDir(dir, other), { recursive: true });
     writeFileSync(join(accountDir(dir, other), 'differences.json'), 'payrun-enc:v1:another-key:AAAA');

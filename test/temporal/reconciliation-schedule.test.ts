@@ -8,7 +8,7 @@ import { PolicySource } from '../../src/policy/file';
 import type { DayReport } from '../../src/reconcile/report';
 import { addDays, moscowDay } from '../../src/reconcile/days';
 import { ensureReconciliationSchedule } from '../../src/reconcile/schedule';
-import { readDayOutcome } from '../../src/reconcile/store';
+import { reconcileStoreFor } from '../../src/reconcile/store/open';
 import { buildActivities } from '../../src/worker/activities';
 import type { ReconcileDueResult } from '../../workflows/contracts/reconciliation';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
@@ -85,7 +85,7 @@ describe('the reconciliation schedule', () => {
     // The worker is down: the run the schedule starts waits for one.
     const run = await trigger(0);
     expect((await run.describe()).status.name).toBe('RUNNING');
-    expect(readDayOutcome(dataDir, DEPOSIT_ACCOUNT, firstDay)).toBeUndefined();
+    expect(await reconcileStoreFor(dataDir).readDayOutcome(DEPOSIT_ACCOUNT, firstDay)).toBeUndefined();
 
     worker = await startWorker();
     const result = (await run.result()) as ReconcileDueResult;

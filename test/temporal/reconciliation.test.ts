@@ -5,7 +5,10 @@ import * as iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { reconcileStatus } from '../../src/cli/reconcile';
 import { addDays, dayStartMs, moscowDay } from '../../src/reconcile/days';
-import { readDifferences } from '../../src/reconcile/store';
+import { reconcileStoreFor } from '../../src/reconcile/store/open';
+
+const readDifferences = (dataDir: string, account: string) =>
+  reconcileStoreFor(dataDir).readDifferences(account);
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import { runCli } from '../harness/cli-process';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
@@ -133,7 +136,7 @@ describe('daily reconciliation with the bank statement', () => {
     // Again: the same differences, none twice.
     const again = await reconcileDayNow(stack, d1);
     expect(again.open).toBe(4);
-    expect(Object.keys(readDifferences(dataDir, DEPOSIT_ACCOUNT)).sort()).toEqual(
+    expect(Object.keys(await readDifferences(dataDir, DEPOSIT_ACCOUNT)).sort()).toEqual(
       report.found.map((f) => f.key).sort(),
     );
   });
@@ -188,7 +191,7 @@ describe('daily reconciliation with the bank statement', () => {
     expect(report.settled).toEqual([
       expect.objectContaining({ key: `missing_from_statement:${session('p5')}`, day: d2 }),
     ]);
-    const all = readDifferences(dataDir, DEPOSIT_ACCOUNT);
+    const all = await readDifferences(dataDir, DEPOSIT_ACCOUNT);
     expect(all[`missing_from_statement:${session('p5')}`]).toMatchObject({
       state: 'matched',
       day: addDays(day, 1),
@@ -214,7 +217,7 @@ describe('daily reconciliation with the bank statement', () => {
   });
 
   it('status lists open differences with what to do; a proven person resolves one with a reason', async () => {
-    const lines = reconcileStatus(dataDir, addDays(day, 3), 'en');
+    const lines = await reconcileStatus(dataDir, addDays(day, 3), 'en');
     expect(lines[0]).toMatch(new RegExp(`^${DEPOSIT_ACCOUNT}: reconciled up to ${addDays(day, 2)}, 5 open`));
     const key = `missing_from_statement:${session('p3')}`;
     expect(lines.join('\n')).toContain(key);
@@ -232,10 +235,10 @@ describe('daily reconciliation with the bank statement', () => {
       env,
     );
     expect(ok).toMatchObject({ code: 0 });
-    expect(readDifferences(dataDir, DEPOSIT_ACCOUNT)[key]).toMatchObject({
+    expect((await readDifferences(dataDir, DEPOSIT_ACCOUNT))[key]).toMatchObject({
       state: 'resolved',
       resolved: { by: 'approver', reason: 'банк подтвердил письмом' },
     });
-    expect(reconcileStatus(dataDir, addDays(day, 3), 'en')[0]).toMatch(/4 open/);
+    expect((await reconcileStatus(dataDir, addDays(day, 3), 'en'))[0]).toMatch(/4 open/);
   });
 });

@@ -78,7 +78,8 @@ export class PostgresBatchStore implements BatchStore {
     this.pool.on('error', () => {});
   }
 
-  private async query<R extends object = Record<string, unknown>>(sql: string, params: unknown[] = []) {
+  /** Migrated before the first query; the reconciliation store (src/reconcile/store/postgres.ts) shares it. */
+  async query<R extends object = Record<string, unknown>>(sql: string, params: unknown[] = []) {
     this.ready ??= migrate(this.url).catch((e: unknown) => {
       this.ready = undefined;
       throw e;
