@@ -1,15 +1,21 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import type { BatchStore } from '../../src/batch/store/contract';
 import { FolderBatchStore } from '../../src/batch/store/folder';
 import { PostgresBatchStore } from '../../src/batch/store/postgres';
 import type { StoredBatchMeta, StoredRow } from '../../src/batch/store';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import type { SignedStatement } from '../../workflows/contracts/approval';
-import { freshDatabase, startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
+import { freshDatabase } from '../harness/postgres';
+import {
+  folderContents,
+  type StoreSubject,
+  tableContents,
+  useCleanups,
+  useScratchPostgres,
+} from '../harness/store-contract';
 
 /**
  * The batch store's contract, held to both implementations: whatever a worker, the watcher, the
@@ -73,20 +79,9 @@ const statement = (by: string): SignedStatement =>
     signature: 'c'.repeat(128),
   }) as unknown as SignedStatement;
 
-let pg: ScratchPostgres;
-beforeAll(async () => {
-  pg = await startScratchPostgres();
-}, 180_000);
-afterAll(async () => {
-  await pg?.stop();
-});
-
-interface Subject {
-  store: BatchStore;
-  dir: string;
-  /** Every byte the store keeps, as the operator's backup would see it. */
-  rawContents(): Promise<string>;
-}
+const scratchUrl = useScratchPostgres();
+const cleanups = useCleanups();
+type Subject = StoreSubject<BatchStore>;
 
 const subjects: Array<[string, () => Promise<Subject>]> = [
   [
@@ -94,15 +89,10 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'payrun-store-'));
       const dataDir = join(dir, 'data');
-      const readAll = (d: string): string =>
-        readdirSync(d)
-          .map((n) => join(d, n))
-          .map((p) => (statSync(p).isDirectory() ? readAll(p) : readFileSync(p, 'latin1')))
-          .join('\n');
       return {
         store: new FolderBatchStore(dataDir),
         dir,
-        rawContents: async () => readAll(join(dataDir, 'store')),
+        rawContents: async () => folderContents(join(dataDir, 'store')),
       };
     },
   ],
@@ -111,7 +101,7 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'payrun-store-'));
       // A fresh database per test on the file's one server: each starts from an empty store.
-      const db = await freshDatabase(pg.url, 'payrun_contract');
+      const db = await freshDatabase(scratchUrl(), 'payrun_contract');
       const store = new PostgresBatchStore(db.url, join(dir, 'data'), 'test database');
       cleanups.push(async () => {
         await store.close();
@@ -120,35 +110,19 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
       return {
         store,
         dir,
-        rawContents: async () => {
-          const c = new Client({ connectionString: db.url });
-          await c.connect();
-          try {
-            const tables = [
-              'batch_meta',
-              'batch_chunks',
-              'batch_outcomes',
-              'batch_finals',
-              'batch_files',
-              'file_statements',
-            ];
-            const parts: string[] = [];
-            for (const t of tables) parts.push(JSON.stringify((await c.query(`SELECT * FROM ${t}`)).rows));
-            return parts.join('\n');
-          } finally {
-            await c.end();
-          }
-        },
+        rawContents: () =>
+          tableContents(db.url, [
+            'batch_meta',
+            'batch_chunks',
+            'batch_outcomes',
+            'batch_finals',
+            'batch_files',
+            'file_statements',
+          ]),
       };
     },
   ],
 ];
-
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups) await c();
-  cleanups = [];
-});
 
 describe.each(subjects)('the %s batch store', (_kind, make) => {
   let s: Subject;

@@ -1,13 +1,19 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { PostgresBatchStore } from '../../src/batch/store/postgres';
 import type { DayOutcome, DifferenceRecord, ReconcileStore } from '../../src/reconcile/store';
 import { FolderReconcileStore } from '../../src/reconcile/store/folder';
 import { PostgresReconcileStore } from '../../src/reconcile/store/postgres';
 import { withLocalReports } from '../../src/reconcile/store/open';
-import { freshDatabase, startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
+import { freshDatabase } from '../harness/postgres';
+import {
+  folderContents,
+  type StoreSubject,
+  tableContents,
+  useCleanups,
+  useScratchPostgres,
+} from '../harness/store-contract';
 
 /**
  * The reconciliation store's contract, held to both implementations: what one step of a day writes,
@@ -56,43 +62,21 @@ const outcome = (day: string, kind: DayOutcome['outcome'], files?: DayOutcome['f
   at: `${day}T06:00:00.000Z`,
 });
 
-let pg: ScratchPostgres;
-beforeAll(async () => {
-  pg = await startScratchPostgres();
-}, 180_000);
-afterAll(async () => {
-  await pg?.stop();
-});
-
-interface Subject {
-  store: ReconcileStore;
-  dir: string;
-  /** Every byte the store keeps, as the operator's backup would see it. */
-  rawContents(): Promise<string>;
-}
-
-let cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups) await c();
-  cleanups = [];
-});
+const scratchUrl = useScratchPostgres();
+const cleanups = useCleanups();
+type Subject = StoreSubject<ReconcileStore>;
 
 const subjects: Array<[string, () => Promise<Subject>]> = [
   [
     'folder',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'payrun-reconcile-store-'));
-      const readAll = (d: string): string =>
-        readdirSync(d)
-          .map((n) => join(d, n))
-          .map((p) => (statSync(p).isDirectory() ? readAll(p) : readFileSync(p, 'latin1')))
-          .join('\n');
       return {
         store: new FolderReconcileStore(join(dir, 'data')),
         dir,
         // The reports are accounting's plain files by design; every other file is what is checked.
         rawContents: async () =>
-          readAll(join(dir, 'data', 'reconciliation'))
+          folderContents(join(dir, 'data', 'reconciliation'))
             .split('\n')
             .filter((l) => !l.includes('report-body'))
             .join('\n'),
@@ -103,7 +87,7 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
     'postgres',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'payrun-reconcile-store-'));
-      const db = await freshDatabase(pg.url, 'payrun_reconcile_contract');
+      const db = await freshDatabase(scratchUrl(), 'payrun_reconcile_contract');
       const batches = new PostgresBatchStore(db.url, join(dir, 'data'), 'test database');
       cleanups.push(async () => {
         await batches.close();
@@ -112,23 +96,13 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
       return {
         store: new PostgresReconcileStore(batches, join(dir, 'data')),
         dir,
-        rawContents: async () => {
-          const c = new Client({ connectionString: db.url });
-          await c.connect();
-          try {
-            const parts: string[] = [];
-            for (const t of [
-              'reconcile_account_state',
-              'reconcile_day_inputs',
-              'reconcile_day_outcomes',
-              'reconcile_reports',
-            ])
-              parts.push(JSON.stringify((await c.query(`SELECT * FROM ${t}`)).rows));
-            return parts.join('\n');
-          } finally {
-            await c.end();
-          }
-        },
+        rawContents: () =>
+          tableContents(db.url, [
+            'reconcile_account_state',
+            'reconcile_day_inputs',
+            'reconcile_day_outcomes',
+            'reconcile_reports',
+          ]),
       };
     },
   ],
