@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/domain';
-import type { TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
 import { idempotencyKey } from './idempotency';
@@ -25,6 +25,11 @@ export interface CreatePayoutInput {
   runKey: string;
   request: PayoutRequest;
   batchId?: string;
+  /**
+   * The verdict a taxpayerVerdict signal claimed allows paying: believed only if the taxpayer workflow
+   * itself holds a fresh verdict that allows it, read here before the create (no history event of its own).
+   */
+  confirmVerdict?: TaxpayerAsk;
 }
 
 export function createBankActivities({ bank, payer, client, taskQueue }: BankActivityDeps) {
@@ -76,6 +81,16 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
      * retried or replayed activity gets the bank's first answer back instead of a second payout.
      */
     async createPayoutSession(input: CreatePayoutInput): Promise<PaymentSession> {
+      if (input.confirmVerdict) {
+        const held = await askTaxpayerVerdict(client, taskQueue, input.confirmVerdict);
+        if (!held || verdictRefusal(held))
+          throw ApplicationFailure.nonRetryable(
+            held
+              ? 'the taxpayer check refuses the recipient; no session was created'
+              : 'the taxpayer check has no verdict yet; no session was created',
+            VERDICT_UNCONFIRMED,
+          );
+      }
       const call = payoutCall(input.request, { workflowId: input.workflowId, batchId: input.batchId }, payer);
       const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), ...once() };
       const res = await callBank('create payout', () =>

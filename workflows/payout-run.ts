@@ -18,7 +18,7 @@ import type { PayoutAuthorization, PolicyView, SignedStatement } from './contrac
 import { payoutSettledSignal } from './contracts/batch';
 import type { CancelCommand } from './contracts/operator';
 import type { PayoutCarry, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
-import { verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
 import {
   bankFailure,
   beforeCreating,
@@ -86,6 +86,13 @@ export class PayoutRun {
   private refusal?: Extract<PayoutAuthorization, { kind: 'refused' }>;
   /** A taxpayerVerdict signal came: read the verdict from the taxpayer workflow (the signal is not believed). */
   private verdictWake = false;
+  /**
+   * An allowing verdict a signal claimed: the create checks it with the taxpayer workflow before it calls
+   * the bank (activities/bank.ts), so the usual answer costs no event of its own.
+   */
+  private allowClaim?: TaxpayerVerdict;
+  /** This run reads every signalled verdict back (it met a refusing one under VERDICT_FROM_OWN_CHECK). */
+  private readsVerdicts = false;
   /** A batch waiting for this payout without being its parent asks to be told when it settles. */
   reportTo?: string;
   private told = false;
@@ -165,14 +172,20 @@ export class PayoutRun {
 
   /**
    * Anyone who can reach Temporal can send this signal, so its content is not the verdict: it only says
-   * the taxpayer workflow may have answered, and the payout reads the answer from that workflow itself.
-   * Runs recorded before this rule took the first signal's content as the verdict, and still replay so.
+   * the taxpayer workflow may have answered. An allowing claim goes to the create, which pays only if the
+   * taxpayer workflow itself holds a verdict that allows it (the same commands as before, so no patch and
+   * no extra event on the usual path); a refusing one makes the payout read the verdict back (a patch:
+   * runs recorded before this rule took the first signal's content as the verdict, and still replay so).
    */
   verdictSignalled(v: TaxpayerVerdict | null | undefined): void {
     const ok = v && typeof v.isProfessionalIncomeTaxpayer === 'boolean' && typeof v.isLinked === 'boolean';
     if (!ok) this.tracker.note('ignored a malformed taxpayerVerdict signal');
-    else if (patched(VERDICT_FROM_OWN_CHECK)) this.verdictWake = true;
-    else this.verdict ??= v;
+    else if (this.readsVerdicts) this.verdictWake = true;
+    else if (!verdictRefusal(v)) this.allowClaim ??= v;
+    else if (patched(VERDICT_FROM_OWN_CHECK)) {
+      this.readsVerdicts = true;
+      this.verdictWake = true;
+    } else this.verdict ??= v;
   }
 
   /** A nudge only: the batch reads this payout's record from the server before it counts the row. */
@@ -337,11 +350,13 @@ export class PayoutRun {
     const { request } = this;
     // 1. The recipient must be a professional income taxpayer who linked us; otherwise no session at all.
     this.tracker.setState(request.selfEmployed ? 'checking_taxpayer' : 'creating_session');
+    let claim: TaxpayerVerdict | undefined;
     if (request.selfEmployed) {
       await this.awaitVerdict();
       if (this.cancelRequest) return this.cancelledBeforeMoney();
-      this.tracker.status.taxpayer = taxpayerStatus(this.verdict!);
-      const refusal = verdictRefusal(this.verdict!);
+      claim = this.verdict ? undefined : this.allowClaim;
+      this.tracker.status.taxpayer = taxpayerStatus((this.verdict ?? claim)!);
+      const refusal = this.verdict && verdictRefusal(this.verdict);
       if (refusal) this.finish('rejected', refusal.code, refusal.reason);
       this.tracker.setState('creating_session');
     }
@@ -350,8 +365,17 @@ export class PayoutRun {
     // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
     const deadlineFrom = workflowNow();
     try {
-      this.sessionCreated(await createPayoutSession(this.createInput));
+      const confirm = claim ? { confirmVerdict: this.taxpayerAsk } : {};
+      this.sessionCreated(await createPayoutSession({ ...this.createInput, ...confirm }));
+      this.verdict ??= claim;
     } catch (err) {
+      if (claim && causeType(err) === VERDICT_UNCONFIRMED) {
+        // A claim the taxpayer workflow does not back (forged, or ahead of the check): nothing was created.
+        this.tracker.note('a taxpayerVerdict signal was not backed by the taxpayer check; reading it back');
+        this.allowClaim = undefined;
+        this.verdictWake = true;
+        return this.pay();
+      }
       // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
       const code = causeType(err) ?? 'create_failed';
       const words = bankFailure(err)?.message ?? errorText(err);
@@ -367,9 +391,13 @@ export class PayoutRun {
    */
   private async awaitVerdict(): Promise<void> {
     while (!this.verdict && !this.cancelRequest) {
-      const woken = () => this.verdict !== undefined || this.verdictWake || this.cancelRequest !== undefined;
+      const claimed = () => this.allowClaim !== undefined && !this.verdictWake;
+      if (claimed()) return; // the create checks the claim
+      const woken = () =>
+        this.verdict !== undefined || this.verdictWake || claimed() || this.cancelRequest !== undefined;
       if (await condition(woken, '10 minutes')) {
-        if (this.cancelRequest || !this.verdictWake) break;
+        if (this.cancelRequest || claimed()) break;
+        if (!this.verdictWake) break;
         this.verdictWake = false;
       }
       this.verdict = await taxpayerVerdict(this.taxpayerAsk);

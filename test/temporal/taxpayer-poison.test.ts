@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import { taxpayerWorkflowId } from '../../activities/taxpayer';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
@@ -68,6 +69,31 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
     });
     expect(await seeded.query(taxpayerVerdictQuery)).toEqual(yes);
     await seeded.terminate('test over');
+  });
+
+  it('the genuine answer pays with no event of its own: the create checks the claim with the taxpayer workflow', async () => {
+    // A tax number nobody has checked: the look-up finds no verdict, the taxpayer workflow answers by signal.
+    const request = payoutRequest({
+      recipient: { ...payoutRequest().recipient, taxReference: freshInn(2340) },
+    });
+    const handle = await startPayout(stack, request);
+    expect(await outcome(handle)).toMatchObject({
+      state: 'succeeded',
+      taxpayer: { isProfessionalIncomeTaxpayer: true, isLinked: true },
+    });
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    const { events } = await handle.fetchHistory();
+    const { EventType } = temporal.api.enums.v1;
+    const signals = events!.filter((e) => e.eventType === EventType.EVENT_TYPE_WORKFLOW_EXECUTION_SIGNALED);
+    expect(signals.map((e) => e.workflowExecutionSignaledEventAttributes?.signalName)).toContain(
+      'taxpayerVerdict',
+    );
+    // No patch marker and no read-back: the same commands as a payout that believed the signal, whose
+    // create now confirms it. (Before: a patch marker and a taxpayerVerdict read on every such payout.)
+    const markers = events!.filter((e) => e.eventType === EventType.EVENT_TYPE_MARKER_RECORDED);
+    const names = markers.map((m) => m.markerRecordedEventAttributes?.markerName);
+    expect(names).not.toContain('core_patch');
+    await recordHistoryIfAsked('payout-verdict-claim-confirmed', handle);
   });
 
   /**

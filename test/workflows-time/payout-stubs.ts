@@ -12,7 +12,11 @@ import {
   type PayoutState,
   type PayoutStatus,
 } from '../../workflows/contracts/payout';
-import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import {
+  VERDICT_UNCONFIRMED,
+  verdictRefusal,
+  type TaxpayerVerdict,
+} from '../../workflows/contracts/taxpayer';
 import type { payoutWorkflow } from '../../workflows/payout';
 import { skipUntil, type StubActivities, type TimeSkipping } from '../harness/time-skipping';
 import type { FakeBank } from './fake-bank';
@@ -42,6 +46,16 @@ export function payoutStubs(bank: FakeBank, answer: LookupAnswer = {}): StubActi
       if (!create) return found;
       if (create.request.selfEmployed && (!answer.verdict || verdictRefusal(answer.verdict))) return found;
       return { ...found, created: bank.create(create) };
+    },
+    // As the worker's create: a verdict a signal claimed is checked with the taxpayer workflow's own first.
+    createPayoutSession: async (input) => {
+      const own = answer.ownCheck ?? answer.verdict;
+      if (input.confirmVerdict && (!own || verdictRefusal(own)))
+        throw ApplicationFailure.nonRetryable(
+          'the taxpayer check does not back the claim',
+          VERDICT_UNCONFIRMED,
+        );
+      return bank.create(input);
     },
     taxpayerVerdict: async () => answer.ownCheck ?? answer.verdict,
   };

@@ -48,3 +48,9 @@ export const taxpayerVerdictSignal = defineSignal<[TaxpayerVerdict]>('taxpayerVe
 
 /** The verdict the per-tax-number workflow holds (undefined before its first check). */
 export const taxpayerVerdictQuery = defineQuery<TaxpayerVerdict | undefined>('verdict');
+
+/**
+ * The failure type of a create asked to confirm an allowing verdict that the taxpayer workflow does not
+ * hold (a forged or early taxpayerVerdict signal): no session was created, the payout reads the verdict.
+ */
+export const VERDICT_UNCONFIRMED = 'taxpayer_verdict_unconfirmed';
