@@ -12,8 +12,7 @@
  * - servers.ts: the webhook ingress and the codec server
  * - console.ts, worker.ts, people.ts (the policy file, who is asking), reconcile.ts, demo.ts
  * - batches.ts: the batch folders and the stop list
- * - batch-store.ts: which batch store; imported as '../config/batch-store', not re-exported here while it
- *   imports ConfigError from this index (the two would import each other; from './core' they would not)
+ * - batch-store.ts: which batch store (folder or PostgreSQL)
  * - sandbox.ts: the bank sandbox's SANDBOX_* (imported only by the sandbox, so nothing else loads it)
  *
  * Documented exceptions, where reading the environment elsewhere is the point: none in src/, activities/
@@ -32,3 +31,4 @@ export * from './people';
 export * from './reconcile';
 export * from './demo';
 export * from './batches';
+export * from './batch-store';
