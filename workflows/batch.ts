@@ -4,6 +4,7 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   ParentClosePolicy,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -42,6 +43,7 @@ import {
   batchRejectSignal,
   batchResumeSignal,
   cancelBatchUpdate,
+  DEFAULT_MAX_IN_FLIGHT,
   pauseBatchUpdate,
   payoutSettledSignal,
   rejectBatchUpdate,
@@ -83,9 +85,11 @@ const { checkPayout } = proxyActivities<Acts>(BATCH_STORE);
  */
 const UNREPORTED_RECHECK_MS = 5 * 60_000;
 
+/** Batches started before the window had one default (20 in the workflow, 100 in the CLI) still replay so. */
+const ONE_MAX_IN_FLIGHT_DEFAULT = 'one-max-in-flight-default';
+
 const DEFAULTS = {
   requireApproval: false,
-  maxInFlight: 20,
   checkFunds: true,
   fundsRecheckMs: 60_000,
   continueAsNewAfterEvents: 10_000,
@@ -115,7 +119,8 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   const { batchId } = input;
   if (workflowInfo().workflowId !== batchId)
     throw invalidInput(`workflow id must be the batch id ${batchId}, not ${workflowInfo().workflowId}`);
-  const opts = { ...DEFAULTS, ...input.options };
+  const maxInFlight = patched(ONE_MAX_IN_FLIGHT_DEFAULT) ? DEFAULT_MAX_IN_FLIGHT : 20;
+  const opts = { ...DEFAULTS, maxInFlight, ...input.options };
   const payoutOptions = { ...opts.payout, requireApproval: false };
   const carry: BatchCarry = input.carry ?? {
     meta: { fileName: '', fileSha256: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },

@@ -27,7 +27,7 @@ export interface BatchOptions {
    * requirement: what the policy and the file's record require is required whatever the input says.
    */
   requireApproval?: boolean;
-  /** Payouts in flight at once (a sliding window). Default 20. */
+  /** Payouts in flight at once (a sliding window). Default DEFAULT_MAX_IN_FLIGHT, whoever starts the batch. */
   maxInFlight?: number;
   /** Compare the deposit balance with the batch total before paying. Default true. */
   checkFunds?: boolean;
