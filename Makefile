@@ -65,7 +65,7 @@ test-chaos: setup
 test-prod: setup
 	@addr="$$(./scripts/temporal-postgres.sh start)" && \
 	store="$$(./scripts/temporal-postgres.sh batch-store-url)" && \
-	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ test/batch/store-contract && \
+	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ test/batch/store-contract test/reconcile/store-contract && \
 	./scripts/check-alerts.sh && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" PAYRUN_BATCH_STORE=postgres \
 	  PAYRUN_BATCH_STORE_URL="$${store#PAYRUN_BATCH_STORE_URL=}" \
@@ -73,8 +73,9 @@ test-prod: setup
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 
 # Batch suites that make no same-host assumption (the others read the report in done/ the moment a batch
-# ends, which only the folder store's worker writes; with a shared store the watcher brings it).
-PG_STORE_SUITES = 'test/temporal/(batch-store-hosts|cli|dry-run-verdicts)\.test\.ts'
+# ends, which only the folder store's worker writes; with a shared store the watcher brings it), and a
+# reconciliation day whose worker runs in its own working directory.
+PG_STORE_SUITES = 'test/temporal/(batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone
