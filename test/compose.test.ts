@@ -152,6 +152,8 @@ describe('docker-compose.yml (production)', () => {
     }
     // No folder of batches shared with the workers: they may run on any host.
     expect(volumes('worker').filter((v) => v.includes('batches'))).toEqual([]);
+    // Nor any other named volume: reconciliation is in the store too; /app/data is each worker's scratch.
+    expect(volumes('worker')).toEqual(['/app/data']);
     expect(s.worker!.depends_on).toHaveProperty('batch-store-setup');
     expect(s.watch!.command).toEqual(['watch']);
   });
