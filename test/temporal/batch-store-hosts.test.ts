@@ -22,7 +22,8 @@ import {
   waitForProgress,
 } from '../harness/batches';
 import { runCli } from '../harness/cli-process';
-import { startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
+import { sharedStorePostgres, storeHost } from '../harness/hosts';
+import type { ScratchPostgres } from '../harness/postgres';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { killHard, spawnPayrunProcess, spawnWorkerProcess } from '../harness/worker-process';
@@ -43,19 +44,7 @@ let passed = false;
 const children: ChildProcess[] = [];
 
 /** One "host": a working directory with its own data and batches folders. */
-function host(name: string) {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  return {
-    dir,
-    env: {
-      PAYRUN_DATA_DIR: join(dir, 'data'),
-      PAYRUN_BATCHES_DIR: join(dir, 'batches'),
-      PAYRUN_BATCH_STORE: 'postgres',
-      PAYRUN_BATCH_STORE_URL: pg.url,
-    },
-  };
-}
+const host = (name: string) => storeHost(base, name, pg.url);
 
 /** Its output kept in its own directory: the post-mortem of a failing run (the folder is kept then). */
 function keepLog(child: ChildProcess, cwd: string, name: string): ChildProcess {
@@ -72,10 +61,7 @@ function spawnWatcher(cwd: string, env: NodeJS.ProcessEnv): ChildProcess {
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'payrun-hosts-'));
-  // make test-prod names its engine's payrun database; make test gets a scratch PostgreSQL.
-  const given =
-    process.env.PAYRUN_BATCH_STORE === 'postgres' ? process.env.PAYRUN_BATCH_STORE_URL : undefined;
-  pg = given ? { url: given, stop: async () => {} } : await startScratchPostgres();
+  pg = await sharedStorePostgres();
   // Bank calls take a moment, so the batch is still paying when its first worker is killed.
   stack = await startStack({ inProcessWorker: false, sandbox: { timings: { apiLatencyMs: 150 } } });
 }, 180_000);

@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { moscowDay } from '../../src/reconcile/days';
 import type { DayReport } from '../../src/reconcile/report';
 import { runCli } from '../harness/cli-process';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
-import { startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
+import { sharedStorePostgres, storeHost } from '../harness/hosts';
+import type { ScratchPostgres } from '../harness/postgres';
 import { DEPOSIT_ACCOUNT } from '../harness/reconciliation';
 import { startStack, type Stack } from '../harness/stack';
 import { killHard, spawnWorkerProcess } from '../harness/worker-process';
@@ -23,26 +24,11 @@ let base: string;
 let passed = false;
 let worker: ChildProcess | undefined;
 
-function host(name: string) {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  return {
-    dir,
-    env: {
-      PAYRUN_DATA_DIR: join(dir, 'data'),
-      PAYRUN_BATCHES_DIR: join(dir, 'batches'),
-      PAYRUN_BATCH_STORE: 'postgres',
-      PAYRUN_BATCH_STORE_URL: pg.url,
-    },
-  };
-}
+const host = (name: string) => storeHost(base, name, pg.url);
 
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'payrun-reconcile-hosts-'));
-  // make test-prod names its engine's payrun database; make test gets a scratch PostgreSQL.
-  const given =
-    process.env.PAYRUN_BATCH_STORE === 'postgres' ? process.env.PAYRUN_BATCH_STORE_URL : undefined;
-  pg = given ? { url: given, stop: async () => {} } : await startScratchPostgres();
+  pg = await sharedStorePostgres();
   stack = await startStack({ inProcessWorker: false });
 }, 180_000);
 
