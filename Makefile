@@ -24,7 +24,9 @@ temporal-cli:
 
 setup: $(NODE_STAMP) temporal-cli
 
+# From nothing: tsc leaves the output of a moved file behind (dist/src/config.js shadowed src/config/).
 build: $(NODE_STAMP)
+	rm -rf dist
 	npm run --silent build
 
 typecheck: $(NODE_STAMP)
