@@ -37,10 +37,12 @@ lint: $(NODE_STAMP)
 	@# No two of the project's files may import each other in a circle (type-only imports included).
 	node scripts/check-import-cycles.js
 
-# The console's browser test drives Debian's chromium, the time-skipping tests Temporal's Java test server
-# from Maven Central (test/workflows-time/): each installed here where missing, once.
+# The console's browser test drives Debian's chromium, the stores' tests a scratch PostgreSQL from Debian's
+# postgresql, the time-skipping tests Temporal's Java test server from Maven Central (test/workflows-time/):
+# each installed here where missing, once.
 test: setup typecheck lint
 	scripts/ensure-chromium.sh >/dev/null
+	scripts/ensure-postgres.sh >/dev/null
 	scripts/ensure-test-server.sh >/dev/null
 	npx jest --ci
 
