@@ -1,24 +1,24 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import { subjectOf } from '../../src/batch/authorize';
-import { readMeta } from '../../src/batch/store';
+import { batchStoreFor } from '../../src/batch/store/open';
 import { signStatement } from '../../src/policy/keys';
 import type { BatchStatement, PayoutStatement, SignedStatement } from '../../workflows/contracts/approval';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import type { Stack } from './stack';
 
-/** A test person's signed approve (or reject) of a batch, about the batch's stored file. */
-export function batchDecision(
+/** A test person's signed approve (or reject) of a batch, about the batch's file in the store the run uses. */
+export async function batchDecision(
   stack: Stack,
   dataDir: string,
   batchId: string,
   person: string,
   decision: 'approve' | 'reject' = 'approve',
   extra: Partial<Omit<BatchStatement, 'kind' | 'decision'>> = {},
-): SignedStatement<BatchStatement> {
+): Promise<SignedStatement<BatchStatement>> {
   return signStatement<BatchStatement>(stack.signer(person), {
     kind: 'batch',
     decision,
-    ...subjectOf(readMeta(dataDir, batchId)),
+    ...subjectOf(await batchStoreFor(dataDir).readMeta(batchId)),
     ...extra,
   });
 }

@@ -72,7 +72,7 @@ describe('who may pay', () => {
     await waitForProgress(handle, (p) => p.phase === 'awaiting_approval' && p.rows === rows);
     return { batchId: r.batchId, references, handle };
   };
-  const decide = (
+  const decide = async (
     batchId: string,
     person: string,
     decision: 'approve' | 'reject' = 'approve',
@@ -81,7 +81,9 @@ describe('who may pay', () => {
     batchHandle(stack, batchId).executeUpdate(
       decision === 'approve' ? approveBatchUpdate : rejectBatchUpdate,
       {
-        args: [batchDecision(stack, paths.dataDir, batchId, person, decision, reason ? { reason } : {})],
+        args: [
+          await batchDecision(stack, paths.dataDir, batchId, person, decision, reason ? { reason } : {}),
+        ],
       },
     );
   /** Why an update was refused (its validator's words), or a failure when it was not refused. */
@@ -137,7 +139,7 @@ describe('who may pay', () => {
     // An approval dated before the rejection is outweighed by it.
     const stale = signStatement<BatchStatement>(
       stack.signer('approver2'),
-      { ...batchDecision(stack, paths.dataDir, again.batchId, 'approver2').statement },
+      { ...(await batchDecision(stack, paths.dataDir, again.batchId, 'approver2')).statement },
       new Date(Date.parse(rejected.approval!.rejected!.at) - 60_000),
     );
     expect(await refusal(againHandle.executeUpdate(approveBatchUpdate, { args: [stale] }))).toMatch(
@@ -177,12 +179,12 @@ describe('who may pay', () => {
   it('refuses a self-approval, a forged key, a replayed approval, a viewer, the watcher and a typed name, leaving nothing in history', async () => {
     const own = await submit(2, 'both');
     const other = await submit(1);
-    const subject = batchDecision(stack, paths.dataDir, own.batchId, 'approver').statement;
+    const subject = (await batchDecision(stack, paths.dataDir, own.batchId, 'approver')).statement;
     const { privateKey } = generateKeyPairSync('ed25519');
     const attempts: [string, unknown, RegExp][] = [
       [
         'self-approval',
-        batchDecision(stack, paths.dataDir, own.batchId, 'both'),
+        await batchDecision(stack, paths.dataDir, own.batchId, 'both'),
         /both submitted this batch: an approver must be someone else/,
       ],
       [
@@ -192,16 +194,24 @@ describe('who may pay', () => {
       ],
       [
         'replayed from another batch',
-        batchDecision(stack, paths.dataDir, other.batchId, 'approver'),
+        await batchDecision(stack, paths.dataDir, other.batchId, 'approver'),
         /about another file/,
       ],
-      ['a viewer', batchDecision(stack, paths.dataDir, own.batchId, 'viewer'), /viewer may not approve/],
-      ['the watcher', batchDecision(stack, paths.dataDir, own.batchId, 'watcher'), /watcher may not approve/],
+      [
+        'a viewer',
+        await batchDecision(stack, paths.dataDir, own.batchId, 'viewer'),
+        /viewer may not approve/,
+      ],
+      [
+        'the watcher',
+        await batchDecision(stack, paths.dataDir, own.batchId, 'watcher'),
+        /watcher may not approve/,
+      ],
       ['a typed name', { by: 'approver' }, /a name is not an approval/],
       [
         'a tampered total',
         {
-          ...batchDecision(stack, paths.dataDir, own.batchId, 'approver'),
+          ...(await batchDecision(stack, paths.dataDir, own.batchId, 'approver')),
           statement: { ...subject, totalKopecks: 1 },
         },
         /rows totalling 1 kopecks|signature is not/,

@@ -22,6 +22,7 @@ import {
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
 import { batchDecision } from '../harness/approvals';
+import { reportPathOf } from '../harness/reports';
 
 const refs = (p: string, n: number) =>
   Array.from({ length: n }, (_, i) => `${p}-${String(i).padStart(3, '0')}`);
@@ -56,7 +57,7 @@ describe('operating a batch: approval, pause, resume, cancel, dry run', () => {
     const handle = batchHandle(stack, r.batchId);
     await waitForProgress(handle, (p) => p.phase === 'awaiting_approval' && p.rows === 4);
     await handle.signal(batchPauseSignal, { by: 'test' });
-    await handle.signal(batchApproveSignal, batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
+    await handle.signal(batchApproveSignal, await batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
     const paused = await waitForProgress(handle, (p) => p.phase === 'paused');
     expect(paused.approval).toMatchObject({ required: true, by: 'approver' });
     await new Promise((res) => setTimeout(res, 1_500));
@@ -90,7 +91,7 @@ describe('operating a batch: approval, pause, resume, cancel, dry run', () => {
     expect(succeeded).toBeLessThan(12);
     expect(paid.filter((n) => n === 1)).toHaveLength(succeeded);
     expect(paid.every((n) => n <= 1)).toBe(true);
-    const report = readReport(result.reportPath, false);
+    const report = readReport(await reportPathOf(paths, r.batchId, result), false);
     // Any other state is named here when it appears (seen once: 11 of 12 accounted for).
     expect(report.filter((x) => x.state !== 'succeeded' && x.state !== 'cancelled')).toEqual([]);
     expect(succeeded + (result.counts.cancelled ?? 0)).toBe(12);

@@ -17,6 +17,7 @@ import {
 import { describeProgress, LARGEST_SHOWN } from '../../src/cli/follow';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
+import { reportPathOf } from '../harness/reports';
 
 // A small deposit: the batch waits for funds; payouts that ran out of deposit are paid by retry-failed.
 describe('batch funds and retry-failed', () => {
@@ -56,7 +57,7 @@ describe('batch funds and retry-failed', () => {
     });
     const first = await batchHandle(stack, r.batchId).result();
     expect(first.counts).toEqual({ succeeded: 1, failed: 2 });
-    expect(readReport(first.reportPath, false).map((x) => x.error_code)).toEqual([
+    expect(readReport(await reportPathOf(paths, r.batchId, first), false).map((x) => x.error_code)).toEqual([
       '',
       'insufficient_funds',
       'insufficient_funds',
@@ -68,7 +69,7 @@ describe('batch funds and retry-failed', () => {
     const second = await batchHandle(stack, retry.batchId).result();
     expect(second.counts).toEqual({ succeeded: 2 });
     expect(second.reportPath).toMatch(/retry\.retry-1\.report\.csv$/);
-    expect(readReport(second.reportPath, false).map((x) => x.state)).toEqual([
+    expect(readReport(await reportPathOf(paths, retry.batchId, second), false).map((x) => x.state)).toEqual([
       'succeeded',
       'succeeded',
       'succeeded',

@@ -40,8 +40,12 @@ describe('a large batch', () => {
         batchOptions: { maxInFlight: 50, continueAsNewAfterEvents: 1_000, payout: { pollAfterMs: 10_000 } },
       });
       const handle = batchHandle(stack, r.batchId);
-      const approve = (person: string) =>
-        sendBatchDecision(stack.client, r.batchId, batchDecision(stack, paths.dataDir, r.batchId, person));
+      const approve = async (person: string) =>
+        sendBatchDecision(
+          stack.client,
+          r.batchId,
+          await batchDecision(stack, paths.dataDir, r.batchId, person),
+        );
       expect(await approve('approver')).toMatch(/\(1 of 2\): waiting for another approver/);
       expect(await approve('approver2')).toMatch(/\(2 of 2\): paying may start/);
       await handle.executeUpdate(pauseBatchUpdate, { args: [{ by: 'oncall', note: 'checking a row' }] });

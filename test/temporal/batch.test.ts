@@ -14,6 +14,7 @@ import {
   uniquePrefix,
 } from '../harness/batches';
 import { recordHistoryIfAsked } from '../harness/replay';
+import { folderStore, reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
 
 // Batch files end to end: submit → batch workflow → child payouts against the sandbox → report.
@@ -50,12 +51,13 @@ describe('batch workflow end to end', () => {
     expect(result.counts).toEqual({ succeeded: 3, failed: 1, rejected: 1 });
     expect(result.amounts).toEqual({ succeeded: 1_423_446, failed: 10_000, rejected: 20_000 });
     expect(result.reportPath).toBe(join(paths.batchesDir, 'done', 'июнь.report.csv'));
+    const reportPath = await reportPathOf(paths, submitted.batchId, result);
     expect(existsSync(join(paths.batchesDir, 'done', 'июнь.csv'))).toBe(true);
     expect(existsSync(join(paths.batchesDir, 'processing', 'июнь.csv'))).toBe(false);
 
-    const raw = readFileSync(result.reportPath);
+    const raw = readFileSync(reportPath);
     expect(raw.includes(Buffer.from('Референс', 'utf8'))).toBe(false); // not UTF-8 …
-    const report = readReport(result.reportPath, true); // … but Windows-1251 with ';'
+    const report = readReport(reportPath, true); // … but Windows-1251 with ';'
     const byRef = new Map(report.map((r) => [r['Референс'], r]));
     expect(byRef.get(`${p}-ok1`)).toMatchObject({
       state: 'succeeded',
@@ -102,8 +104,9 @@ describe('batch workflow end to end', () => {
     const partial = await dropAndSubmit(stack, paths, 'with-error.csv', bytes, { policy: 'partial' });
     expect(partial).toMatchObject({ status: 'started', valid: 2, invalid: 1 });
     const result = await batchHandle(stack, partial.batchId).result();
+    const reportPath = await reportPathOf(paths, partial.batchId, result);
     expect(result.counts).toEqual({ succeeded: 2 });
-    const report = readReport(result.reportPath, false);
+    const report = readReport(reportPath, false);
     expect(report.map((r) => r.state)).toEqual(['succeeded', 'invalid', 'succeeded']);
     expect(report[1]).toMatchObject({ error_code: 'inn_checksum' });
     expect([
@@ -156,8 +159,9 @@ describe('batch workflow end to end', () => {
     if (fixed.status !== 'started') throw new Error(`corrected submission: ${fixed.status}`);
     expect(fixed.batchId).not.toBe(one.batchId);
     const result = await batchHandle(stack, fixed.batchId).result();
+    const reportPath = await reportPathOf(paths, fixed.batchId, result);
     expect(result.counts).toEqual({ already_paid: 2, succeeded: 1 });
-    const report = readReport(result.reportPath, false);
+    const report = readReport(reportPath, false);
     expect(report.map((r) => r.state)).toEqual(['already_paid', 'already_paid', 'succeeded']);
     expect(report[0]!.reason).toContain(`уже выплачено пакетом ${one.batchId}`);
     expect(report[0]!.bank_session_id).toMatch(/^ps_/);
@@ -185,7 +189,18 @@ describe('batch workflow end to end', () => {
     const submitted = events[0] as { batchId: string };
     const result = await batchHandle(stack, submitted.batchId).result();
     expect(result.counts).toEqual({ succeeded: 2 });
-    expect(await watcher.pollOnce()).toEqual([]);
+    // Nothing more is submitted; with a shared store the watcher settles the finished file into done/.
+    expect(await watcher.pollOnce()).toEqual(
+      folderStore(paths)
+        ? []
+        : [
+            {
+              kind: 'settled',
+              file: join(paths.batchesDir, 'processing', 'growing.csv'),
+              batchId: submitted.batchId,
+            },
+          ],
+    );
     expect([...ledgerPayouts(stack, [`${p}-g1`, `${p}-g2`, `${p}-temp`]).values()]).toEqual([1, 1, 0]);
   });
 });

@@ -46,7 +46,7 @@ describe('a report that cannot be written', () => {
     const handle = batchHandle(stack, r.batchId);
     await waitForProgress(handle, (p) => p.phase === 'awaiting_approval');
     appendFileSync(join(batchDir(paths.dataDir, r.batchId), 'outcomes.jsonl'), 'not an outcome\n');
-    await handle.signal(batchApproveSignal, batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
+    await handle.signal(batchApproveSignal, await batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
 
     const failure = await handle.result().then(
       () => undefined,

@@ -267,7 +267,7 @@ describe('a workflow believes only the bank and a valid operator; at most once w
     expect([...ledgerPayouts(stack, references).values()]).toEqual([0, 0]);
     expect(
       await handle.executeUpdate(approveBatchUpdate, {
-        args: [batchDecision(stack, paths.dataDir, r.batchId, 'approver')],
+        args: [await batchDecision(stack, paths.dataDir, r.batchId, 'approver')],
       }),
     ).toMatch(/^approved by approver \(1 of 1\): paying may start$/);
     await handle.result();

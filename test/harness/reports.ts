@@ -1,0 +1,20 @@
+/**
+ * A finished batch's report as a test on this host sees it, whichever batch store the run uses
+ * (PAYRUN_BATCH_STORE): the folder store's worker writes it into done/ itself; with a shared store
+ * (PostgreSQL) the worker keeps it in the store and the watcher settles it into done/, so the test
+ * does what the watcher does (src/batch/settle.ts) before it reads the file.
+ */
+import type { BatchPaths } from '../../src/batch/config';
+import { reportHere, settleFinished } from '../../src/batch/settle';
+import { batchStoreFor } from '../../src/batch/store/open';
+import type { BatchFinal } from '../../workflows/contracts/batch';
+
+/** The path of the batch's report in this host's done/ (fetched from a shared store when needed). */
+export async function reportPathOf(paths: BatchPaths, batchId: string, final: BatchFinal): Promise<string> {
+  const store = batchStoreFor(paths.dataDir);
+  if (!store.sharesFolders) await settleFinished(store, paths.batchesDir);
+  return (await reportHere(store, paths.batchesDir, batchId, final)).reportPath;
+}
+
+/** Whether this run's batch store is the folder one (its worker settles done/; no watcher needed). */
+export const folderStore = (paths: BatchPaths): boolean => batchStoreFor(paths.dataDir).sharesFolders;
