@@ -79,7 +79,7 @@ test-prod: setup
 # Batch suites that make no same-host assumption (the others read the report in done/ the moment a batch
 # ends, which only the folder store's worker writes; with a shared store the watcher brings it), and a
 # reconciliation day whose worker runs in its own working directory.
-PG_STORE_SUITES = 'test/temporal/(batch|batch-control|batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts)\.test\.ts'
+PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

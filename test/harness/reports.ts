@@ -18,3 +18,8 @@ export async function reportPathOf(paths: BatchPaths, batchId: string, final: Ba
 
 /** Whether this run's batch store is the folder one (its worker settles done/; no watcher needed). */
 export const folderStore = (paths: BatchPaths): boolean => batchStoreFor(paths.dataDir).sharesFolders;
+
+/** What the watcher does first on each poll with a shared store: finished batches' files into done/. */
+export async function settleAsWatcher(paths: BatchPaths): Promise<void> {
+  await settleFinished(batchStoreFor(paths.dataDir), paths.batchesDir);
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { batchAudit } from '../../src/batch/audit';
 import { retryFailed } from '../../src/batch/retry';
-import { readChunk, readMeta } from '../../src/batch/store';
+import { batchStoreFor } from '../../src/batch/store/open';
 import { InboxWatcher } from '../../src/batch/watch';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
@@ -35,6 +35,7 @@ import { outcome, paidEntries, payoutRequest, startPayout } from '../harness/pay
 import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { recordHistoryIfAsked } from '../harness/replay';
+import { settleAsWatcher } from '../harness/reports';
 import type { BatchPaths } from '../../src/batch/config';
 
 /**
@@ -262,7 +263,7 @@ describe('who may pay', () => {
     const { batchId, references, handle } = await submit(4); // 6 000,00 ₽ > 5 000,00 ₽
     const env = { ...stack.cliEnv('approver'), PAYRUN_DATA_DIR: paths.dataDir };
     // The approver names the file they reviewed: other bytes are refused before anything is signed.
-    const reviewed = readMeta(paths.dataDir, batchId).sourcePath;
+    const reviewed = (await batchStoreFor(paths.dataDir).readMeta(batchId)).sourcePath;
     const edited = join(paths.batchesDir, 'edited-copy.csv');
     writeFileSync(edited, Buffer.concat([readFileSync(reviewed), Buffer.from('\n')]));
     const changed = await runCli(['batch', 'approve', batchId, '--file', edited], env);
@@ -314,6 +315,7 @@ describe('who may pay', () => {
       submitter: stack.signer('watcher'),
       source: 'inbox',
     });
+    await settleAsWatcher(paths); // earlier tests' finished files, so this poll's one event is the drop
     writeFileSync(
       join(paths.batchesDir, 'inbox', 'dropped.csv'),
       batchCsv(references.map((reference) => ({ reference }))),
@@ -358,7 +360,7 @@ describe('who may pay', () => {
 
   it('a payout started by hand moves nothing unless it is a row of an approved file or approved itself', async () => {
     const { batchId, references, handle } = await submit(1);
-    const row = readChunk(paths.dataDir, batchId, 0)[0]!.request;
+    const row = (await batchStoreFor(paths.dataDir).readChunk(batchId, 0))[0]!.request;
     // The batch's own row, claiming the batch that nobody approved: refused before any bank call.
     const claimed = await startPayout(stack, row, FAST_PAYOUTS, batchId);
     const refused = await outcome(claimed);

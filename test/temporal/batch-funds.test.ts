@@ -1,6 +1,5 @@
 import type { BatchPaths } from '../../src/batch/config';
 import { retryFailed } from '../../src/batch/retry';
-import { readFinal } from '../../src/batch/store';
 import { largestStoredRows } from '../../src/batch/amounts';
 import { batchStoreFor } from '../../src/batch/store/open';
 import {
@@ -75,7 +74,7 @@ describe('batch funds and retry-failed', () => {
       'succeeded',
     ]);
     expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1, 1]);
-    expect(readFinal(paths.dataDir, retry.batchId)?.summary).toContain('выплачено 3');
+    expect((await batchStoreFor(paths.dataDir).readFinal(retry.batchId))?.summary).toContain('выплачено 3');
     await expect(retryFailed(stack.client, retry.batchId, submitOptions(stack, paths))).rejects.toThrow(
       /no failed/,
     );
