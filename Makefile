@@ -76,10 +76,12 @@ test-prod: setup
 	  npx jest --ci --selectProjects temporal --testPathPatterns $(PG_STORE_SUITES) && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 
-# Batch suites that make no same-host assumption (the others read the report in done/ the moment a batch
-# ends, which only the folder store's worker writes; with a shared store the watcher brings it), and a
-# reconciliation day whose worker runs in its own working directory.
-PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts)\.test\.ts'
+# Batch suites that pass on both stores: they read a batch's record, final and report through the store
+# (test/harness/reports.ts settles a shared store's report into done/ as the watcher does), and a
+# reconciliation day whose worker runs in its own working directory. Not yet here: suites that still read
+# result.reportPath or the folder store's files directly (at-rest, batch-large, chaos, export-utf16,
+# field-end-to-end, methods, recipient, recipient-link): not ported, not a limit of the shared store.
+PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts|report-failure)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

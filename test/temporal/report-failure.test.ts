@@ -1,11 +1,9 @@
-import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import type { BatchPaths } from '../../src/batch/config';
 import { REPORT_FAILED } from '../../src/batch/finish';
-import { batchDir } from '../../src/batch/store';
 import { batchApproveSignal } from '../../workflows/contracts/batch';
 import { batchDecision } from '../harness/approvals';
+import { breakOutcomes } from '../harness/broken-store';
 import {
   batchCsv,
   batchHandle,
@@ -45,7 +43,7 @@ describe('a report that cannot be written', () => {
     if (r.status !== 'started') throw new Error(`submitted: ${r.status}`);
     const handle = batchHandle(stack, r.batchId);
     await waitForProgress(handle, (p) => p.phase === 'awaiting_approval');
-    appendFileSync(join(batchDir(paths.dataDir, r.batchId), 'outcomes.jsonl'), 'not an outcome\n');
+    await breakOutcomes(paths.dataDir, r.batchId);
     await handle.signal(batchApproveSignal, await batchDecision(stack, paths.dataDir, r.batchId, 'approver'));
 
     const failure = await handle.result().then(
