@@ -79,9 +79,9 @@ test-prod: setup
 # Batch suites that pass on both stores: they read a batch's record, final and report through the store
 # (test/harness/reports.ts settles a shared store's report into done/ as the watcher does), and a
 # reconciliation day whose worker runs in its own working directory. Not yet here: suites that still read
-# result.reportPath or the folder store's files directly (at-rest, batch-large, chaos, export-utf16,
-# field-end-to-end, methods, recipient, recipient-link): not ported, not a limit of the shared store.
-PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|reconciliation-hosts|report-failure)\.test\.ts'
+# result.reportPath or the folder store's files directly (at-rest, batch-large, chaos): not ported, not a
+# limit of the shared store.
+PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|export-utf16|field-end-to-end|methods|recipient|recipient-link|reconciliation-hosts|report-failure)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

@@ -12,8 +12,19 @@ import type { BatchFinal } from '../../workflows/contracts/batch';
 /** The path of the batch's report in this host's done/ (fetched from a shared store when needed). */
 export async function reportPathOf(paths: BatchPaths, batchId: string, final: BatchFinal): Promise<string> {
   const store = batchStoreFor(paths.dataDir);
-  if (!store.sharesFolders) await settleFinished(store, paths.batchesDir);
-  return (await reportHere(store, paths.batchesDir, batchId, final)).reportPath;
+  if (store.sharesFolders) return final.reportPath;
+  return one(async () => {
+    await settleFinished(store, paths.batchesDir);
+    return (await reportHere(store, paths.batchesDir, batchId, final)).reportPath;
+  });
+}
+
+/** One settling at a time, as the single watcher does: two at once would both move the same file. */
+let settling: Promise<unknown> = Promise.resolve();
+function one<T>(work: () => Promise<T>): Promise<T> {
+  const run = settling.then(work, work);
+  settling = run.catch(() => undefined);
+  return run;
 }
 
 /** Whether this run's batch store is the folder one (its worker settles done/; no watcher needed). */
@@ -21,5 +32,5 @@ export const folderStore = (paths: BatchPaths): boolean => batchStoreFor(paths.d
 
 /** What the watcher does first on each poll with a shared store: finished batches' files into done/. */
 export async function settleAsWatcher(paths: BatchPaths): Promise<void> {
-  await settleFinished(batchStoreFor(paths.dataDir), paths.batchesDir);
+  await one(() => settleFinished(batchStoreFor(paths.dataDir), paths.batchesDir));
 }

@@ -12,6 +12,7 @@ import {
   uniquePrefix,
 } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
+import { reportPathOf } from '../harness/reports';
 
 /** Excel's "Unicode text": UTF-16 little-endian with its byte order mark, cells separated by tabs. */
 describe('a spreadsheet saved as Unicode text (UTF-16 with BOM, tab-separated)', () => {
@@ -72,7 +73,7 @@ describe('a spreadsheet saved as Unicode text (UTF-16 with BOM, tab-separated)',
     expect(result.counts).toEqual({ succeeded: 2 });
     expect([...ledgerPayouts(stack, [`${p}-1`, `${p}-2`]).values()]).toEqual([1, 1]);
 
-    const report = readFileSync(result.reportPath);
+    const report = readFileSync(await reportPathOf(paths, r.batchId, result));
     expect(report.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfe]));
     const records: string[][] = parse(iconv.decode(report.subarray(2), 'utf-16le'), { delimiter: '\t' });
     expect(records[0]!.slice(0, 3)).toEqual(['Референс', 'Фамилия', 'Имя']);

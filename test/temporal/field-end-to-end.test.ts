@@ -12,6 +12,7 @@ import type { PayoutInput } from '../../workflows/contracts/payout';
 import { batchHandle, batchTestPaths, dropAndSubmit, readReport, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
 import { decodePayloadJson } from '../harness/temporal';
+import { reportPathOf } from '../harness/reports';
 import type { BatchPaths } from '../../src/batch/config';
 
 describe('a field added to the domain payout reaches the bank', () => {
@@ -51,7 +52,10 @@ describe('a field added to the domain payout reaches the bank', () => {
 
     // What the bank (the sandbox) received in the payout request.
     const sessions = new Map(
-      readReport(result.reportPath, false).map((r) => [r.reference, r.bank_session_id]),
+      readReport(await reportPathOf(paths, submitted.batchId, result), false).map((r) => [
+        r.reference,
+        r.bank_session_id,
+      ]),
     );
     const recipientAtBank = (reference: string) => {
       const session = stack.sandbox.session(sessions.get(reference)!);

@@ -17,11 +17,12 @@ import {
 } from '../harness/batches';
 import { outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
+import { reportPathOf } from '../harness/reports';
 
 /** Runs a submitted batch to its end and reads its report. */
-async function reportOf(stack: Stack, batchId: string) {
+async function reportOf(stack: Stack, paths: BatchPaths, batchId: string) {
   const result = await batchHandle(stack, batchId).result();
-  return readReport(result.reportPath, false);
+  return readReport(await reportPathOf(paths, batchId, result), false);
 }
 
 const METHODS: Record<string, PayoutMethod> = {
@@ -106,7 +107,7 @@ describe('every payout method pays through the real stack', () => {
       { reference: `${p}-${method}-plain`, method, selfEmployed: false },
     ]);
     const r = await dropAndSubmit(stack, paths, 'mixed.csv', mixedCsv(rows));
-    const report = await reportOf(stack, r.batchId);
+    const report = await reportOf(stack, paths, r.batchId);
     expect(report.map((x) => x.state)).toEqual(rows.map(() => 'succeeded'));
     for (const row of rows) expect(paidEntries(stack, row.reference)).toHaveLength(1);
   });
@@ -140,7 +141,7 @@ describe('every payout method pays through the real stack', () => {
         ]),
         { batchOptions: { maxInFlight: 1 } },
       );
-      const first = await reportOf(stack, r.batchId);
+      const first = await reportOf(stack, paths, r.batchId);
       const row = first.find((x) => x.reference === refused)!;
       expect(row).toMatchObject({ state: 'failed', error_code: 'invalid_request' });
       expect(row.reason).toContain('account is closed');
@@ -173,7 +174,7 @@ describe('every payout method pays through the real stack', () => {
       'first.csv',
       mixedCsv([{ reference: ref, method: 'card' }]),
     );
-    await reportOf(stack, first.batchId);
+    await reportOf(stack, paths, first.batchId);
     expect(paidEntries(stack, ref)).toHaveLength(1);
 
     // The dry run says what the real run will: the same payee is already paid, another one conflicts.
@@ -220,7 +221,7 @@ describe('every payout method pays through the real stack', () => {
       mixedCsv([{ reference: ref, method: 'fps', inn: '500100732259' }]),
     );
     const [againReport, otherReport, personReport] = await Promise.all(
-      [again, other, person].map((b) => reportOf(stack, b.batchId)),
+      [again, other, person].map((b) => reportOf(stack, paths, b.batchId)),
     );
     expect(againReport![0]).toMatchObject({ state: 'already_paid' });
     const amountConflict = otherReport![0]!;

@@ -13,6 +13,7 @@ import {
 import { runCli } from '../harness/cli-process';
 import { requestsTo } from '../harness/payouts';
 import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';
+import { reportPathOf } from '../harness/reports';
 
 /**
  * A row refused `not_linked` is not a dead end: `payrun recipient link` asks the bank to send the person a
@@ -30,7 +31,7 @@ describe('linking a not_linked recipient', () => {
 
   const inn = TEST_INNS.SELF_EMPLOYED_NOT_LINKED;
   const report = async (batchId: string) =>
-    readReport((await batchHandle(stack, batchId).result()).reportPath, false);
+    readReport(await reportPathOf(paths, batchId, await batchHandle(stack, batchId).result()), false);
   const cli = (...args: string[]) => runCli(['recipient', ...args], stack.cliEnv('preparer'));
 
   it('is asked to link and paid once linked, exactly once', async () => {

@@ -17,6 +17,7 @@ import {
 import { FAST, outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
 import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';
 import { runCli } from '../harness/cli-process';
+import { reportPathOf } from '../harness/reports';
 
 /**
  * The recipient's year: a cap of 5 000,00 ₽ for self-employed income (test rows are 1 500,00 ₽), so that
@@ -115,7 +116,7 @@ describe("the recipient's year", () => {
       { reference: `${p}-plain`, inn: freshInn(99_006), selfEmployed: false }, // no limit applies
     ];
     const { batchId } = await dropAndSubmit(stack, paths, 'headroom.csv', batchCsv(rows));
-    const { reportPath } = await batchHandle(stack, batchId).result();
+    const reportPath = await reportPathOf(paths, batchId, await batchHandle(stack, batchId).result());
     const report = readReport(reportPath, false);
     expect(Object.keys(report[0]!).at(-1)).toBe('headroom');
     expect(report.map((r) => [r.reference, r.state, r.headroom])).toEqual([
