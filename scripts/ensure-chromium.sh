@@ -19,13 +19,7 @@ if path=$(find_chromium); then
   exit 0
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO=sudo
-else
-  SUDO=
-fi
-echo "ensure-chromium: installing Debian's chromium (apt-get)" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >&2
-$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >&2
+# shellcheck source=lib/apt-install.sh
+. "$(dirname "$0")/lib/apt-install.sh"
+apt_install ensure-chromium chromium fonts-dejavu-core
 find_chromium || { echo "ensure-chromium: chromium is still missing after apt-get install" >&2; exit 1; }

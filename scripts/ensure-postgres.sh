@@ -15,13 +15,7 @@ if bin=$(find_bin); then
   exit 0
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  SUDO=sudo
-else
-  SUDO=
-fi
-echo "ensure-postgres: installing Debian's postgresql (apt-get)" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >&2
-$SUDO apt-get install -y -qq --no-install-recommends postgresql >&2
+# shellcheck source=lib/apt-install.sh
+. "$(dirname "$0")/lib/apt-install.sh"
+apt_install ensure-postgres postgresql
 find_bin || { echo "ensure-postgres: initdb is still missing after apt-get install" >&2; exit 1; }
