@@ -1,13 +1,16 @@
 import type { BatchPaths } from '../../src/batch/config';
-import { readOutcomes } from '../../src/batch/store';
+import { batchStoreFor } from '../../src/batch/store/open';
+import { readOutcomes } from '../../src/batch/store/reads';
 import {
   batchCsv,
   batchHandle,
   batchTestPaths,
   dropAndSubmit,
   ledgerPayouts,
+  readReport,
   uniquePrefix,
 } from '../harness/batches';
+import { reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
 import { batchProgressQuery, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
 import { batchDecision } from '../harness/approvals';
@@ -54,7 +57,11 @@ describe('a large batch', () => {
       expect(result.counts).toEqual({ succeeded: ROWS });
       const paid = ledgerPayouts(stack, references);
       expect([...paid.values()].filter((n) => n !== 1)).toEqual([]);
-      expect(readOutcomes(paths.dataDir, r.batchId).size).toBe(ROWS);
+      expect((await readOutcomes(batchStoreFor(paths.dataDir), r.batchId)).size).toBe(ROWS);
+      // The report has every row, paid (with a shared store: as the watcher's host gets it from the store).
+      const report = readReport(await reportPathOf(paths, r.batchId, result), false);
+      expect(report.map((row) => row.reference)).toEqual(references);
+      expect(report.filter((row) => row.state !== 'succeeded')).toEqual([]);
       // A low threshold: it continued as new at each chunk boundary.
       const progress = await handle.query(batchProgressQuery);
       expect(progress.runs).toBe(Math.ceil(ROWS / CHUNK_ROWS));
