@@ -35,6 +35,18 @@ export interface BatchActivityDeps {
 /** How many payout workflows one chunk looks up at once. */
 const LOOKUP_CONCURRENCY = 16;
 
+/**
+ * A look-up as a chunk carries it: the earlier payout's notes left out. The batch reads only the status's
+ * state, bank ids, failure and payee (workflows/batch-tally.ts), while 50 notes of a flooded payout are
+ * up to 16 KB each row, 8 MB a chunk of 500: past the server's limit on one activity result
+ * (bench/payload-sizes.ts measures it).
+ */
+export function withoutNotes(lookup: PayoutLookup): PayoutLookup {
+  return 'status' in lookup && lookup.status
+    ? { ...lookup, status: { ...lookup.status, notes: [] } }
+    : lookup;
+}
+
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
 export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
@@ -84,7 +96,7 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       return mapLimit(rows, LOOKUP_CONCURRENCY, async (r) => {
         Context.current().heartbeat();
         const existing = await lookupPayout(client, payoutWorkflowId(r.request.reference));
-        return existing.kind === 'none' ? r : { ...r, existing };
+        return existing.kind === 'none' ? r : { ...r, existing: withoutNotes(existing) };
       });
     },
 

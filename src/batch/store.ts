@@ -12,7 +12,9 @@ import { isBatchId, type PayoutRequest } from '../domain';
 import type { SignedStatement } from '../../workflows/contracts/approval';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
 
-export const CHUNK_ROWS = 500;
+import { CHUNK_ROWS, chunkRows } from './store/chunks';
+
+export { CHUNK_ROWS };
 
 export interface StoredRow {
   row: number;
@@ -27,6 +29,7 @@ export interface StoredBatchMeta extends Omit<BatchMetaView, 'fileSha256'> {
   doneDir: string;
   /** Exactly how the file was loaded, so the report reads it the same way. */
   load: Omit<LoadOptions, 'stopList'> & { stopList?: string[] };
+  /** At most this many rows a chunk (chunks are bounded by bytes too: store/chunks.ts). */
   chunkSize: number;
   submittedAt: string;
   /** Report files are `<reportName>.report.csv` and `<reportName>.summary.txt` in doneDir. */
@@ -87,10 +90,9 @@ export function writeBatch(
   ensurePrivateDir(dataDir);
   ensurePrivateDir(join(dataDir, 'store'));
   ensurePrivateDir(dir);
-  const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
-  for (let i = 0; i < chunkCount; i++)
-    writeJsonAtomic(dataDir, chunkFile(dir, i), rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS));
-  const full: StoredBatchMeta = { ...meta, chunkCount, chunkSize: CHUNK_ROWS };
+  const chunks = chunkRows(rows);
+  chunks.forEach((chunk, i) => writeJsonAtomic(dataDir, chunkFile(dir, i), chunk));
+  const full: StoredBatchMeta = { ...meta, chunkCount: chunks.length, chunkSize: CHUNK_ROWS };
   writeJsonAtomic(dataDir, join(dir, 'meta.json'), full);
   return full;
 }

@@ -22,6 +22,7 @@ import {
   type StoredBatchMeta,
   type StoredRow,
 } from '../store';
+import { chunkRows } from './chunks';
 import type { BatchFileKind, BatchStore } from './contract';
 
 /** Outcomes and statements are read in pages of this many rows: a batch of any size in bounded memory. */
@@ -113,15 +114,15 @@ export class PostgresBatchStore implements BatchStore {
 
   async writeBatch(meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>, rows: StoredRow[]) {
     const batchId = checkBatchId(meta.batchId);
-    const chunkCount = Math.ceil(rows.length / CHUNK_ROWS);
-    const full: StoredBatchMeta = { ...meta, chunkCount, chunkSize: CHUNK_ROWS };
+    const chunks = chunkRows(rows);
+    const full: StoredBatchMeta = { ...meta, chunkCount: chunks.length, chunkSize: CHUNK_ROWS };
     await this.transaction(async (db) => {
       await db.query('DELETE FROM batch_chunks WHERE batch_id = $1', [batchId]);
-      for (let i = 0; i < chunkCount; i++)
+      for (const [i, chunk] of chunks.entries())
         await db.query('INSERT INTO batch_chunks (batch_id, chunk, sealed) VALUES ($1, $2, $3)', [
           batchId,
           i,
-          this.seal(rows.slice(i * CHUNK_ROWS, (i + 1) * CHUNK_ROWS)),
+          this.seal(chunk),
         ]);
       await db.query(
         `INSERT INTO batch_meta (batch_id, root_batch_id, sealed) VALUES ($1, $2, $3)
