@@ -1,8 +1,8 @@
 /**
  * How a batch's rows are cut into the store's chunks. Each chunk becomes one activity result in the batch
  * workflow's history (`loadBatchChunk`: the rows, each with its earlier payout's status), and Temporal
- * refuses a payload above `limit.blobSize.error` (2 MiB): it fails the activity instead, and the batch could
- * not get past that chunk. So a chunk is bounded by bytes as well as by rows.
+ * refuses a payload above `limit.blobSize.error` (2 MiB): the batch could not get past a chunk
+ * above it. So a chunk is bounded by bytes as well as by rows.
  */
 /** At most this many rows a chunk. */
 export const CHUNK_ROWS = 500;
