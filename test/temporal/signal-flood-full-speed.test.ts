@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
+import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { startStack, type Stack } from '../harness/stack';
+import { waitFor } from '../harness/wait';
+
+/** Just under the server's blob limit (limit.blobSize.error, Temporal's default 2 MiB: payrun keeps it). */
+const SIGNAL_BYTES = 1_900_000;
+/** Senders, each sending its next signal the moment the server answered the last: an attacker does not pace himself. */
+const SENDERS = 6;
+/** Attempted payload in all: past the 50 MB of history at which the server terminates a run (limit.historySize.error). */
+const FLOOD_BYTES = 64 * 1024 * 1024;
+
+/** Forged `payment_finished` signals from SENDERS senders at once until FLOOD_BYTES were sent; refusals are the attacker's loss. */
+async function floodAtFullSpeed(handle: WorkflowHandle): Promise<void> {
+  let attempted = 0;
+  const send = async () => {
+    while (attempted < FLOOD_BYTES) {
+      attempted += SIGNAL_BYTES;
+      await handle
+        .signal('bankEvent', {
+          id: `forged-${randomUUID()}`,
+          type: 'payment_finished',
+          sessionId: `ps_forged_${randomUUID().slice(0, 8)}`,
+          receivedAt: new Date().toISOString(),
+          body: 'x'.repeat(SIGNAL_BYTES),
+        } as never)
+        .catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: SENDERS }, send));
+}
+
+// Issue 23, OPEN (docs/reliability.md, "Signal floods"): sent at full speed, the largest signals pile up
+// while one workflow task runs past the server's 2 MiB of buffered events
+// (history.maximumBufferedEventsSizeInBytes); the server fails that task (FORCE_CLOSE_COMMAND), every task
+// after it too, the payout never reaches its continue-as-new and is terminated at 50 MB of history, within
+// seconds. `it.failing` keeps this reproducer in the suite: it passes while the attack works and fails once
+// a fix makes the payout survive; then turn it into `it`. (A lower limit.blobSize.error alone did not help
+// at 256 or 64 KB, and at 32 or 16 KB the payout's own continue-as-new was refused as too large.)
+describe('a flood of the largest signals at full speed (open: the payout is terminated)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  it.failing(
+    `${FLOOD_BYTES / 1024 / 1024} MB of forged signals from ${SENDERS} senders: paid once, the genuine webhook answered, a later run settles`,
+    async () => {
+      const timings = stack.sandbox.sandbox.timings;
+      const finishedMs = timings.paymentFinishedMs;
+      timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
+      try {
+        const request = payoutRequest({ selfEmployed: false });
+        const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
+        await waitFor(
+          async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
+          60_000,
+          'confirmed, waiting for the bank',
+        );
+        const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
+
+        await floodAtFullSpeed(handle);
+        // The chain's latest run, as the server holds it now (not visibility, which learns later).
+        expect((await handle.describe()).status.name).toBe('RUNNING');
+        expect((await handle.query(payoutStatusQuery)).state).toBe('awaiting_result');
+
+        await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
+        expect(await outcome(handle)).toMatchObject({ state: 'succeeded', bank: { sessionId } });
+        expect(paidEntries(stack, request.reference)).toHaveLength(1);
+        const genuine = stack.sandbox
+          .webhookAttempts()
+          .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
+        expect(genuine.some((a) => a.http_status === 200)).toBe(true);
+        expect(genuine.filter((a) => a.http_status === 503)).toEqual([]);
+        const again = await startPayout(stack, request);
+        expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
+        expect(paidEntries(stack, request.reference)).toHaveLength(1);
+      } finally {
+        timings.paymentFinishedMs = finishedMs;
+      }
+    },
+    300_000,
+  );
+});
