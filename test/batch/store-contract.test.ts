@@ -144,6 +144,19 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     expect(await s.store.batchIds()).toEqual([ROOT]);
   });
 
+  test('rows of 100 KiB (a CSV’s metadata has no limit) are cut into chunks by bytes and read back whole', async () => {
+    // Each chunk is one activity result in the batch's history: src/batch/store/chunks.ts.
+    const rows = Array.from({ length: 5 }, (_, i) => {
+      const r = row(i + 2);
+      return { ...r, request: { ...r.request, metadata: 'm'.repeat(100 * 1024) } };
+    });
+    const written = await s.store.writeBatch(meta(ROOT, s.dir), rows);
+    expect(written.chunkCount).toBe(3);
+    const back = [];
+    for (let i = 0; i < written.chunkCount; i++) back.push(...(await s.store.readChunk(ROOT, i)));
+    expect(back).toEqual(rows);
+  });
+
   test('a batch written again is replaced, not doubled', async () => {
     await s.store.writeBatch(meta(ROOT, s.dir), [row(2), row(3)]);
     const again = await s.store.writeBatch(meta(ROOT, s.dir, { fileName: 'april.csv' }), [row(2)]);
