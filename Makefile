@@ -76,12 +76,14 @@ test-prod: setup
 	  npx jest --ci --selectProjects temporal --testPathPatterns $(PG_STORE_SUITES) && \
 	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
 
-# Batch suites that pass on both stores: they read a batch's record, final and report through the store
-# (test/harness/reports.ts settles a shared store's report into done/ as the watcher does), and a
-# reconciliation day whose worker runs in its own working directory. Not yet here: suites that still read
-# result.reportPath or the folder store's files directly (at-rest, batch-large, chaos): not ported, not a
-# limit of the shared store.
-PG_STORE_SUITES = 'test/temporal/(approvals|batch|batch-control|batch-funds|batch-store-hosts|cli|dry-run-verdicts|export-utf16|field-end-to-end|methods|recipient|recipient-link|reconciliation-hosts|report-failure)\.test\.ts'
+# The batch suites, on the PostgreSQL store: they read a batch's record, final and report through the
+# store (test/harness/reports.ts settles a shared store's report into done/ as the watcher does); at-rest
+# checks what the store's tables hold instead of its files; batch-store-hosts and reconciliation-hosts run
+# workers, a watcher and a command line in working directories of their own. chaos is skipped unless
+# PAYRUN_CHAOS=1 (`PAYRUN_CHAOS=1 make test-prod` runs it here too, its workers then on a host of their own).
+# Not here, not yet tried on this store: suites that submit a batch to test something else (batch-window,
+# console, follow-outage, handlers-total, metrics, pii-history, trust); they run on the folder store below.
+PG_STORE_SUITES = 'test/temporal/(approvals|at-rest|batch|batch-control|batch-funds|batch-large|batch-store-hosts|chaos|cli|dry-run-verdicts|export-utf16|field-end-to-end|methods|recipient|recipient-link|reconciliation-hosts|report-failure)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

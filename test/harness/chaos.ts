@@ -56,12 +56,16 @@ export class WorkerSupervisor {
   private child: ChildProcess;
   private stopped = false;
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {
+  /** `cwd`: the workers' own working directory, as on another host (default: the checkout). */
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly cwd?: string,
+  ) {
     this.child = this.spawn();
   }
 
   private spawn(): ChildProcess {
-    const child = spawnWorkerProcess(this.env);
+    const child = spawnWorkerProcess(this.env, this.cwd);
     child.once('exit', (code, signal) => {
       if (this.stopped || this.child !== child || signal === 'SIGKILL') return;
       this.unplannedExits.push(`pid ${child.pid} exited (code ${code}, signal ${signal})`);

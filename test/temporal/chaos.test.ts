@@ -4,7 +4,9 @@ import { Runtime } from '@temporalio/worker';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
-import { readAllRows, readOutcomes } from '../../src/batch/store';
+import { batchStoreFor } from '../../src/batch/store/open';
+import { readAllRows, readOutcomes } from '../../src/batch/store/reads';
+import { loadBatchStoreConfig } from '../../src/config/batch-store';
 import type { WebhookAttempt } from '../../src/sandbox';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
@@ -28,7 +30,9 @@ import {
   WorkerSupervisor,
   type FaultTally,
 } from '../harness/chaos';
+import { storeHost } from '../harness/hosts';
 import { failureType, outcome } from '../harness/payouts';
+import { reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -36,7 +40,10 @@ import { waitFor } from '../harness/wait';
  * The chaos run (docs/reliability.md): one batch paid through the whole real stack while worker
  * processes are SIGKILLed, the Temporal server is killed and restarted on its own db, the bank
  * fails ~22 % of requests and webhooks are dropped, duplicated and reordered. Too long for `make
- * test`: `make test-chaos` runs it (PAYRUN_CHAOS=1). Every knob is an environment variable.
+ * test`: `make test-chaos` runs it (PAYRUN_CHAOS=1). Every knob is an environment variable. With the
+ * PostgreSQL batch store (PAYRUN_BATCH_STORE=postgres) the workers are another host: a working
+ * directory and data and batches folders of their own, sharing nothing with this process but
+ * Temporal and the store; the report comes to this process's done/ as the watcher would bring it.
  */
 const CHAOS = process.env.PAYRUN_CHAOS === '1';
 const num = (name: string, fallback: number, rule: 'count' | 'positive' | 'rate' = 'count') => {
@@ -136,7 +143,12 @@ describeChaos(
         const s = stack!;
         const started = Date.now();
         s.sandbox.setFaults(chaosFaults(RATES), SEED);
-        workers = new WorkerSupervisor({ ...s.workerEnv, PAYRUN_DATA_DIR: paths.dataDir });
+        const store = loadBatchStoreConfig();
+        const workerHost = store.kind === 'postgres' ? storeHost(dir, 'worker-host', store.url) : undefined;
+        workers = new WorkerSupervisor(
+          { ...s.workerEnv, PAYRUN_DATA_DIR: paths.dataDir, ...workerHost?.env },
+          workerHost?.dir,
+        );
         const submitted = await dropAndSubmit(s, paths, 'chaos.csv', bytes, {
           batchOptions: { maxInFlight: MAX_IN_FLIGHT },
         });
@@ -172,7 +184,7 @@ describeChaos(
         // and every webhook figure and assertion below reads these copies.
         const injected = { ...tally };
         const webhookLog = [...s.sandbox.webhookAttempts()];
-        const report = readReport(result.reportPath, false);
+        const report = readReport(await reportPathOf(paths, batchId, result), false);
         const payouts = s.sandbox.ledger().filter((e) => e.kind === 'payout');
         // What the payouts themselves went through, from their notes.
         const notes = (
@@ -234,7 +246,7 @@ describeChaos(
         expect(result.amounts.succeeded).toBe(
           rows.filter((r) => r.kind === 'paid').reduce((a, r) => a + r.kopecks, 0),
         );
-        expect(readOutcomes(paths.dataDir, batchId).size).toBe(ROWS);
+        expect((await readOutcomes(batchStoreFor(paths.dataDir), batchId)).size).toBe(ROWS);
         const progress = await handle.query(batchProgressQuery);
         expect({ phase: progress.phase, finished: progress.finished, inFlight: progress.inFlight }).toEqual({
           phase: 'done',
@@ -287,7 +299,9 @@ describeChaos(
 
       // Temporal's default reuse policy allows a new run of a completed id: the run's own guard refuses.
       const paidRef = rows.find((r) => r.kind === 'paid')!.reference;
-      const stored = readAllRows(paths.dataDir, batchId).find((r) => r.request.reference === paidRef)!;
+      const stored = (await readAllRows(batchStoreFor(paths.dataDir), batchId)).find(
+        (r) => r.request.reference === paidRef,
+      )!;
       const handle = await s.client.workflow.start('payoutWorkflow', {
         taskQueue: s.taskQueue,
         workflowId: payoutWorkflowId(stored.request.reference),
