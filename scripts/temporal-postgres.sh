@@ -362,6 +362,9 @@ register_namespace() {
   local err=""
   until namespace_answers; do
     pid_alive "$(server_pid)" || die "the Temporal server exited during start-up; see $DIR/server.log."
+    # PostgreSQL gone meanwhile: the server, alive, answers nothing; waiting out the deadline would keep the
+    # watchdog's round from starting PostgreSQL again for as long (issue 29's test saw 120 s).
+    pg_running || die "PostgreSQL stopped during start-up; see $PGDATA/postgresql.log."
     # Created once; "already registered" means a previous start got this far.
     err="$("$CLI" operator namespace create --address "$ADDRESS" --namespace "$NAMESPACE" \
       --retention "$RETENTION" 2>&1 >/dev/null || true)"
@@ -373,6 +376,7 @@ register_namespace() {
   # retried until it does. Adding attributes that exist already succeeds, so a restart re-runs this.
   until err="$("$CLI" operator search-attribute create --address "$ADDRESS" --namespace "$NAMESPACE" \
     "${sa_args[@]}" 2>&1 >/dev/null)"; do
+    pg_running || die "PostgreSQL stopped during start-up; see $PGDATA/postgresql.log."
     [ "$(date +%s)" -lt "$deadline" ] ||
       die "payrun's search attributes could not be registered on $ADDRESS within ${TEMPORAL_READY_TIMEOUT:-120} s: $err"
     sleep 1
