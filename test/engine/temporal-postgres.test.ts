@@ -231,6 +231,51 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
       await exited;
     }
   }, 300_000);
+
+  it('a start whose PostgreSQL stops while it registers the namespace fails at once, so the watchdog can start it again', async () => {
+    const a = checkouts[0] ?? makeCheckout('a');
+    expect(script(a, 'start').status).toBe(0);
+    const server = serverPid(a);
+    process.kill(server, 'SIGKILL');
+    await waitUntil(() => !alive(server), 'the server to exit');
+    // The script runs `node` once the new server is launched (payrun's search attributes): this one first
+    // waits for that server to answer, then crashes PostgreSQL. Before, the start then waited out its
+    // 120 s deadline with the server alive and answering nothing, and the watchdog's round with it.
+    const shim = join(base, 'crash-postgres-shim');
+    mkdirSync(shim, { recursive: true });
+    writeFileSync(
+      join(shim, 'node'),
+      `#!/bin/bash
+if [[ "$*" == *search-attributes.ts* ]]; then
+  . "${stateDir(a)}/state.env"
+  until "${join(REAL_BIN, 'temporal')}" operator namespace describe --namespace default \
+    --address "127.0.0.1:$FRONTEND_GRPC_PORT" >/dev/null 2>&1; do sleep 0.2; done
+  kill -QUIT "$(head -1 "${join(stateDir(a), 'pgdata', 'postmaster.pid')}")"
+fi
+PATH="${process.env.PATH}" exec node "$@"
+`,
+      { mode: 0o755 },
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      XDG_CACHE_HOME: a.cache,
+      PATH: `${shim}:${process.env.PATH}`,
+    };
+    delete env.TEMPORAL_PG_DIR;
+    const start = spawnSync('bash', [join(a.root, 'scripts', 'temporal-postgres.sh'), 'start'], {
+      encoding: 'utf8',
+      env,
+      timeout: 300_000,
+    });
+    expect({ status: start.status, stderr: start.stderr }).toEqual({
+      status: 1,
+      stderr: expect.stringContaining('PostgreSQL stopped during start-up'),
+    });
+    // Not the 120 s deadline's message: it stopped waiting. The next start (the watchdog's next round)
+    // brings both back.
+    expect(script(a, 'start').status).toBe(0);
+    expect(script(a, 'status').status).toBe(0);
+  }, 300_000);
 });
 
 // Fast and without PostgreSQL: `make test` runs these.
