@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
+import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
 import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
@@ -85,4 +86,69 @@ describe('a flood of the largest signals at full speed (open: the payout is term
     },
     300_000,
   );
+});
+
+// What the flood cannot take, even when it gets the run terminated: the reference stays payable once.
+// The bank still pays the confirmed session; its webhook is answered 200 (kept by the inbox when no run
+// is left to take it); a later run of the reference (a retry, a reconcile) reads the flooded run's
+// history, asks the bank, and ends "already paid" with one payout in the ledger. On a machine fast enough
+// for the payout to keep up, the run survives and is paid itself: the money's guarantee holds either way.
+describe('a payout flooded with the largest signals at full speed: the reference is settled exactly once', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => stack?.stop());
+
+  it('terminated or not, the bank pays once, the genuine webhook is answered 200 and kept, a later run ends already paid', async () => {
+    const timings = stack.sandbox.sandbox.timings;
+    const finishedMs = timings.paymentFinishedMs;
+    timings.paymentFinishedMs = 3_600_000;
+    try {
+      const request = payoutRequest({ selfEmployed: false });
+      const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
+      await waitFor(
+        async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
+        60_000,
+        'confirmed, waiting for the bank',
+      );
+      const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
+      await floodAtFullSpeed(handle);
+      const flooded = (await handle.describe()).status.name;
+      expect(['RUNNING', 'TERMINATED']).toContain(flooded);
+
+      await stack.sandbox.advance(3_600_000); // the bank pays the confirmed session and sends payment_finished
+      const genuine = () =>
+        stack.sandbox
+          .webhookAttempts()
+          .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
+      await waitFor(
+        async () => genuine().some((a) => a.http_status === 200),
+        60_000,
+        'the webhook answered 200',
+      );
+      expect(genuine().filter((a) => a.http_status === 503)).toEqual([]);
+      if (flooded === 'RUNNING') {
+        expect(await outcome(handle)).toMatchObject({ state: 'succeeded', bank: { sessionId } });
+      } else {
+        // No run took it: the inbox keeps it as an orphan (or late, once it learnt the session was settled).
+        const inbox = stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`);
+        await waitFor(
+          async () => {
+            const view = await inbox.query<InboxView>(inboxQuery.name);
+            return [...view.pending, ...view.late.last, ...view.orphaned.map((o) => o.event)].some(
+              (e) => e.sessionId === sessionId && e.type === 'payment_finished',
+            );
+          },
+          60_000,
+          'the genuine payment_finished kept by the inbox',
+        );
+      }
+      const again = await startPayout(stack, request);
+      expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
+      expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    } finally {
+      timings.paymentFinishedMs = finishedMs;
+    }
+  }, 300_000);
 });
