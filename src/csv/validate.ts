@@ -7,6 +7,8 @@ import { MoneyFormatError, parseKopecks, rublesToKopecks } from '../money';
 import { charName, currentLang, t, type CharName } from '../i18n';
 import {
   chars,
+  METADATA_MAX,
+  metadataChars,
   checkInn12,
   DESCRIPTION_MAX,
   FPS_DESCRIPTION_MAX,
@@ -319,6 +321,12 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
       fail('metadata', 'metadata_json', t('csv.metadata_json', { error: (e as Error).message }));
     }
   } else if (metadataText) metadata = metadataText;
+  // Measured as the workflow's input rule measures it (the JSON the bank receives), so a row passed
+  // here is never refused when its payout starts.
+  if (metadata !== undefined && metadataChars(metadata) > METADATA_MAX) {
+    const length = metadataChars(metadata);
+    fail('metadata', 'metadata_length', t('csv.metadata_length', { chars: length, max: METADATA_MAX }));
+  }
 
   const selfEmployedText = cell('self_employed');
   const selfEmployed = selfEmployedText ? YES_NO[selfEmployedText.toLowerCase()] : true;

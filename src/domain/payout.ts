@@ -33,6 +33,8 @@ import {
   isPlausibleEmail,
   isReference,
   isValidInn,
+  METADATA_MAX,
+  metadataChars,
   NAME_MAX,
   SERVICE_NAME_MAX,
 } from './rules';
@@ -139,7 +141,11 @@ export const payoutRequestSchema = () =>
     metadata: field<string | Record<string, unknown>>(
       'expected text or a JSON object',
       (v) => isString(v) || isPlainObject(v),
-    ).optional(),
+    )
+      .refine((m) => metadataChars(m) <= METADATA_MAX, {
+        message: `expected at most ${METADATA_MAX} characters of metadata`,
+      })
+      .optional(),
     /** false = a plain payout without fiscalization. */
     selfEmployed: field<boolean>('expected true or false', (v) => typeof v === 'boolean'),
   }).superRefine((r, ctx) => {

@@ -35,6 +35,16 @@ export const SERVICE_NAME_MAX = 128;
 export const CUSTOMER_REFERENCE_MAX = 128;
 /** An e-mail address (RFC 5321's path limit). */
 export const EMAIL_MAX = 254;
+/**
+ * A payout's metadata, as JSON text (decision D24): the spec takes any JSON value; payrun bounds it so a
+ * row's payout input and the batch's chunks stay far below Temporal's 2 MiB payload limit.
+ */
+export const METADATA_MAX = 4_096;
+
+/** How long metadata is, in characters of the JSON text the bank receives (a string as itself). */
+export function metadataChars(metadata: string | Record<string, unknown>): number {
+  return chars(typeof metadata === 'string' ? metadata : JSON.stringify(metadata));
+}
 
 /** The most a description may be for this method (FPS: the bank's 140; others: 210). */
 export function descriptionMax(methodType: string): number {

@@ -183,6 +183,10 @@ export const CSV_MESSAGES = {
     ru: (p) => `metadata начинаются с {, но это не JSON: ${p.error}`,
     en: (p) => `metadata starts with { but is not valid JSON: ${p.error}`,
   }),
+  'csv.metadata_length': entry<{ chars: number; max: number }>({
+    ru: (p) => `metadata: ${p.chars} символов; не больше ${p.max}`,
+    en: (p) => `metadata has ${p.chars} characters; at most ${p.max}`,
+  }),
   'csv.self_employed_value': entry<{ value: string }>({
     ru: (p) => `self_employed "${p.value}": укажите yes или no`,
     en: (p) => `self_employed "${p.value}" must be yes or no`,

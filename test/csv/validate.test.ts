@@ -255,6 +255,27 @@ describe('row validation: every rule names row, column and rule', () => {
     expect(errorsOf(cardRow({ metadata: 'not json {x}' }))).toEqual([]);
   });
 
+  it('metadata: at most 4 096 characters of the JSON the bank receives, text or object', () => {
+    expect(errorsOf(cardRow({ metadata: 'я'.repeat(4_096) }))).toEqual([]);
+    expect(onlyError(cardRow({ metadata: 'я'.repeat(4_097) }))).toEqual({
+      row: 2,
+      column: 'metadata',
+      rule: 'metadata_length',
+      message: 'metadata has 4097 characters; at most 4096',
+    });
+    // {"a":"…"} is 8 characters around the value.
+    expect(errorsOf(cardRow({ metadata: `{"a":"${'x'.repeat(4_088)}"}` }))).toEqual([]);
+    expect(onlyError(cardRow({ metadata: `{"a":"${'x'.repeat(4_089)}"}` }))).toMatchObject({
+      column: 'metadata',
+      rule: 'metadata_length',
+    });
+    // A megabyte in one cell: refused by its length, the row named, nothing else lost.
+    expect(onlyError(cardRow({ metadata: 'x'.repeat(1_000_000) }))).toMatchObject({
+      row: 2,
+      rule: 'metadata_length',
+    });
+  });
+
   it('self_employed: yes/no (and да/нет), default yes', () => {
     const batch = loadBatch(
       utf8(

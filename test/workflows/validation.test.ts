@@ -139,6 +139,15 @@ describe('parsePayoutInput', () => {
     );
   });
 
+  it('refuses metadata over 4 096 characters of JSON, as the CSV check does', () => {
+    accepted(parsePayoutInput({ request: request({ metadata: 'x'.repeat(4_096) }) }));
+    accepted(parsePayoutInput({ request: request({ metadata: { a: 'x'.repeat(4_088) } }) }));
+    expect(refused(parsePayoutInput({ request: request({ metadata: { a: 'x'.repeat(4_089) } }) }))).toBe(
+      'request.metadata: expected at most 4096 characters of metadata, got an object',
+    );
+    refused(parsePayoutInput({ request: request({ metadata: 'x'.repeat(2_000_000) }) }), 'request.metadata');
+  });
+
   it('accepts every request the CSV loader accepts in batches/examples, unchanged', () => {
     const dir = join(__dirname, '../../batches/examples');
     const requests = readdirSync(dir)
