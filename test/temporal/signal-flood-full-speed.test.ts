@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
-import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import {
+  confirmedPayout,
+  expectGenuineWebhookTaken,
+  expectKeptByInbox,
+  whileTheBankWaits,
+} from '../harness/floods';
+import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
-import { waitFor } from '../harness/wait';
 
 /** Just under the server's blob limit (limit.blobSize.error, Temporal's default 2 MiB: payrun keeps it). */
 const SIGNAL_BYTES = 1_900_000;
@@ -50,20 +54,9 @@ describe('a flood of the largest signals at full speed (open: the payout is term
 
   it.failing(
     `${FLOOD_BYTES / 1024 / 1024} MB of forged signals from ${SENDERS} senders: paid once, the genuine webhook answered, a later run settles`,
-    async () => {
-      const timings = stack.sandbox.sandbox.timings;
-      const finishedMs = timings.paymentFinishedMs;
-      timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
-      try {
-        const request = payoutRequest({ selfEmployed: false });
-        const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
-        await waitFor(
-          async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
-          60_000,
-          'confirmed, waiting for the bank',
-        );
-        const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
-
+    () =>
+      whileTheBankWaits(stack, async () => {
+        const { request, handle, sessionId } = await confirmedPayout(stack);
         await floodAtFullSpeed(handle);
         // The chain's latest run, as the server holds it now (not visibility, which learns later).
         expect((await handle.describe()).status.name).toBe('RUNNING');
@@ -72,18 +65,11 @@ describe('a flood of the largest signals at full speed (open: the payout is term
         await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
         expect(await outcome(handle)).toMatchObject({ state: 'succeeded', bank: { sessionId } });
         expect(paidEntries(stack, request.reference)).toHaveLength(1);
-        const genuine = stack.sandbox
-          .webhookAttempts()
-          .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
-        expect(genuine.some((a) => a.http_status === 200)).toBe(true);
-        expect(genuine.filter((a) => a.http_status === 503)).toEqual([]);
+        await expectGenuineWebhookTaken(stack, sessionId);
         const again = await startPayout(stack, request);
         expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
         expect(paidEntries(stack, request.reference)).toHaveLength(1);
-      } finally {
-        timings.paymentFinishedMs = finishedMs;
-      }
-    },
+      }),
     300_000,
   );
 });
@@ -100,55 +86,27 @@ describe('a payout flooded with the largest signals at full speed: the reference
   });
   afterAll(async () => stack?.stop());
 
-  it('terminated or not, the bank pays once, the genuine webhook is answered 200 and kept, a later run ends already paid', async () => {
-    const timings = stack.sandbox.sandbox.timings;
-    const finishedMs = timings.paymentFinishedMs;
-    timings.paymentFinishedMs = 3_600_000;
-    try {
-      const request = payoutRequest({ selfEmployed: false });
-      const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
-      await waitFor(
-        async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
-        60_000,
-        'confirmed, waiting for the bank',
-      );
-      const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
-      await floodAtFullSpeed(handle);
-      const flooded = (await handle.describe()).status.name;
-      expect(['RUNNING', 'TERMINATED']).toContain(flooded);
+  it(
+    'terminated or not, the bank pays once, the genuine webhook is answered 200 and kept, a later run ends already paid',
+    () =>
+      whileTheBankWaits(stack, async () => {
+        const { request, handle, sessionId } = await confirmedPayout(stack);
+        await floodAtFullSpeed(handle);
+        const flooded = (await handle.describe()).status.name;
+        expect(['RUNNING', 'TERMINATED']).toContain(flooded);
 
-      await stack.sandbox.advance(3_600_000); // the bank pays the confirmed session and sends payment_finished
-      const genuine = () =>
-        stack.sandbox
-          .webhookAttempts()
-          .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
-      await waitFor(
-        async () => genuine().some((a) => a.http_status === 200),
-        60_000,
-        'the webhook answered 200',
-      );
-      expect(genuine().filter((a) => a.http_status === 503)).toEqual([]);
-      if (flooded === 'RUNNING') {
-        expect(await outcome(handle)).toMatchObject({ state: 'succeeded', bank: { sessionId } });
-      } else {
-        // No run took it: the inbox keeps it as an orphan (or late, once it learnt the session was settled).
-        const inbox = stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`);
-        await waitFor(
-          async () => {
-            const view = await inbox.query<InboxView>(inboxQuery.name);
-            return [...view.pending, ...view.late.last, ...view.orphaned.map((o) => o.event)].some(
-              (e) => e.sessionId === sessionId && e.type === 'payment_finished',
-            );
-          },
-          60_000,
-          'the genuine payment_finished kept by the inbox',
-        );
-      }
-      const again = await startPayout(stack, request);
-      expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
-      expect(paidEntries(stack, request.reference)).toHaveLength(1);
-    } finally {
-      timings.paymentFinishedMs = finishedMs;
-    }
-  }, 300_000);
+        await stack.sandbox.advance(3_600_000); // the bank pays the confirmed session and sends payment_finished
+        await expectGenuineWebhookTaken(stack, sessionId);
+        if (flooded === 'RUNNING') {
+          expect(await outcome(handle)).toMatchObject({ state: 'succeeded', bank: { sessionId } });
+        } else {
+          // No run took it: the inbox keeps it as an orphan (or late, once it learnt the session was settled).
+          await expectKeptByInbox(stack, sessionId);
+        }
+        const again = await startPayout(stack, request);
+        expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
+        expect(paidEntries(stack, request.reference)).toHaveLength(1);
+      }),
+    300_000,
+  );
 });

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { runsOfWorkflowIdQuery } from '../../src/batch/lookup';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
-import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { confirmedPayout } from '../harness/floods';
+import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -27,14 +28,7 @@ describe('a flood of the largest signals the server accepts does not kill a payo
     const finishedMs = timings.paymentFinishedMs;
     timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
     try {
-      const request = payoutRequest({ selfEmployed: false });
-      const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
-      await waitFor(
-        async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
-        60_000,
-        'confirmed, waiting for the bank',
-      );
-      const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
+      const { request, handle, sessionId } = await confirmedPayout(stack);
 
       // One signal at a time, each sent once the payout has taken the one before. Sent faster, two of
       // them buffered while a workflow task runs are over the server's 2 MiB of buffered events

@@ -2,13 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mapLimit } from '../../src/map-limit';
-import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import type { payoutWorkflow } from '../../workflows/payout';
 import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
-import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import {
+  confirmedPayout,
+  expectGenuineWebhookTaken,
+  expectKeptByInbox,
+  whileTheBankWaits,
+} from '../harness/floods';
+import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
-import { waitFor } from '../harness/wait';
 import { killHard, spawnWorkerProcess } from '../harness/worker-process';
 
 // Issue 23: 10 000 small forged signals took a payout past Temporal's signal-count limit; from then on
@@ -44,28 +47,6 @@ async function flood(handle: WorkflowHandle<typeof payoutWorkflow>, count: numbe
   return refused;
 }
 
-async function confirmedPayout(stack: Stack) {
-  const request = payoutRequest({ selfEmployed: false });
-  const handle = await startPayout(stack, request, { pollAfterMs: 2_000 });
-  await waitFor(
-    async () => (await handle.query(payoutStatusQuery)).state === 'awaiting_result',
-    120_000,
-    'confirmed, waiting for the bank',
-  );
-  const { sessionId } = (await handle.query(payoutStatusQuery)).bank;
-  return { request, handle, sessionId: sessionId! };
-}
-
-/** The bank's payment_finished webhooks for the session: answered 200 at last, never 503. */
-async function expectGenuineWebhookTaken(stack: Stack, sessionId: string): Promise<void> {
-  const genuine = () =>
-    stack.sandbox
-      .webhookAttempts()
-      .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
-  await waitFor(async () => genuine().some((a) => a.http_status === 200), 60_000, 'the webhook answered 200');
-  expect(genuine().filter((a) => a.http_status === 503)).toEqual([]);
-}
-
 describe('a flood of forged signals neither blocks the genuine webhook nor the payout', () => {
   describe('the payout keeps up with the flood', () => {
     let stack: Stack;
@@ -74,28 +55,26 @@ describe('a flood of forged signals neither blocks the genuine webhook nor the p
     });
     afterAll(async () => stack?.stop());
 
-    it('10 000 forged bankEvent signals: the payout is still paid once, the genuine webhook answered 200', async () => {
-      const timings = stack.sandbox.sandbox.timings;
-      const finishedMs = timings.paymentFinishedMs;
-      timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
-      try {
-        const { request, handle, sessionId } = await confirmedPayout(stack);
-        const refused = await flood(handle, FLOOD);
-        // The flood really reached a run's limits: the payout continued as new (its history near
-        // Temporal's limits), or, on a machine where the worker fell behind, the server refused signals
-        // past 10 000 a run. Which comes first is the machine's timing; one of them must have happened.
-        const continued = (await handle.describe()).runId !== handle.firstExecutionRunId;
-        expect({ refused: refused > 0, continued }).not.toEqual({ refused: false, continued: false });
+    it(
+      '10 000 forged bankEvent signals: the payout is still paid once, the genuine webhook answered 200',
+      () =>
+        whileTheBankWaits(stack, async () => {
+          const { request, handle, sessionId } = await confirmedPayout(stack);
+          const refused = await flood(handle, FLOOD);
+          // The flood really reached a run's limits: the payout continued as new (its history near
+          // Temporal's limits), or, on a machine where the worker fell behind, the server refused signals
+          // past 10 000 a run. Which comes first is the machine's timing; one of them must have happened.
+          const continued = (await handle.describe()).runId !== handle.firstExecutionRunId;
+          expect({ refused: refused > 0, continued }).not.toEqual({ refused: false, continued: false });
 
-        await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
-        const paid = await outcome(handle);
-        expect(paid.state).toBe('succeeded');
-        expect(paidEntries(stack, request.reference)).toHaveLength(1);
-        await expectGenuineWebhookTaken(stack, sessionId);
-      } finally {
-        timings.paymentFinishedMs = finishedMs;
-      }
-    }, 600_000);
+          await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
+          const paid = await outcome(handle);
+          expect(paid.state).toBe('succeeded');
+          expect(paidEntries(stack, request.reference)).toHaveLength(1);
+          await expectGenuineWebhookTaken(stack, sessionId);
+        }),
+      600_000,
+    );
   });
 
   describe('the flood fills a run before its worker can continue it as new', () => {
@@ -109,48 +88,36 @@ describe('a flood of forged signals neither blocks the genuine webhook nor the p
       await stack?.stop();
     });
 
-    it('the run takes no more signals: the genuine webhook is answered 200 and kept by the inbox, the reference paid once', async () => {
-      const timings = stack.sandbox.sandbox.timings;
-      const finishedMs = timings.paymentFinishedMs;
-      timings.paymentFinishedMs = 3_600_000;
-      try {
-        worker = spawnWorkerProcess(stack.workerEnv);
-        const { request, handle, sessionId } = await confirmedPayout(stack);
-        // With its worker gone the run cannot continue as new: the server takes signals until the
-        // run's limit (history.maximumSignalsPerExecution), then refuses the rest.
-        await killHard(worker);
-        worker = undefined;
-        const refused = await flood(handle, FLOOD + 200);
-        expect(refused).toBeGreaterThan(0);
-        expect((await handle.describe()).runId).toBe(handle.firstExecutionRunId);
+    it(
+      'the run takes no more signals: the genuine webhook is answered 200 and kept by the inbox, the reference paid once',
+      () =>
+        whileTheBankWaits(stack, async () => {
+          worker = spawnWorkerProcess(stack.workerEnv);
+          const { request, handle, sessionId } = await confirmedPayout(stack);
+          // With its worker gone the run cannot continue as new: the server takes signals until the
+          // run's limit (history.maximumSignalsPerExecution), then refuses the rest.
+          await killHard(worker);
+          worker = undefined;
+          const refused = await flood(handle, FLOOD + 200);
+          expect(refused).toBeGreaterThan(0);
+          expect((await handle.describe()).runId).toBe(handle.firstExecutionRunId);
 
-        await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
-        await expectGenuineWebhookTaken(stack, sessionId);
+          await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
+          await expectGenuineWebhookTaken(stack, sessionId);
 
-        // The run now holds 10 000 signals. A returning worker must replay them all in one workflow task
-        // before the payout can continue as new; on a quiet machine it then settles in seconds, but once,
-        // under the whole suite's load, it had not settled 14 minutes later (open: docs/reliability.md). So
-        // the on-call engineer's way out is tested: terminate the flooded run; the next run of the
-        // reference reads its history, asks the bank, and ends "already paid" with one payout.
-        worker = spawnWorkerProcess(stack.workerEnv);
-        await handle.terminate('flooded with forged signals: settled by the next run');
-        const again = await startPayout(stack, request);
-        expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
-        expect(paidEntries(stack, request.reference)).toHaveLength(1);
-        const inbox = stack.client.workflow.getHandle(`inbox-${stack.taskQueue}`);
-        // Kept for the payout (pending while it runs), or as late once it had settled by polling.
-        const kept = async () => {
-          const view = await inbox.query<InboxView>(inboxQuery.name);
-          return [...view.pending, ...view.late.last, ...view.orphaned.map((o) => o.event)];
-        };
-        await waitFor(
-          async () => (await kept()).some((e) => e.sessionId === sessionId && e.type === 'payment_finished'),
-          120_000,
-          'the genuine payment_finished kept by the inbox',
-        );
-      } finally {
-        timings.paymentFinishedMs = finishedMs;
-      }
-    }, 900_000);
+          // The run now holds 10 000 signals. A returning worker must replay them all in one workflow task
+          // before the payout can continue as new; on a quiet machine it then settles in seconds, but once,
+          // under the whole suite's load, it had not settled 14 minutes later (open: docs/reliability.md). So
+          // the on-call engineer's way out is tested: terminate the flooded run; the next run of the
+          // reference reads its history, asks the bank, and ends "already paid" with one payout.
+          worker = spawnWorkerProcess(stack.workerEnv);
+          await handle.terminate('flooded with forged signals: settled by the next run');
+          const again = await startPayout(stack, request);
+          expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
+          expect(paidEntries(stack, request.reference)).toHaveLength(1);
+          await expectKeptByInbox(stack, sessionId);
+        }),
+      900_000,
+    );
   });
 });
