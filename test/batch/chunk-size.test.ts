@@ -1,6 +1,7 @@
 import { withoutNotes } from '../../activities/batch';
 import { chunkRows, CHUNK_BYTES, CHUNK_ROWS } from '../../src/batch/store/chunks';
 import type { PayoutLookup } from '../../workflows/contracts/batch';
+import { CUSTOMER_REFERENCE_MAX, METADATA_MAX, metadataChars } from '../../src/domain';
 import { encodedBytes, maximalRequest, maximalStatus } from '../harness/payload-size';
 
 /** Temporal's limit on one payload (limit.blobSize.error, the server's default and payrun's: 2 MiB). */
@@ -23,8 +24,15 @@ describe('a batch chunk as the batch workflow records it stays far below the ser
   it.each([
     ['maximal fields, no metadata', 0],
     ['maximal fields and 2 KB of metadata', 2 * 1024],
-    ['maximal fields and 100 KB of metadata', 100 * 1024],
+    // The longest metadata a row may carry (METADATA_MAX of JSON, D24): the note fills what the
+    // customer reference and the braces leave.
+    [
+      'maximal fields and the longest metadata',
+      METADATA_MAX - CUSTOMER_REFERENCE_MAX - '{"note":"","ref":""}'.length,
+    ],
   ])('%s, every row with an earlier payout of 50 notes', async (_, metadataBytes) => {
+    if (metadataBytes > 2 * 1024)
+      expect(metadataChars(maximalRequest(0, metadataBytes).metadata!)).toBe(METADATA_MAX);
     const rows = Array.from({ length: 2 * CHUNK_ROWS }, (_, row) => ({
       row,
       request: maximalRequest(row, metadataBytes),

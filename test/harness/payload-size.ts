@@ -37,7 +37,7 @@ function longCard(): string {
   return body + String((10 - (sum % 10)) % 10);
 }
 
-/** A valid payout request with every bounded field at its longest and `metadataBytes` of metadata (unbounded in a CSV). */
+/** A valid payout request with every bounded field at its longest and `metadataBytes` of metadata (at most METADATA_MAX characters of JSON in all, D24). */
 export function maximalRequest(i: number, metadataBytes = 0): PayoutRequest {
   const request: PayoutRequest = {
     reference: `r${i}-`.padEnd(64, 'x'),
