@@ -17,6 +17,7 @@ import { main } from '../src/cli';
 import { DEFAULT_CONNECTION_LIMITS } from '../src/ingress/server';
 import { createLogger } from '../src/logger';
 import { PROJECT_ROOT } from '../src/paths';
+import * as activityOptions from '../workflows/activity-options';
 
 const BANK = {
   PARTNER_PROJECT: 'p1',
@@ -112,6 +113,27 @@ describe('configuration', () => {
     expect(refused[0]).toContain(
       `start-to-close timeout of ${shortest.name} in workflows/activity-options.ts`,
     );
+  });
+
+  it('every activity option is named in workflows/activity-options.ts and said to call the bank or not', () => {
+    // A bank-calling option left out of BANK_CALLING_ACTIVITIES escapes the check above.
+    const notBank = [
+      'WEBHOOK_CHECK',
+      'TEMPORAL_READ',
+      'BATCH_STORE',
+      'BATCH_REPORT',
+      'DIAGNOSTIC',
+      'RECONCILIATION_LIST',
+      'RECONCILIATION_STORE',
+    ];
+    expect(Object.keys(activityOptions).sort()).toEqual([...BANK_CALLING_ACTIVITIES, ...notBank].sort());
+    // Timeouts written inline in a workflow would escape it too; the webhook inbox's reroute is the one
+    // exception: its deadline is what remains of each event's window, and it calls no bank.
+    const inline = readdirSync(join(PROJECT_ROOT, 'workflows'), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts') && f !== 'activity-options.ts' && f !== 'webhook-inbox.ts')
+      .filter((f) => /startToCloseTimeout/.test(readFileSync(join(PROJECT_ROOT, 'workflows', f), 'utf8')));
+    expect(inline).toEqual([]);
   });
 
   it('refuses a bank connect timeout longer than the request it is part of', () => {

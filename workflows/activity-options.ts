@@ -1,4 +1,5 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
+import type { RetryPolicy } from '@temporalio/common';
 
 /**
  * Every activity's timeouts and retry policy, named once. Temporal's retry policy is the one owner of
@@ -104,4 +105,43 @@ export const REFUND_READ: ActivityOptions = { ...BANK_READ };
 export const DIAGNOSTIC: ActivityOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 3 },
+};
+
+/** Reconciliation's store, Temporal's listing and the bank's reads: until they answer. */
+const UNTIL_ANSWERED: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+};
+
+/** Listing a day's payouts from Temporal: long for a busy day, so the heartbeat notices a dead worker. */
+export const RECONCILIATION_LIST: ActivityOptions = {
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '2 minutes',
+  retry: UNTIL_ANSWERED,
+};
+
+/** Matching a day and writing its reports, recording a missing statement, the days still due. */
+export const RECONCILIATION_STORE: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  retry: UNTIL_ANSWERED,
+};
+
+/** The accounts to reconcile, from the bank's wallet balance report: a read, a handful of attempts. */
+export const RECONCILIATION_ACCOUNTS: ActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
+};
+
+/**
+ * The day's account statement. Its retries are built per day from how long that day may wait for the
+ * bank (workflows/reconciliation.ts statementFetcher); the attempt's own deadline is fixed here.
+ */
+export const RECONCILIATION_STATEMENT: ActivityOptions = { startToCloseTimeout: '45 seconds' };
+
+/** Asking the bank to send a self-employed person a link request: the person asking waits a few minutes. */
+export const SELF_EMPLOYED_LINK: ActivityOptions = {
+  startToCloseTimeout: '45 seconds',
+  scheduleToCloseTimeout: '3 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 };

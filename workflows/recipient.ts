@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
-import { BATCH_STORE } from './activity-options';
+import { BATCH_STORE, SELF_EMPLOYED_LINK } from './activity-options';
 import {
   headroomQuery,
   recipientQuery,
@@ -27,11 +27,7 @@ import { iso, workflowNow } from './time';
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(BATCH_STORE);
 /** A person asking waits for the answer: a few minutes of attempts, then the error (nothing is recorded). */
-const { requestSelfEmployedLink } = proxyActivities<Acts>({
-  startToCloseTimeout: '45 seconds',
-  scheduleToCloseTimeout: '3 minutes',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
 
 export interface RecipientWorkflowInput {
   /** Carried over continue-as-new. */

@@ -1,6 +1,11 @@
 import { ActivityFailure, ApplicationFailure, executeChild, proxyActivities } from '@temporalio/workflow';
-import type { RetryPolicy } from '@temporalio/common';
 import type { createReconciliationActivities } from '../activities/reconciliation';
+import {
+  RECONCILIATION_ACCOUNTS,
+  RECONCILIATION_LIST,
+  RECONCILIATION_STATEMENT,
+  RECONCILIATION_STORE,
+} from './activity-options';
 import { addDays, moscowDay, parseDay } from './reconciliation-days';
 import {
   reconciliationWorkflowId,
@@ -14,25 +19,10 @@ import { workflowNow } from './time';
 
 type Acts = ReturnType<typeof createReconciliationActivities>;
 
-/** Listing, matching and the store: until they answer (Temporal, the bank's reads, the disk). */
-const UNTIL_ANSWERED: RetryPolicy = {
-  initialInterval: '1 second',
-  backoffCoefficient: 2,
-  maximumInterval: '1 minute',
-};
-const { listDayPayouts } = proxyActivities<Acts>({
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '2 minutes',
-  retry: UNTIL_ANSWERED,
-});
-const { matchReconciliationDay, recordStatementUnavailable, dueReconciliationDays } = proxyActivities<Acts>({
-  startToCloseTimeout: '10 minutes',
-  retry: UNTIL_ANSWERED,
-});
-const { reconciliationAccounts } = proxyActivities<Acts>({
-  startToCloseTimeout: '45 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
-});
+const { listDayPayouts } = proxyActivities<Acts>(RECONCILIATION_LIST);
+const { matchReconciliationDay, recordStatementUnavailable, dueReconciliationDays } =
+  proxyActivities<Acts>(RECONCILIATION_STORE);
+const { reconciliationAccounts } = proxyActivities<Acts>(RECONCILIATION_ACCOUNTS);
 
 /**
  * The statement is retried while the bank says it is not ready or fails, for about maxWaitMs: as many
@@ -46,7 +36,7 @@ const statementFetcher = (wait: StatementWait = {}) => {
   for (let slept = 0, next = initial; slept < total; next = Math.min(next * 2, maximum), attempts++)
     slept += next;
   return proxyActivities<Acts>({
-    startToCloseTimeout: '45 seconds',
+    ...RECONCILIATION_STATEMENT,
     retry: {
       initialInterval: initial,
       backoffCoefficient: 2,

@@ -48,6 +48,9 @@ export const BANK_CALLING_ACTIVITIES = [
   'NPD_STATUS',
   'REFUND_WRITE_ONCE',
   'REFUND_READ',
+  'RECONCILIATION_ACCOUNTS',
+  'RECONCILIATION_STATEMENT',
+  'SELF_EMPLOYED_LINK',
 ] as const;
 
 /** The bank-calling activity with the shortest start-to-close timeout, and that timeout in ms. */
