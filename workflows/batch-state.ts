@@ -1,12 +1,15 @@
+import { emptyTally } from './batch-tally';
 import {
   type BatchCommandRecord,
   type BatchInFlightRow,
   type BatchMetaView,
+  type BatchPhase,
   type BatchRowOutcome,
   type BatchTally,
 } from './contracts/batch';
 
-// What the batch carries over continue-as-new: private to workflows/batch.ts.
+// What the batch carries over continue-as-new, and the pure decisions about it: private to the batch
+// workflow's files (workflows/batch*.ts).
 
 /** What the batch carries over continue-as-new: counters and the cursor, never the rows' results. */
 export interface BatchCarry {
@@ -25,4 +28,50 @@ export interface BatchCarry {
   fundsOk: boolean;
   paused: boolean;
   runs: number;
+}
+
+/** A batch's first run starts from nothing: the file's facts come from openBatch. */
+export function freshCarry(checkFunds: boolean): BatchCarry {
+  return {
+    meta: { fileName: '', fileSha256: '', rowCount: 0, invalidRows: 0, totalKopecks: 0, chunkCount: 0 },
+    nextChunk: 0,
+    dispatched: 0,
+    dispatchedKopecks: 0,
+    tally: emptyTally(),
+    inFlight: [],
+    fundsOk: !checkFunds,
+    paused: false,
+    runs: 1,
+  };
+}
+
+/** Where a batch's run waits before it pays: for approval, then for funds. */
+export type BatchStage = 'approval' | 'funds' | 'paying';
+
+/** The phase the progress query shows: a finish or a cancel outranks the stage, a pause only paying. */
+export function batchPhase(s: {
+  done: boolean;
+  cancelled: boolean;
+  stage: BatchStage;
+  paused: boolean;
+}): BatchPhase {
+  if (s.done) return 'done';
+  if (s.cancelled) return 'cancelling';
+  if (s.stage === 'approval') return 'awaiting_approval';
+  if (s.stage === 'funds') return 'awaiting_funds';
+  return s.paused ? 'paused' : 'paying';
+}
+
+/**
+ * A cancelled batch's rows never started are cancelled as a whole (finishBatch writes them to the
+ * store row by row): every valid row not dispatched, with the kopecks not dispatched.
+ */
+export function cancelNeverStarted(carry: BatchCarry): void {
+  const left = carry.meta.rowCount - carry.dispatched;
+  if (left <= 0) return;
+  const { tally } = carry;
+  tally.counts.cancelled = (tally.counts.cancelled ?? 0) + left;
+  tally.amounts.cancelled =
+    (tally.amounts.cancelled ?? 0) + carry.meta.totalKopecks - carry.dispatchedKopecks;
+  tally.failureCount += left;
 }
