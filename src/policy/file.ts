@@ -8,7 +8,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
 import { z } from 'zod';
 import { ConfigError, loadPolicyPath, policyPathIfSet, POLICY_VARIABLE, type Env } from '../config';
-import { MoneyFormatError, rublesToKopecks } from '../money';
+import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
+import { isValidInn } from '../domain/rules';
 import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
 import type { IncomeLimits } from '../../workflows/contracts/recipient';
 
@@ -40,17 +41,24 @@ export interface Policy {
 const HOUR = 3_600_000;
 
 const roubles = (what: string) =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    try {
-      return rublesToKopecks(String(v));
-    } catch (err) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected ${what} in roubles, like "1 000 000,00" (${err instanceof MoneyFormatError ? err.message : 'not an amount'})`,
-      });
-      return z.NEVER;
-    }
-  });
+  z
+    .union([z.string(), z.number()], { error: `expected ${what} in roubles, like "1 000 000,00"` })
+    .transform((v, ctx) => {
+      try {
+        return rublesToKopecks(String(v));
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected ${what} in roubles, like "1 000 000,00" (${err instanceof MoneyFormatError ? err.message : 'not an amount'})`,
+        });
+        return z.NEVER;
+      }
+    });
+
+// An income limit of nothing or less would refuse every payout, and a negative known income or margin would
+// raise the cap: refused, not read (to stop paying someone, the stop list does that).
+const limit = roubles('an amount').refine((k) => k > 0, 'expected an amount above 0,00');
+const allowance = roubles('an amount').refine((k) => k >= 0, 'expected an amount of 0,00 or more');
 
 const person = z.strictObject({
   id: z
@@ -94,19 +102,30 @@ const rules = z
       .default(72),
     // A self-employed person's income for the year may not pass 2.4 million roubles; payrun sees only its
     // own payouts, so a margin (or a person's known income, below) keeps room for the rest.
-    self_employed_yearly_cap: roubles('an amount').default(rublesToKopecks('2 400 000,00')),
-    self_employed_cap_margin: roubles('an amount').default(0),
-    per_payout_limit: roubles('an amount').nullable().default(null),
-    per_month_limit: roubles('an amount').nullable().default(null),
+    self_employed_yearly_cap: limit.default(rublesToKopecks('2 400 000,00')),
+    self_employed_cap_margin: allowance.default(0),
+    per_payout_limit: limit.nullable().default(null),
+    per_month_limit: limit.nullable().default(null),
+  })
+  .refine((r) => r.self_employed_cap_margin < r.self_employed_yearly_cap, {
+    path: ['self_employed_cap_margin'],
+    error: (issue) => {
+      const cap = (issue.input as { self_employed_yearly_cap: number }).self_employed_yearly_cap;
+      return `expected less than self_employed_yearly_cap (${formatRubles(cap)}): no one could be paid as self-employed`;
+    },
   })
   // Parsed through, so an absent rules block gets every default above.
   .prefault({});
 
 const recipient = z.strictObject({
-  inn: z.string().regex(/^(\d{10}|\d{12})$/, 'expected a tax number: 10 or 12 digits, in quotes'),
-  known_income: roubles('an amount').optional(),
-  per_payout_limit: roubles('an amount').optional(),
-  per_month_limit: roubles('an amount').optional(),
+  inn: z
+    .string({ error: 'expected a tax number: 10 or 12 digits, in quotes' })
+    .regex(/^(\d{10}|\d{12})$/, 'expected a tax number: 10 or 12 digits, in quotes')
+    // A typo would give its limits to no one; the number itself is not repeated (personal data).
+    .refine(isValidInn, 'expected a tax number whose check digits match (a typo?)'),
+  known_income: allowance.optional(),
+  per_payout_limit: limit.optional(),
+  per_month_limit: limit.optional(),
 });
 
 const policyFile = z.strictObject({
@@ -171,6 +190,15 @@ export function parsePolicy(text: string, path: string): Policy {
       ...(p.password ? { passwordHash: p.password } : {}),
       ...(p.totp ? { totp: p.totp } : {}),
     });
+  }
+  const firstListed = new Map<string, number>();
+  for (const [i, x] of (r.success ? r.data.recipients : []).entries()) {
+    const first = firstListed.get(x.inn);
+    if (first !== undefined)
+      problems.push(
+        `${path}:${at(['recipients', i, 'inn'])}: recipients.${i}.inn: listed twice (also recipients.${first})`,
+      );
+    else firstListed.set(x.inn, i);
   }
   if (problems.length > 0 || !r.success) throw new ConfigError(problems);
   const rl = r.data.rules;
