@@ -1,0 +1,84 @@
+/**
+ * workflows/batch-state.ts: the batch's pure decisions about its carried state. The phase is what the
+ * console and `payrun batch status` show, and a cancelled batch's report adds up from the never-started
+ * rows counted here, so each rule is pinned.
+ */
+import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry } from '../../workflows/batch-state';
+
+describe('freshCarry', () => {
+  it('starts with nothing dispatched, run 1, and funds already fine only when they are not checked', () => {
+    const checked = freshCarry(true);
+    expect(checked).toMatchObject({
+      nextChunk: 0,
+      dispatched: 0,
+      dispatchedKopecks: 0,
+      inFlight: [],
+      runs: 1,
+    });
+    expect(checked.fundsOk).toBe(false);
+    expect(checked.paused).toBe(false);
+    expect(freshCarry(false).fundsOk).toBe(true);
+  });
+
+  it('gives every batch its own tally', () => {
+    const a = freshCarry(true);
+    a.tally.counts.succeeded = 1;
+    expect(freshCarry(true).tally.counts).toEqual({});
+  });
+});
+
+describe('batchPhase', () => {
+  const base = { done: false, cancelled: false, stage: 'paying' as const, paused: false };
+
+  it('is paying, or paused, once the batch pays', () => {
+    expect(batchPhase(base)).toBe('paying');
+    expect(batchPhase({ ...base, paused: true })).toBe('paused');
+  });
+
+  it('names the wait before paying, a pause notwithstanding', () => {
+    expect(batchPhase({ ...base, stage: 'approval', paused: true })).toBe('awaiting_approval');
+    expect(batchPhase({ ...base, stage: 'funds', paused: true })).toBe('awaiting_funds');
+  });
+
+  it('puts a cancel above any stage, and the end above a cancel', () => {
+    expect(batchPhase({ ...base, stage: 'approval', cancelled: true })).toBe('cancelling');
+    expect(batchPhase({ ...base, paused: true, cancelled: true })).toBe('cancelling');
+    expect(batchPhase({ ...base, cancelled: true, done: true })).toBe('done');
+    expect(batchPhase({ ...base, stage: 'funds', done: true })).toBe('done');
+  });
+});
+
+describe('cancelNeverStarted', () => {
+  const carry = (over: Partial<BatchCarry> = {}): BatchCarry => {
+    const c = freshCarry(true);
+    c.meta = { ...c.meta, rowCount: 5, totalKopecks: 1_000_00, chunkCount: 1 };
+    return { ...c, ...over };
+  };
+
+  it('cancels the rows never dispatched, with the kopecks never dispatched, as failures', () => {
+    const c = carry({ dispatched: 2, dispatchedKopecks: 30_000 });
+    c.tally.counts = { succeeded: 2 };
+    c.tally.amounts = { succeeded: 30_000 };
+    cancelNeverStarted(c);
+    expect(c.tally.counts).toEqual({ succeeded: 2, cancelled: 3 });
+    expect(c.tally.amounts).toEqual({ succeeded: 30_000, cancelled: 70_000 });
+    expect(c.tally.failureCount).toBe(3);
+  });
+
+  it('adds to payouts already cancelled', () => {
+    const c = carry({ dispatched: 4, dispatchedKopecks: 90_000 });
+    c.tally.counts = { cancelled: 4 };
+    c.tally.amounts = { cancelled: 90_000 };
+    c.tally.failureCount = 4;
+    cancelNeverStarted(c);
+    expect(c.tally.counts).toEqual({ cancelled: 5 });
+    expect(c.tally.amounts).toEqual({ cancelled: 100_000 });
+    expect(c.tally.failureCount).toBe(5);
+  });
+
+  it('changes nothing when every row was dispatched', () => {
+    const c = carry({ dispatched: 5, dispatchedKopecks: 100_000 });
+    cancelNeverStarted(c);
+    expect(c.tally).toEqual({ counts: {}, amounts: {}, failures: [], failureCount: 0 });
+  });
+});
