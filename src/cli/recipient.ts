@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { updateLedgerWithStart } from '../../activities/recipient';
 import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts/recipient';
 import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
 import { findSigner } from '../policy/credential';
 import { loadLoginName, policyPathIfSet, type Env } from '../config';
@@ -13,15 +14,24 @@ import { withClient } from './connect';
 /** A tax number as a command may print it: its last four digits. */
 const masked = maskedInn;
 
+const CHECK_DIGITS = "the tax number's (INN's) check digits do not match: a typo?";
+
+// A typo'd tax number is refused here: otherwise `show` would report a person payrun never paid, and `link`
+// would start a ledger for no one and send the bank a request it refuses.
 function taxNumber(value: string): string {
   if (!/^(\d{10}|\d{12})$/.test(value))
     throw new InvalidArgumentError('expected a tax number (INN): 10 or 12 digits');
+  if (!isValidInn(value)) throw new InvalidArgumentError(CHECK_DIGITS);
   return value;
 }
 
 function selfEmployedTaxNumber(value: string): string {
-  if (!/^\d{12}$/.test(value))
+  const check = checkInn12(value);
+  if (check === 'format')
     throw new InvalidArgumentError("expected a self-employed person's tax number (INN): 12 digits");
+  if (check === 'checksum') throw new InvalidArgumentError(CHECK_DIGITS);
+  if (check === 'region')
+    throw new InvalidArgumentError('a tax number (INN) does not start with 00 (no such region)');
   return value;
 }
 

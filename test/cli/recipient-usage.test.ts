@@ -1,0 +1,63 @@
+import { main } from '../../src/cli';
+
+// `payrun recipient show|link` refuse a tax number that cannot be anyone's before connecting to anything:
+// exit 2 naming the rule. A typo used to be shown as "never paid" or sent to the bank (docs/payouts.md).
+describe('payrun recipient usage errors', () => {
+  let stderr: string;
+  let stdout: string;
+  const write = {
+    err: process.stderr.write.bind(process.stderr),
+    out: process.stdout.write.bind(process.stdout),
+  };
+  const address = process.env.TEMPORAL_ADDRESS;
+  beforeEach(() => {
+    stderr = '';
+    stdout = '';
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      stderr += chunk.toString();
+      return true;
+    }) as typeof process.stderr.write;
+    process.stdout.write = ((chunk: string | Uint8Array) => {
+      stdout += chunk.toString();
+      return true;
+    }) as typeof process.stdout.write;
+    // Nothing listens here: a command that went on to connect would fail (1), not refuse its input (2).
+    process.env.TEMPORAL_ADDRESS = '127.0.0.1:9';
+  });
+  afterEach(() => {
+    process.stderr.write = write.err;
+    process.stdout.write = write.out;
+    if (address === undefined) delete process.env.TEMPORAL_ADDRESS;
+    else process.env.TEMPORAL_ADDRESS = address;
+  });
+  const run = (...args: string[]) => main(['node', 'payrun', 'recipient', ...args]);
+
+  it.each([
+    ['show', '500100732258', /check digits do not match/],
+    ['show', '7707083894', /check digits do not match/],
+    ['show', '50010073225', /10 or 12 digits/],
+    ['show', 'abcdefghijkl', /10 or 12 digits/],
+    ['show', '', /10 or 12 digits/],
+    ['show', '1'.repeat(5000).slice(0, 5000), /10 or 12 digits/],
+    ['link', '500100732258', /check digits do not match/],
+    ['link', '007707083854', /no such region/],
+    ['link', '7707083893', /12 digits/],
+  ])('recipient %s (%#) is refused naming the rule', async (command, inn, rule) => {
+    expect(await run(command, inn)).toBe(2);
+    expect(stderr).toMatch(/argument 'inn'/);
+    expect(stderr).toMatch(rule);
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(stdout).toBe('');
+  });
+
+  it('refuses a missing tax number and a --return-url that is not an http(s) address', async () => {
+    expect(await run('show')).toBe(2);
+    expect(stderr).toContain("missing required argument 'inn'");
+    for (const url of ['notaurl', 'ftp://x', 'javascript:alert(1)']) {
+      stderr = '';
+      expect(await run('link', '500100732259', '--return-url', url)).toBe(2);
+      expect(stderr).toContain("option '--return-url <url>'");
+      expect(stderr).toContain('expected an http(s) address');
+    }
+  });
+});
