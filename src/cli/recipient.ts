@@ -6,8 +6,8 @@ import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
 import { findSigner } from '../policy/credential';
-import { loadLoginName, policyPathIfSet, type Env } from '../config';
-import { loadPolicy } from '../policy/file';
+import { loadLoginName } from '../config';
+import { policyHeadroom, type RecipientHeadroom } from '../batch/headroom';
 import { linkState, maskedInn, readRecipient } from '../recipient/read';
 import { withClient } from './connect';
 
@@ -45,10 +45,14 @@ function httpAddress(value: string): string {
   throw new InvalidArgumentError('expected an http(s) address, e.g. https://accounting.example/linked');
 }
 
+/**
+ * One person's year as the command prints it. `headroom` is what the ledger says is left this year and
+ * month under the policy's limits (the figures the dry run and the console use); absent without a policy.
+ */
 export function describeRecipient(
   inn: string,
   view: RecipientView | undefined,
-  env?: Env,
+  headroom?: RecipientHeadroom,
   verdict?: TaxpayerVerdict,
 ): string[] {
   const who = masked(inn);
@@ -63,16 +67,12 @@ export function describeRecipient(
         }),
       ]
     : [];
-  if (!view || view.years.length === 0) return [t('recipient.none', { who }), ...linkLine];
-  const limits = policyPathIfSet(env) ? loadPolicy(env).limitsFor(inn, true) : undefined;
-  const lines = [t('recipient.header', { who })];
-  for (const y of view.years) {
+  const years = view?.years ?? [];
+  const lines = [years.length === 0 ? t('recipient.none', { who }) : t('recipient.header', { who })];
+  if (headroom && !years.some((y) => y.year === headroom.year)) lines.push(...headroomLines(headroom));
+  for (const y of years) {
     lines.push(t('recipient.year', { year: y.year, paid: y.paidKopecks, reserved: y.reservedKopecks }));
-    if (limits?.yearlyCapKopecks !== undefined) {
-      const known = limits.knownIncomeKopecks ?? 0;
-      const left = Math.max(0, limits.yearlyCapKopecks - known - y.paidKopecks - y.reservedKopecks);
-      lines.push(t('recipient.headroom', { cap: limits.yearlyCapKopecks, known, left }));
-    }
+    if (headroom?.year === y.year) lines.push(...headroomLines(headroom));
     for (const p of y.payouts)
       lines.push(
         t('recipient.payout', {
@@ -84,6 +84,20 @@ export function describeRecipient(
       );
   }
   return [...lines, ...linkLine];
+}
+
+/** Every limit that applies: a monthly limit tighter than the cap is what refuses the next row. */
+function headroomLines(h: RecipientHeadroom): string[] {
+  const { yearlyCapKopecks: cap, perMonthKopecks: month, perPayoutKopecks: perPayout } = h.limits;
+  return [
+    ...(cap !== undefined && h.capLeftKopecks !== undefined
+      ? [t('recipient.headroom', { cap, known: h.limits.knownIncomeKopecks ?? 0, left: h.capLeftKopecks })]
+      : []),
+    ...(month !== undefined && h.monthLeftKopecks !== undefined
+      ? [t('recipient.headroom.month', { limit: month, left: h.monthLeftKopecks })]
+      : []),
+    ...(perPayout !== undefined ? [t('recipient.headroom.perPayout', { limit: perPayout })] : []),
+  ];
 }
 
 export function registerRecipient(program: Command): void {
@@ -129,10 +143,21 @@ export function registerRecipient(program: Command): void {
     .argument('<inn>', 'the tax number (printed masked)', taxNumber)
     .option('--json', 'the ledger as JSON')
     .action(async (inn: string, flags: { json?: boolean }) => {
-      const { view, verdict } = await withClient((client, taskQueue) =>
-        readRecipient(client, taskQueue, inn),
-      );
-      if (flags.json) return console.log(JSON.stringify(view ?? { years: [], openReservations: 0 }, null, 2));
-      for (const line of describeRecipient(inn, view, undefined, verdict)) console.log(line);
+      const { view, verdict, headroom } = await withClient(async (client, taskQueue) => {
+        const read = await readRecipient(client, taskQueue, inn);
+        // After the refresh, so paid and released reservations are settled. The cap is asked for every
+        // person, as the console does: any of their rows may be paid as self-employed.
+        const headroom = await policyHeadroom(client, taskQueue)?.(inn, true);
+        return { ...read, headroom };
+      });
+      if (flags.json)
+        return console.log(
+          JSON.stringify(
+            { ...(view ?? { years: [], openReservations: 0 }), ...(headroom ? { headroom } : {}) },
+            null,
+            2,
+          ),
+        );
+      for (const line of describeRecipient(inn, view, headroom, verdict)) console.log(line);
     });
 }

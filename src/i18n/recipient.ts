@@ -20,6 +20,14 @@ export const RECIPIENT_MESSAGES = {
     en: (p) =>
       `  self-employed income cap ${money(p.cap)}${p.known ? `, income from elsewhere ${money(p.known)}` : ''}: ${money(p.left)} left`,
   }),
+  'recipient.headroom.month': entry<{ limit: number; left: number }>({
+    ru: (p) => `  месячный лимит ${money(p.limit)}: осталось ${money(p.left)}`,
+    en: (p) => `  monthly limit ${money(p.limit)}: ${money(p.left)} left`,
+  }),
+  'recipient.headroom.perPayout': entry<{ limit: number }>({
+    ru: (p) => `  лимит одной выплаты ${money(p.limit)}`,
+    en: (p) => `  per-payout limit ${money(p.limit)}`,
+  }),
   'recipient.payout': entry<{ when: string; reference: string; amount: number; state: string }>({
     ru: (p) =>
       `  ${p.when} ${p.reference} ${money(p.amount)} ${{ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' }[p.state] ?? p.state}`,
