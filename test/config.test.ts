@@ -229,8 +229,8 @@ describe('a process checks its settings at start', () => {
 
 /** Where reading the environment elsewhere is the point; each is listed in src/config/index.ts's header too. */
 const ENV_READ_EXCEPTIONS: readonly string[] = [];
-/** `process.env`, or `env.SOME_VARIABLE` of an environment a function was given. */
-const ENV_READ = /process\.env\b|\benv\.[A-Z][A-Z0-9_]{2,}\b/;
+/** `process.env`, or an environment a function was given read as `env.SOME_VARIABLE`, `env[…]` or `{ … } = env`. */
+const ENV_READ = /process\.env\b|\benv\.[A-Z][A-Z0-9_]{2,}\b|\benv\[|\}\s*=\s*env\b/;
 
 function* sourceFiles(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -267,6 +267,9 @@ describe('configuration in one place', () => {
     const files = [...sourceFiles(join(PROJECT_ROOT, 'src', 'config'))];
     expect(files.some((f) => ENV_READ.test(readFileSync(f, 'utf8')))).toBe(true);
     expect(ENV_READ.test('  const text = env.PAYRUN_MAX_PAYOUT;')).toBe(true);
+    expect(ENV_READ.test("  const text = env['PAYRUN_MAX_PAYOUT'];")).toBe(true);
+    expect(ENV_READ.test('  const text = env[MAX_PAYOUT_VAR];')).toBe(true);
+    expect(ENV_READ.test('  const { PAYRUN_MAX_PAYOUT: text } = env;')).toBe(true);
   });
 
   it('one default per setting: the ingress server without INGRESS_* keeps the limits the variables default to', () => {
