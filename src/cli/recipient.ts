@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import { updateLedgerWithStart } from '../../activities/recipient';
 import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts/recipient';
@@ -9,7 +10,8 @@ import { findSigner } from '../policy/credential';
 import { loadLoginName } from '../config';
 import { policyHeadroom, type RecipientHeadroom } from '../batch/headroom';
 import { linkState, maskedInn, readRecipient } from '../recipient/read';
-import { withClient } from './connect';
+import { redactText } from '../logger';
+import { CliFailure, withClient } from './connect';
 
 /** A tax number as a command may print it: its last four digits. */
 const masked = maskedInn;
@@ -100,6 +102,16 @@ function headroomLines(h: RecipientHeadroom): string[] {
   ];
 }
 
+/** A failed Update says only that it failed; why (the bank's refusal, say) is in its cause. */
+function sayWhyLinkFailed(err: unknown): never {
+  if (!(err instanceof WorkflowUpdateFailedError)) throw err;
+  const reasons: string[] = [];
+  for (let e: Error | undefined = err.cause; e; e = e.cause instanceof Error ? e.cause : undefined)
+    if (e.message) reasons.push(e.message);
+  // Bank text is free text: long digit runs (a tax number, say) are masked as the logs mask them.
+  throw new CliFailure(t('recipient.link.failed', { reason: redactText(reasons.join(': ') || err.message) }));
+}
+
 export function registerRecipient(program: Command): void {
   const recipient = program
     .command('recipient')
@@ -123,7 +135,7 @@ export function registerRecipient(program: Command): void {
             ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
             ...(flags.again ? { again: true } : {}),
           },
-        ]),
+        ]).catch(sayWhyLinkFailed),
       );
       if (flags.json) return console.log(JSON.stringify(answer, null, 2));
       const { link } = answer;

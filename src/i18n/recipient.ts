@@ -45,6 +45,10 @@ export const RECIPIENT_MESSAGES = {
     en: (p) =>
       `${p.who}: a link request was already sent ${p.when} and is still open${p.until ? ` (until ${p.until})` : ''}; no new one was sent. The person's link: ${p.url}. A new request: --again`,
   }),
+  'recipient.link.failed': entry<{ reason: string }>({
+    ru: (p) => `запрос на подключение не выполнен: ${p.reason}`,
+    en: (p) => `the link request failed: ${p.reason}`,
+  }),
   'recipient.link.state': entry<{ when: string; by: string; until: string; state: string }>({
     ru: (p) =>
       `  запрос на подключение партнёра: отправлен ${p.when} (${p.by})${p.until ? `, действует до ${p.until}` : ''}: ${{ open: 'ждёт получателя', expired: 'истёк', linked: 'партнёр подключён' }[p.state] ?? p.state}`,
