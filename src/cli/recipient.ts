@@ -158,8 +158,9 @@ export function registerRecipient(program: Command): void {
       const { view, verdict, headroom } = await withClient(async (client, taskQueue) => {
         const read = await readRecipient(client, taskQueue, inn);
         // After the refresh, so paid and released reservations are settled. The cap is asked for every
-        // person, as the console does: any of their rows may be paid as self-employed.
-        const headroom = await policyHeadroom(client, taskQueue)?.(inn, true);
+        // person (any of their rows may be paid as self-employed), but an organisation's 10-digit tax
+        // number is never a self-employed person's: only its monthly and per-payout limits apply.
+        const headroom = await policyHeadroom(client, taskQueue)?.(inn, inn.length === 12);
         return { ...read, headroom };
       });
       if (flags.json)

@@ -65,6 +65,13 @@ describe('payrun recipient show: every limit', () => {
     });
   });
 
+  it("shows an organisation's 10-digit tax number no self-employed cap, only its other limits", async () => {
+    const shown = await runCli(['recipient', 'show', '7707083893'], stack.cliEnv('viewer'));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).not.toContain('лимит дохода самозанятого');
+    expect(shown.stdout).toContain('месячный лимит 4 000,00 ₽: осталось 4 000,00 ₽');
+  });
+
   it('shows a person payrun never paid their whole headroom, less what the policy knows of', async () => {
     const never = freshInn(99_102);
     const shown = await runCli(['recipient', 'show', never], stack.cliEnv('viewer'));
