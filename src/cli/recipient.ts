@@ -37,6 +37,18 @@ function selfEmployedTaxNumber(value: string): string {
   return value;
 }
 
+/**
+ * Checked here rather than as commander's argument parser, whose message repeats the refused value: a
+ * mistyped tax number is still someone's personal data. Exit 2, the rule named.
+ */
+function checkedTaxNumber(cmd: Command, value: string, check: (value: string) => string): string {
+  try {
+    return check(value);
+  } catch (err) {
+    return cmd.error(`error: argument 'inn': ${(err as Error).message}`, { exitCode: 2 });
+  }
+}
+
 function httpAddress(value: string): string {
   try {
     const u = new URL(value);
@@ -118,43 +130,47 @@ export function registerRecipient(program: Command): void {
     .description("one person's year (paid, reserved, headroom under the self-employed cap); linking");
   recipient
     .command('link')
-    .argument('<inn>', "the self-employed person's tax number (printed masked)", selfEmployedTaxNumber)
+    .argument('<inn>', "the self-employed person's tax number (printed masked)")
     .option('--return-url <url>', 'where the bank sends the person back after linking', httpAddress)
     .option('--again', 'send a new request even while the last one is still open')
     .option('--json', 'the link request as JSON')
     .description(
       "ask a not_linked person, through the bank, to link payrun's partner; prints the link to pass on",
     )
-    .action(async (inn: string, flags: { returnUrl?: string; again?: boolean; json?: boolean }) => {
-      const requestedBy = findSigner()?.person ?? loadLoginName() ?? 'unknown';
-      const answer = await withClient((client, taskQueue) =>
-        updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
-          {
-            taxReference: inn,
-            requestedBy,
-            ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
-            ...(flags.again ? { again: true } : {}),
-          },
-        ]).catch(sayWhyLinkFailed),
-      );
-      if (flags.json) return console.log(JSON.stringify(answer, null, 2));
-      const { link } = answer;
-      const params = {
-        who: masked(inn),
-        url: link.url ?? '—',
-        until: link.expiresAt ? moscowTime(link.expiresAt) : '',
-      };
-      console.log(
-        answer.sent
-          ? t('recipient.link.sent', params)
-          : t('recipient.link.open', { ...params, when: moscowTime(link.sentAt) }),
-      );
-    });
+    .action(
+      async (raw: string, flags: { returnUrl?: string; again?: boolean; json?: boolean }, cmd: Command) => {
+        const inn = checkedTaxNumber(cmd, raw, selfEmployedTaxNumber);
+        const requestedBy = findSigner()?.person ?? loadLoginName() ?? 'unknown';
+        const answer = await withClient((client, taskQueue) =>
+          updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
+            {
+              taxReference: inn,
+              requestedBy,
+              ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
+              ...(flags.again ? { again: true } : {}),
+            },
+          ]).catch(sayWhyLinkFailed),
+        );
+        if (flags.json) return console.log(JSON.stringify(answer, null, 2));
+        const { link } = answer;
+        const params = {
+          who: masked(inn),
+          url: link.url ?? '—',
+          until: link.expiresAt ? moscowTime(link.expiresAt) : '',
+        };
+        console.log(
+          answer.sent
+            ? t('recipient.link.sent', params)
+            : t('recipient.link.open', { ...params, when: moscowTime(link.sentAt) }),
+        );
+      },
+    );
   recipient
     .command('show')
-    .argument('<inn>', 'the tax number (printed masked)', taxNumber)
+    .argument('<inn>', 'the tax number (printed masked)')
     .option('--json', 'the ledger as JSON')
-    .action(async (inn: string, flags: { json?: boolean }) => {
+    .action(async (raw: string, flags: { json?: boolean }, cmd: Command) => {
+      const inn = checkedTaxNumber(cmd, raw, taxNumber);
       const { view, verdict, headroom } = await withClient(async (client, taskQueue) => {
         const read = await readRecipient(client, taskQueue, inn);
         // After the refresh, so paid and released reservations are settled. The cap is asked for every
