@@ -49,10 +49,16 @@ function checkedTaxNumber(cmd: Command, value: string, check: (value: string) =>
   }
 }
 
+/** The ledger's Update refuses longer addresses (workflows/recipient-validation.ts): said here, before it starts. */
+const RETURN_URL_MAX = 2_000;
+
 function httpAddress(value: string): string {
+  if (value.length > RETURN_URL_MAX)
+    throw new InvalidArgumentError(`expected at most ${RETURN_URL_MAX} characters, not ${value.length}`);
   try {
     const u = new URL(value);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return value;
+    // The URL parser would take spaces and escape them; the Update refuses them.
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && !/\s/.test(value)) return value;
   } catch {
     // said below
   }

@@ -54,11 +54,17 @@ describe('payrun recipient usage errors', () => {
   it('refuses a missing tax number and a --return-url that is not an http(s) address', async () => {
     expect(await run('show')).toBe(2);
     expect(stderr).toContain("missing required argument 'inn'");
-    for (const url of ['notaurl', 'ftp://x', 'javascript:alert(1)']) {
+    for (const url of ['notaurl', 'ftp://x', 'javascript:alert(1)', 'https://a.example/x y']) {
       stderr = '';
       expect(await run('link', '500100732259', '--return-url', url)).toBe(2);
       expect(stderr).toContain("option '--return-url <url>'");
       expect(stderr).toContain('expected an http(s) address');
     }
+    // The ledger's Update refuses more than 2 000 characters: said before anything starts.
+    stderr = '';
+    const long = `https://a.example/${'a'.repeat(2_000)}`;
+    expect(await run('link', '500100732259', '--return-url', long)).toBe(2);
+    expect(stderr).toContain("option '--return-url <url>'");
+    expect(stderr).toContain('expected at most 2000 characters, not 2018');
   });
 });
