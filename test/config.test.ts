@@ -120,8 +120,8 @@ describe('configuration', () => {
     const notBank = [
       'WEBHOOK_CHECK',
       'TEMPORAL_READ',
-      'BATCH_STORE',
       'BATCH_REPORT',
+      'LEDGER_READS',
       'DIAGNOSTIC',
       'RECONCILIATION_LIST',
       'RECONCILIATION_STORE',

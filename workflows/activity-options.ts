@@ -81,8 +81,19 @@ export const NPD_STATUS: ActivityOptions = {
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10 },
 };
 
-/** The batch store on disk, payout look-ups, the deposit, the report. */
+/**
+ * The batch's steps on its store, payout look-ups, the deposit. Each is quick (a chunk is at most 500
+ * rows; the deposit one bank request) except loading a chunk, which heartbeats per row; so a worker
+ * that dies mid-step is noticed by the heartbeat within a minute, not at the 5-minute start-to-close.
+ */
 export const BATCH_STORE: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
+
+/** A recipient ledger's reads of payouts' records and of its previous run (a history may be long). */
+export const LEDGER_READS: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };

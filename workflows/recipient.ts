@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
-import { BATCH_STORE, SELF_EMPLOYED_LINK } from './activity-options';
+import { LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
 import {
   headroomQuery,
   recipientQuery,
@@ -25,7 +25,7 @@ import { parseRequestLink, parseReserveRequest } from './recipient-validation';
 import { iso, workflowNow } from './time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
-const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(BATCH_STORE);
+const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);
 /** A person asking waits for the answer: a few minutes of attempts, then the error (nothing is recorded). */
 const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
 

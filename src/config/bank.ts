@@ -1,6 +1,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 // Temporal's own reading of a Duration, so '45 seconds' means here what it means to the server.
 import { msToNumber } from '@temporalio/common/lib/time';
+import type { ActivityOptions } from '@temporalio/common';
 import { z } from 'zod';
 import * as activityOptions from '../../workflows/activity-options';
 import { ConfigError, parseSection, positiveInt, readPem, type Env } from './core';
@@ -51,14 +52,19 @@ export const BANK_CALLING_ACTIVITIES = [
   'RECONCILIATION_ACCOUNTS',
   'RECONCILIATION_STATEMENT',
   'SELF_EMPLOYED_LINK',
+  'BATCH_STORE', // checkDeposit: wallet/balance
 ] as const;
 
-/** The bank-calling activity with the shortest start-to-close timeout, and that timeout in ms. */
+/**
+ * The bank-calling activity whose attempt ends first, and when: its start-to-close timeout, or its
+ * heartbeat timeout when shorter (a bank call sends no heartbeat while it waits for the answer).
+ */
 export function shortestBankActivity(): { name: string; startToCloseMs: number } {
-  return BANK_CALLING_ACTIVITIES.map((name) => ({
-    name,
-    startToCloseMs: msToNumber(activityOptions[name].startToCloseTimeout!),
-  })).reduce((a, b) => (b.startToCloseMs < a.startToCloseMs ? b : a));
+  return BANK_CALLING_ACTIVITIES.map((name) => {
+    const { startToCloseTimeout, heartbeatTimeout } = activityOptions[name] as ActivityOptions;
+    const limits = [startToCloseTimeout!, ...(heartbeatTimeout ? [heartbeatTimeout] : [])];
+    return { name, startToCloseMs: Math.min(...limits.map(msToNumber)) };
+  }).reduce((a, b) => (b.startToCloseMs < a.startToCloseMs ? b : a));
 }
 
 /** Timeouts that must nest: a connection inside its request, a request inside its activity's attempt. */
