@@ -1,4 +1,5 @@
 import {
+  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   condition,
@@ -26,7 +27,7 @@ import { iso, workflowNow } from './time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);
-/** A person asking waits for the answer: a few minutes of attempts, then the error (nothing is recorded). */
+/** A person asking waits for the answer: a few minutes of attempts, then the error. */
 const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
 
 export interface RecipientWorkflowInput {
@@ -122,6 +123,15 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
           ...(req.returnUrl ? { returnUrl: req.returnUrl } : {}),
           attempt,
         }).catch((err: unknown) => {
+          // A refusal spends its attempt: the bank keeps the answer under that idempotency key, so the
+          // next request needs a new one. A request left unanswered keeps its key, so asking again
+          // cannot make a second request at the bank.
+          if (
+            err instanceof ActivityFailure &&
+            err.cause instanceof ApplicationFailure &&
+            err.cause.nonRetryable
+          )
+            ledger.state.linkRequests = attempt;
           const why = err instanceof Error && err.cause instanceof Error ? err.cause.message : String(err);
           throw ApplicationFailure.nonRetryable(`the bank did not take the link request: ${why}`);
         });

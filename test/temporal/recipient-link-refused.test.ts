@@ -38,14 +38,15 @@ describe('payrun recipient link when the bank refuses', () => {
     expect(refused.stderr).not.toMatch(/\n\s+at /);
   });
 
-  // Open (reported with issue 26's review): a refused request is not counted (workflows/recipient.ts sets
-  // linkRequests only on success), so the next one, --again too, reuses the refused request's idempotency
-  // key and the bank answers the remembered refusal, however long ago the cause was mended. it.failing keeps
-  // the reproducer in the suite until a fix holds; then drop `.failing`.
-  it.failing('sends a new request once the bank takes them again', async () => {
+  // A refused request spends its idempotency key: the next one, --again too, is a new request, not the
+  // bank's remembered refusal (once was: every later request reused the refused key, however long ago
+  // the cause was mended).
+  it('sends a new request once the bank takes them again', async () => {
     const inn = TEST_INNS.SELF_EMPLOYED_NOT_LINKED;
     stack.sandbox.setFaults({});
+    const before = await requestsTo(stack, 'self_employed/onboarding/create');
     const sent = await runCli(['recipient', 'link', inn, '--again'], stack.cliEnv('preparer'));
+    expect(await requestsTo(stack, 'self_employed/onboarding/create')).toBe(before + 1);
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(sent.stdout).toMatch(/Передайте получателю ссылку: http/);
