@@ -60,8 +60,29 @@ export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): s
   }
   if (o.state === 'already_paid' && /^already paid by /.test(reason))
     return t('reference.already_paid', { by: paidBy(reason) }, lang);
+  const limit = limitExceeded(reason);
+  if (o.state === 'limit_exceeded' && limit) return t('recipient.limit', limit, lang);
   const taxService = /^the tax service check did not complete \((.+)\)$/.exec(reason);
   if (taxService) return t('taxpayer.error', { code: taxService[1]! }, lang);
   // Any amount still in kopecks is said in roubles.
   return reason.replace(/(\d+) kopecks/g, (_, k: string) => money(Number(k)));
+}
+
+/** The limits as activities/payout-runs.ts words a refused reservation. */
+const LIMIT_EXCEEDED =
+  /^([\d ]+,\d\d) ₽ would pass (?:the self-employed income cap for (\d{4}),|the (per-payout|monthly) limit of) ([\d ]+,\d\d) ₽: ([\d ]+,\d\d) ₽ left; nothing was sent to the bank$/;
+
+/** A limit_exceeded reason's figures, to say again in the language set (the dry run's words for it). */
+export function limitExceeded(reason: string) {
+  const m = LIMIT_EXCEEDED.exec(reason);
+  if (!m) return undefined;
+  const kopecks = (text: string) => Number(text.replace(/\D/g, ''));
+  const limit = m[2] ? 'yearly_cap' : m[3] === 'per-payout' ? 'per_payout' : 'per_month';
+  return {
+    limit,
+    amount: kopecks(m[1]!),
+    year: Number(m[2] ?? 0),
+    limitKopecks: kopecks(m[4]!),
+    leftKopecks: kopecks(m[5]!),
+  };
 }

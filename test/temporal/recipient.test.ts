@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
+import { outcomeReason } from '../../src/batch/reasons';
+import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
@@ -150,6 +152,18 @@ describe("the recipient's year", () => {
     expect(states.map((s) => s.state)).toEqual(['succeeded', 'succeeded', 'limit_exceeded']);
     expect(states[2]!.failure?.reason).toMatch(
       /^2 500,00 ₽ would pass the self-employed income cap for \d{4}, 5 000,00 ₽: 0,00 ₽ left; nothing was sent to the bank$/,
+    );
+    // The report and `batch status` say it in the language set (Russian by default) from these words.
+    const inReport: BatchRowOutcome = {
+      row: 4,
+      reference: next[2]!.reference,
+      amount: 250_000,
+      state: 'limit_exceeded',
+      errorCode: states[2]!.failure!.code,
+      reason: states[2]!.failure!.reason,
+    };
+    expect(outcomeReason(inReport, 'ru')).toMatch(
+      /^2 500,00 ₽ превысит лимит дохода самозанятого за \d{4} год 5 000,00 ₽: осталось 0,00 ₽ \(limit_exceeded\)$/,
     );
     expect(paidEntries(stack, next[2]!.reference)).toHaveLength(0);
     const year = (await ledger(inn)).years.at(-1)!;
