@@ -5,7 +5,7 @@
  * shown as the bank gave them.
  */
 import { t, type Lang, currentLang, money } from '../i18n';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchFailure, BatchRowOutcome } from '../../workflows/contracts/batch';
 
 /** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */
 const DIFFERENCE_RU: Record<string, string> = {
@@ -66,6 +66,11 @@ export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): s
   if (taxService) return t('taxpayer.error', { code: taxService[1]! }, lang);
   // Any amount still in kopecks is said in roubles.
   return reason.replace(/(\d+) kopecks/g, (_, k: string) => money(Number(k)));
+}
+
+/** A failure the batch keeps for its status (batch status, the console's batch page), in the language set. */
+export function failureReason(f: BatchFailure, lang: Lang = currentLang()): string | undefined {
+  return outcomeReason({ ...f, amount: 0, ...(f.code ? { errorCode: f.code } : {}) }, lang);
 }
 
 /** The limits as activities/payout-runs.ts words a refused reservation. */

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import type { AmountRow } from '../batch/amounts';
-import { outcomeReason } from '../batch/reasons';
+import { failureReason } from '../batch/reasons';
 import { t } from '../i18n';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
 import type { batchWorkflow } from '../../workflows/batch';
@@ -62,7 +62,7 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
   // The workflow keeps the first failures to end, in the order they ended: shown in row order.
   const shown = [...p.failures].sort((a, b) => a.row - b.row).slice(0, FAILURES_SHOWN);
   for (const f of shown) {
-    const reason = outcomeReason({ ...f, amount: 0, ...(f.code ? { errorCode: f.code } : {}) });
+    const reason = failureReason(f);
     lines.push(
       `  ${t('status.failure', { row: f.row, reference: f.reference, state: f.state, ...(f.code ? { code: f.code } : {}), ...(reason ? { reason } : {}) })}`,
     );

@@ -1,6 +1,7 @@
 /** The batches list, a batch's page (counts, live progress, decisions, audit, downloads) and a payout's page. */
 import { moscowTime, money, t, type Lang } from '../i18n';
 import type { AuditEntry } from '../batch/audit';
+import { failureReason } from '../batch/reasons';
 import type { StoredBatchMeta } from '../batch/store';
 import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
@@ -178,7 +179,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
                   f.row,
                   html`<a href="/payouts?reference=${encodeURIComponent(f.reference)}">${f.reference}</a>`,
                   t('state.name', { state: f.state }, lang),
-                  masked(f.reason ?? f.code ?? ''),
+                  masked(failureReason(f, lang) ?? f.code ?? ''),
                 ]),
               })}
             </section>`

@@ -1,4 +1,4 @@
-import { outcomeReason } from '../../src/batch/reasons';
+import { failureReason, outcomeReason } from '../../src/batch/reasons';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 
 /** The reasons a refused reservation gives (activities/payout-runs.ts), as the report and `batch status` say them. */
@@ -46,6 +46,18 @@ describe('a limit_exceeded reason in the language set', () => {
   it('a reason in another shape is shown as it was written', () => {
     expect(outcomeReason(refused('would pass the per_month limit'), 'ru')).toBe(
       'would pass the per_month limit',
+    );
+  });
+
+  it('a failure batch status and the console list reads the same (its code as the outcome error code)', () => {
+    const reason =
+      '1 500,00 ₽ would pass the per-payout limit of 1 000,00 ₽: 1 000,00 ₽ left; nothing was sent to the bank';
+    const f = { row: 3, reference: 'r-3', state: 'limit_exceeded' as const, code: 'limit_exceeded', reason };
+    expect(failureReason(f, 'ru')).toBe(
+      '1 500,00 ₽ превысит лимит одной выплаты 1 000,00 ₽ (limit_exceeded)',
+    );
+    expect(failureReason({ ...f, state: 'rejected', code: 'not_linked', reason: 'x' }, 'ru')).toMatch(
+      /[а-я]/,
     );
   });
 });
