@@ -34,8 +34,16 @@ export interface FinishOptions {
   cancelled: boolean;
   /** Called every few thousand rows while the report is written (the activity heartbeats). */
   progress?: () => void;
-  /** The `headroom` cell of a paid-for row's person (src/batch/headroom.ts reportHeadroom); absent: empty. */
-  headroom?: (taxReference: string, selfEmployed: boolean) => Promise<string | undefined>;
+  /**
+   * The `headroom` cell of a paid-for row's person (src/batch/headroom.ts reportHeadroom); absent: empty.
+   * `settleFirst`: a row of theirs in this batch ended other than paid, so their ledger may still hold
+   * its reservation until it reads what became of it.
+   */
+  headroom?: (
+    taxReference: string,
+    selfEmployed: boolean,
+    settleFirst: boolean,
+  ) => Promise<string | undefined>;
 }
 
 /**
@@ -219,36 +227,47 @@ async function writeReportFile(
   let rules: ReturnType<typeof rowRules> | undefined;
   const refused = new Map<string, number[]>();
   const accepted = new AcceptedRows(store, rootMeta);
+  const chain = await outcomeChain(store, meta.batchId);
+  const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain);
+  /** People with a row that ended other than paid: their ledger is settled before it is asked. */
+  const unsettled = new Set<string>();
   let count = 0;
-  for await (const { row, cells } of streamRecords(filePath, format)) {
-    if (!rules) {
-      headerRow = row;
-      format.headers = cells;
-      rules = rowRules(cells, { ...meta.load, stopList });
-      format.amountColumn = rules.amountColumn;
-      width = cells.length;
-      continue;
+  try {
+    for await (const { row, cells } of streamRecords(filePath, format)) {
+      if (!rules) {
+        headerRow = row;
+        format.headers = cells;
+        rules = rowRules(cells, { ...meta.load, stopList });
+        format.amountColumn = rules.amountColumn;
+        width = cells.length;
+        continue;
+      }
+      width = Math.max(width, cells.length);
+      lastRow = row;
+      lastIsTotal = rules.isTotal(cells);
+      if (!(await accepted.has(row))) {
+        const reference = rules.reference(cells);
+        const rows = refused.get(reference);
+        if (rows) rows.push(row);
+        else if (reference) refused.set(reference, [row]);
+      } else if (headroom) {
+        const state = outcomes.get(row)?.state;
+        if (state && state !== 'succeeded' && state !== 'credited' && state !== 'already_paid')
+          unsettled.add((await accepted.request(row))!.recipient.taxReference);
+      }
+      if (++count % PROGRESS_EVERY === 0) progress?.();
     }
-    width = Math.max(width, cells.length);
-    lastRow = row;
-    lastIsTotal = rules.isTotal(cells);
-    if (!(await accepted.has(row))) {
-      const reference = rules.reference(cells);
-      const rows = refused.get(reference);
-      if (rows) rows.push(row);
-      else if (reference) refused.set(reference, [row]);
-    }
-    if (++count % PROGRESS_EVERY === 0) progress?.();
+    if (!rules) throw new Error(`the file ${filePath} is empty now; it was not when it was submitted`);
+  } catch (e) {
+    outcomes.dispose();
+    throw e;
   }
-  if (!rules) throw new Error(`the file ${filePath} is empty now; it was not when it was submitted`);
   const sameReference = (reference: string) => {
     const rows = refused.get(reference) ?? [];
     // The last row, when it is the TOTAL row, is no data row: it shares no reference.
     return lastIsTotal ? rows.filter((r) => r !== lastRow) : rows;
   };
 
-  const chain = await outcomeChain(store, meta.batchId);
-  const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain);
   const tmp = `${reportPath}.${process.pid}.tmp`;
   const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
   let open = true;
@@ -271,7 +290,8 @@ async function writeReportFile(
           ? notProcessed()
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
       if (outcome && request && headroom) {
-        const left = await headroom(request.recipient.taxReference, request.selfEmployed);
+        const { taxReference } = request.recipient;
+        const left = await headroom(taxReference, request.selfEmployed, unsettled.has(taxReference));
         if (left !== undefined) result.headroom = left;
       }
       writer.row(cells, result);

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { recipientLedgerId } from '../../activities/recipient';
 import {
   headroomQuery,
+  refreshRecipientUpdate,
   type HeadroomAsk,
   type IncomeLimits,
   type LedgerHeadroom,
@@ -29,6 +30,8 @@ export interface RecipientHeadroom extends LedgerHeadroom {
 export type HeadroomOf = (
   taxReference: string,
   selfEmployed: boolean,
+  /** Have the ledger read what became of the payouts it holds reserved first (an Update, not a query). */
+  settleFirst?: boolean,
 ) => Promise<RecipientHeadroom | undefined>;
 
 /**
@@ -41,14 +44,14 @@ export function ledgerHeadroom(
   policy: Pick<Policy, 'limitsFor'>,
   now: () => Date = () => new Date(),
 ): HeadroomOf {
-  return async (taxReference, selfEmployed) => {
+  return async (taxReference, selfEmployed, settleFirst = false) => {
     const limits = policy.limitsFor(taxReference, selfEmployed);
     if (!limits) return undefined;
     const ask: HeadroomAsk = { limits, at: now().toISOString() };
     try {
-      const left = await client.workflow
-        .getHandle(recipientLedgerId(taskQueue, taxReference))
-        .query(headroomQuery, ask);
+      const ledger = client.workflow.getHandle(recipientLedgerId(taskQueue, taxReference));
+      if (settleFirst) await ledger.executeUpdate(refreshRecipientUpdate);
+      const left = await ledger.query(headroomQuery, ask);
       return { ...left, limits };
     } catch (err) {
       if (!(err instanceof WorkflowNotFoundError)) throw err;
@@ -65,18 +68,20 @@ export function policyHeadroom(client: Client, taskQueue: string, env?: Env): He
 /**
  * The report's `headroom` cell for a row's person: what payrun could still pay them when the report is
  * written, under the self-employed cap (self-employed rows) or this month's limit, whichever is less;
- * empty when no limit applies. Each person's ledger is asked once per report.
+ * empty when no limit applies. Each person's ledger is asked once per report; the ledger of a person with
+ * a row that ended other than paid first reads what became of it, or its reservation would still count.
  */
 export function reportHeadroom(
   headroomOf: HeadroomOf,
   /** Called after each ledger answers (the activity heartbeats: a file of many people asks many). */
   asked?: () => void,
-): (taxReference: string, selfEmployed: boolean) => Promise<string | undefined> {
+): (taxReference: string, selfEmployed: boolean, settleFirst?: boolean) => Promise<string | undefined> {
   const known = new Map<string, Promise<RecipientHeadroom | undefined>>();
-  return async (taxReference, selfEmployed) => {
+  return async (taxReference, selfEmployed, settleFirst) => {
     const key = `${selfEmployed ? 'se' : 'plain'}:${taxReference}`;
     let h = known.get(key);
-    if (!h) known.set(key, (h = headroomOf(taxReference, selfEmployed).finally(() => asked?.())));
+    if (!h)
+      known.set(key, (h = headroomOf(taxReference, selfEmployed, settleFirst).finally(() => asked?.())));
     const left = await h;
     const figures = [left?.capLeftKopecks, left?.monthLeftKopecks].filter((k) => k !== undefined);
     return figures.length > 0 ? formatRubles(Math.min(...figures)) : undefined;
