@@ -289,7 +289,7 @@ export function dryRunProgressReporter(
 ): DryRunProgressReporter {
   if (stream.isTTY) {
     const bar = new SingleBar({
-      format: ' tax number checks {bar} {value}/{total} | {percentage}% | ETA {eta_formatted}',
+      format: t('dryrun.progress.bar'),
       hideCursor: true,
       clearOnComplete: false,
       etaBuffer: 200,
@@ -316,26 +316,16 @@ export function dryRunProgressReporter(
       if (total === 0) return;
       if (done === 0) {
         startedAt = now();
-        stream.write(`checking ${total} tax number(s) with the bank\n`);
+        stream.write(`${t('dryrun.progress.start', { total })}\n`);
         return;
       }
       const step = Math.min(500, Math.ceil(total / 10));
       if (done < total && done - printed < step) return;
       printed = done;
       const left = total - done;
-      const eta = left > 0 ? `, ${formatEta(((now() - startedAt) / done) * left)} left` : '';
-      stream.write(
-        `checked ${done} of ${total} tax number(s) (${Math.floor((done / total) * 100)} %)${eta}\n`,
-      );
+      const leftMs = left > 0 ? ((now() - startedAt) / done) * left : undefined;
+      stream.write(`${t('dryrun.progress', { done, total, ...(leftMs !== undefined ? { leftMs } : {}) })}\n`);
     },
     stop: () => {},
   };
-}
-
-function formatEta(ms: number): string {
-  const s = Math.ceil(ms / 1000);
-  if (s < 60) return `about ${s} s`;
-  const min = Math.ceil(s / 60);
-  if (min < 60) return `about ${min} min`;
-  return `about ${Math.floor(min / 60)} h ${String(min % 60).padStart(2, '0')} min`;
 }

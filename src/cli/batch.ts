@@ -21,7 +21,7 @@ import { requireSigner } from '../policy/credential';
 import { loadPolicy } from '../policy/file';
 import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
-import { formatRubles, rublesToKopecks } from '../money';
+import { rublesToKopecks } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import {
@@ -95,7 +95,7 @@ export function registerBatch(program: Command): void {
           );
           progress.stop();
           for (const line of formatDryRun(report)) console.log(line);
-          if (report.rejected) throw new CliFailure(`${file} would be rejected`);
+          if (report.rejected) throw new CliFailure(t('submit.would_reject', { file }));
         } finally {
           progress.stop();
           await bank.close();
@@ -116,21 +116,19 @@ export function registerBatch(program: Command): void {
           );
         }
         if (r.status === 'already_submitted') {
-          console.log(`${r.batchId}: already submitted (as ${r.firstFile}); nothing is paid twice`);
+          console.log(t('submit.already', { batchId: r.batchId, firstFile: r.firstFile }));
           return;
         }
         console.log(r.batchId);
-        console.error(`${r.valid} valid rows (${formatRubles(r.totalKopecks)} RUB), ${r.invalid} invalid`);
-        console.error(
-          `submitted by ${submitter.person}; payrun batch status ${r.batchId} says whether it waits for approval`,
-        );
+        console.error(t('submit.accepted', { valid: r.valid, total: r.totalKopecks, invalid: r.invalid }));
+        console.error(t('submit.by', { person: submitter.person, batchId: r.batchId }));
         if (flags.follow) {
           const result = await followBatch(client, r.batchId);
           // A shared store: the file and its report come to this host's done/, as the watcher brings them.
           await settleFinished(batchStoreFor(paths.dataDir), paths.batchesDir);
-          console.log(
-            `${describeCounts(result.counts, result.amounts)}${r.invalid ? `, invalid ${r.invalid} (not paid)` : ''}\nreport ${result.reportPath}\nsummary ${result.summaryPath}`,
-          );
+          const counts = describeCounts(result.counts, result.amounts);
+          console.log(t('submit.followed', { counts, invalid: r.invalid }));
+          console.log(t('status.report', { report: result.reportPath, summary: result.summaryPath }));
         }
       });
     });
@@ -257,10 +255,11 @@ export function registerBatch(program: Command): void {
       await withClient(async (client, taskQueue) => {
         const r = await retryFailed(client, id, { paths: loadBatchPaths(), taskQueue, submitter });
         console.log(r.batchId);
-        console.error(`${r.rows} rows (${formatRubles(r.totalKopecks)} RUB) retried from ${id}`);
+        console.error(t('retry.started', { rows: r.rows, total: r.totalKopecks, from: id }));
         if (flags.follow) {
           const result = await followBatch(client, r.batchId);
-          console.log(`${describeCounts(result.counts, result.amounts)}\nreport ${result.reportPath}`);
+          console.log(describeCounts(result.counts, result.amounts));
+          console.log(t('submit.report', { report: result.reportPath }));
         }
       });
     });

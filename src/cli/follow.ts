@@ -90,7 +90,7 @@ export async function followBatch(
 ): Promise<BatchResult> {
   const handle = client.workflow.getHandle<typeof batchWorkflow>(batchId);
   const bar = new SingleBar({
-    format: ' {bar} {value}/{total} rows | {phase} | {counts}',
+    format: t('follow.bar'),
     hideCursor: true,
     clearOnComplete: false,
   });
@@ -103,7 +103,10 @@ export async function followBatch(
     while (!done) {
       const p = await handle.query(batchProgressQuery).catch(() => undefined);
       if (p) {
-        const payload = { phase: p.phase, counts: describeCounts(p.counts, p.amounts) };
+        const payload = {
+          phase: t('batch.phase', { phase: p.phase }),
+          counts: describeCounts(p.counts, p.amounts),
+        };
         if (!started) bar.start(Math.max(p.rows, 1), p.finished, payload);
         else bar.update(p.finished, payload);
         bar.setTotal(Math.max(p.rows, 1));
@@ -115,7 +118,7 @@ export async function followBatch(
     if (started)
       bar.update(
         Object.values(r.counts).reduce((a, b) => a + b, 0),
-        { phase: 'done', counts: describeCounts(r.counts, r.amounts) },
+        { phase: t('batch.phase', { phase: 'done' }), counts: describeCounts(r.counts, r.amounts) },
       );
     return r;
   } finally {

@@ -215,7 +215,8 @@ export const BATCH_MESSAGES = {
   }),
   'dryrun.checked': entry<{ count: number }>({
     ru: (p) => `проверено ИНН в банке: ${p.count}; платёжная сессия не создавалась`,
-    en: (p) => `checked ${p.count} tax number(s) with the bank; no payment session was created`,
+    en: (p) =>
+      `checked ${pluralEn(p.count, 'tax number', 'tax numbers')} with the bank; no payment session was created`,
   }),
   'dryrun.no_answer': entry({
     ru: () => 'налоговая служба не ответила за 30 с',

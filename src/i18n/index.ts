@@ -6,13 +6,20 @@ import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { RECIPIENT_MESSAGES } from './recipient';
+import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
 
 export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type Lang } from './lang';
 export { charName, columnName, type CharName } from './csv';
 export type { AmountPart, NamedRow } from './batch';
 
-const CATALOGUE = { ...CSV_MESSAGES, ...BATCH_MESSAGES, ...ENGINE_MESSAGES, ...RECIPIENT_MESSAGES };
+const CATALOGUE = {
+  ...CSV_MESSAGES,
+  ...BATCH_MESSAGES,
+  ...ENGINE_MESSAGES,
+  ...RECIPIENT_MESSAGES,
+  ...SUBMIT_MESSAGES,
+};
 type Catalogue = typeof CATALOGUE;
 export type MessageCode = keyof Catalogue;
 export type MessageParams<C extends MessageCode> = Parameters<Catalogue[C]['en']>[0];

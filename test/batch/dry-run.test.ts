@@ -109,7 +109,7 @@ test('many distinct tax numbers: checked side by side up to the bound, progress 
   ]);
   expect(formatDryRun(report).slice(-2)).toEqual([
     expect.stringMatching(new RegExp(`^would pay ${DISTINCT + 2} of ${DISTINCT + 3} rows, `)),
-    `checked ${total} tax number(s) with the bank; no payment session was created`,
+    `checked ${total} tax numbers with the bank; no payment session was created`,
   ]);
 });
 
@@ -167,7 +167,7 @@ describe('progress on stderr', () => {
   test('not a terminal: a start line, then a line every 10 %', () => {
     const lines: string[] = [];
     run(2_000, { write: (s) => lines.push(s) });
-    expect(lines[0]).toBe('checking 2000 tax number(s) with the bank\n');
+    expect(lines[0]).toBe('checking 2000 tax numbers with the bank\n');
     expect(lines.slice(1).map((l) => l.match(/^checked (\d+) of 2000/)?.[1])).toEqual([
       '200',
       '400',
@@ -181,18 +181,18 @@ describe('progress on stderr', () => {
       '2000',
     ]);
     // 200 checks in 2 s, 1 800 left
-    expect(lines[1]).toBe('checked 200 of 2000 tax number(s) (10 %), about 18 s left\n');
-    expect(lines.at(-1)).toBe('checked 2000 of 2000 tax number(s) (100 %)\n');
+    expect(lines[1]).toBe('checked 200 of 2000 tax numbers (10 %), about 18 s left\n');
+    expect(lines.at(-1)).toBe('checked 2000 of 2000 tax numbers (100 %)\n');
   });
 
   test('not a terminal, 50 000 checks: a line every 500 (not every 10 %)', () => {
     const lines: string[] = [];
     run(50_000, { write: (s) => lines.push(s) }, 72);
     expect(lines).toHaveLength(1 + 100);
-    expect(lines[1]).toBe('checked 500 of 50000 tax number(s) (1 %), about 1 h 00 min left\n');
-    expect(lines[2]).toMatch(/^checked 1000 of 50000 tax number\(s\) \(2 %\), about 59 min left\n$/);
+    expect(lines[1]).toBe('checked 500 of 50000 tax numbers (1 %), about 1 h 00 min left\n');
+    expect(lines[2]).toMatch(/^checked 1000 of 50000 tax numbers \(2 %\), about 59 min left\n$/);
     expect(lines[60]).toMatch(/^checked 30000 of 50000 .*about 24 min left\n$/);
-    expect(lines.at(-1)).toBe('checked 50000 of 50000 tax number(s) (100 %)\n');
+    expect(lines.at(-1)).toBe('checked 50000 of 50000 tax numbers (100 %)\n');
   });
 
   test('nothing to check, nothing printed', () => {

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { finishBatch } from '../../src/batch/finish';
 import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store';
+import { dryRunProgressReporter } from '../../src/batch/dry-run';
 import { describeProgress } from '../../src/cli/follow';
 import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
-import { currentLang, moscowTime } from '../../src/i18n';
+import { currentLang, moscowTime, t } from '../../src/i18n';
 import type { BatchProgress } from '../../workflows/contracts/batch';
 import { cardRow, csvText, HEADER, utf8 } from '../csv/helpers';
 
@@ -203,5 +204,70 @@ describe('the report and validation in Russian by default', () => {
     expect(readFileSync(final.summaryPath, 'utf8')).toBe(
       `пакет ${batchId}\nфайл march.csv\n${final.summary}\nотчёт ${final.reportPath}\n`,
     );
+  });
+});
+
+describe('what batch submit and retry-failed print, in Russian by default and in English', () => {
+  it('the accepted rows, who submitted, a file submitted before, the followed end, the retry: money in roubles', () => {
+    const said = (lang: 'ru' | 'en') => [
+      t('submit.accepted', { valid: 4, total: 14_000_00, invalid: 0 }, lang),
+      t('submit.accepted', { valid: 1, total: 1_234_56, invalid: 2 }, lang),
+      t('submit.by', { person: 'maria', batchId: 'batch-00000000000000cc' }, lang),
+      t('submit.already', { batchId: 'batch-00000000000000cc', firstFile: 'март.csv' }, lang),
+      t('submit.followed', { counts: 'C', invalid: 2 }, lang),
+      t('submit.followed', { counts: 'C', invalid: 0 }, lang),
+      t('submit.report', { report: '/r.csv' }, lang),
+      t('submit.would_reject', { file: 'март.csv' }, lang),
+      t('retry.started', { rows: 3, total: 4_500_00, from: 'batch-00000000000000cc' }, lang),
+      t('dryrun.checked', { count: 1 }, lang),
+    ];
+    expect(said('ru')).toEqual([
+      'к выплате 4 строки (14 000,00 ₽), с ошибками 0',
+      'к выплате 1 строка (1 234,56 ₽), с ошибками 2',
+      'отправил(а) maria; ждёт ли пакет утверждения, покажет payrun batch status batch-00000000000000cc',
+      'batch-00000000000000cc: уже отправлен (как март.csv); дважды ничего не платится',
+      'C, с ошибками 2 (не выплачено)',
+      'C',
+      'отчёт /r.csv',
+      'март.csv будет отклонён',
+      'повторно к выплате 3 строки (4 500,00 ₽) из пакета batch-00000000000000cc',
+      'проверено ИНН в банке: 1; платёжная сессия не создавалась',
+    ]);
+    expect(said('en')).toEqual([
+      '4 valid rows (14 000,00 ₽), 0 invalid',
+      '1 valid row (1 234,56 ₽), 2 invalid',
+      'submitted by maria; payrun batch status batch-00000000000000cc says whether it waits for approval',
+      'batch-00000000000000cc: already submitted (as март.csv); nothing is paid twice',
+      'C, invalid 2 (not paid)',
+      'C',
+      'report /r.csv',
+      'март.csv would be rejected',
+      '3 rows (4 500,00 ₽) retried from batch-00000000000000cc',
+      'checked 1 tax number with the bank; no payment session was created',
+    ]);
+  });
+
+  it("the dry run's progress of its tax-number checks, off a terminal and on one", () => {
+    let clock = 0;
+    const lines: string[] = [];
+    const reporter = dryRunProgressReporter({ write: (l) => lines.push(l) }, () => clock);
+    reporter.onProgress({ done: 0, total: 20 });
+    clock = 2_000;
+    reporter.onProgress({ done: 2, total: 20 });
+    clock = 200_000;
+    reporter.onProgress({ done: 20, total: 20 });
+    expect(lines).toEqual([
+      'проверяю в банке ИНН: 20\n',
+      'проверено 2 из 20 ИНН (10 %), осталось около 18 с\n',
+      'проверено 20 из 20 ИНН (100 %)\n',
+    ]);
+    let out = '';
+    const bar = dryRunProgressReporter({ write: (s) => (out += s), isTTY: true });
+    bar.onProgress({ done: 0, total: 3 });
+    bar.onProgress({ done: 3, total: 3 });
+    bar.stop();
+    expect(out).toContain('проверка ИНН');
+    expect(out).toContain('3/3 | 100 %');
+    expect(out).not.toMatch(/tax number|ETA/);
   });
 });

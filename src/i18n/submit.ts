@@ -1,0 +1,70 @@
+/**
+ * What `payrun batch submit` (with --dry-run, --follow) and `payrun batch retry-failed` print beside the
+ * batch id and the dry run's answer: the accepted rows, who submitted, progress of the tax-number checks.
+ */
+import { entry, money, plural, pluralEn } from './lang';
+
+const ROWS_RU = ['строка', 'строки', 'строк'] as const;
+
+/** About how long is left: seconds below a minute, minutes below an hour, then hours and minutes. */
+function etaIn(ms: number, lang: 'ru' | 'en'): string {
+  const s = Math.ceil(ms / 1000);
+  const [sec, min, h, about] = lang === 'ru' ? ['с', 'мин', 'ч', 'около'] : ['s', 'min', 'h', 'about'];
+  if (s < 60) return `${about} ${s} ${sec}`;
+  const m = Math.ceil(s / 60);
+  if (m < 60) return `${about} ${m} ${min}`;
+  return `${about} ${Math.floor(m / 60)} ${h} ${String(m % 60).padStart(2, '0')} ${min}`;
+}
+
+export const SUBMIT_MESSAGES = {
+  'submit.accepted': entry<{ valid: number; total: number; invalid: number }>({
+    ru: (p) => `к выплате ${plural(p.valid, ROWS_RU)} (${money(p.total)}), с ошибками ${p.invalid}`,
+    en: (p) => `${pluralEn(p.valid, 'valid row', 'valid rows')} (${money(p.total)}), ${p.invalid} invalid`,
+  }),
+  'submit.by': entry<{ person: string; batchId: string }>({
+    ru: (p) => `отправил(а) ${p.person}; ждёт ли пакет утверждения, покажет payrun batch status ${p.batchId}`,
+    en: (p) =>
+      `submitted by ${p.person}; payrun batch status ${p.batchId} says whether it waits for approval`,
+  }),
+  'submit.already': entry<{ batchId: string; firstFile: string }>({
+    ru: (p) => `${p.batchId}: уже отправлен (как ${p.firstFile}); дважды ничего не платится`,
+    en: (p) => `${p.batchId}: already submitted (as ${p.firstFile}); nothing is paid twice`,
+  }),
+  /** After --follow: the counts by state (describeCounts), and the invalid rows, which were never paid. */
+  'submit.followed': entry<{ counts: string; invalid: number }>({
+    ru: (p) => `${p.counts}${p.invalid ? `, с ошибками ${p.invalid} (не выплачено)` : ''}`,
+    en: (p) => `${p.counts}${p.invalid ? `, invalid ${p.invalid} (not paid)` : ''}`,
+  }),
+  'submit.report': entry<{ report: string }>({
+    ru: (p) => `отчёт ${p.report}`,
+    en: (p) => `report ${p.report}`,
+  }),
+  'submit.would_reject': entry<{ file: string }>({
+    ru: (p) => `${p.file} будет отклонён`,
+    en: (p) => `${p.file} would be rejected`,
+  }),
+  'retry.started': entry<{ rows: number; total: number; from: string }>({
+    ru: (p) => `повторно к выплате ${plural(p.rows, ROWS_RU)} (${money(p.total)}) из пакета ${p.from}`,
+    en: (p) => `${pluralEn(p.rows, 'row', 'rows')} (${money(p.total)}) retried from ${p.from}`,
+  }),
+  /** The live bar's words (cli-progress fills {bar}, {value}, {total}, {phase}, {counts}). */
+  'follow.bar': entry({
+    ru: () => ' {bar} строки {value}/{total} | {phase} | {counts}',
+    en: () => ' {bar} {value}/{total} rows | {phase} | {counts}',
+  }),
+  'dryrun.progress.bar': entry({
+    ru: () => ' проверка ИНН {bar} {value}/{total} | {percentage} % | осталось {eta_formatted}',
+    en: () => ' tax number checks {bar} {value}/{total} | {percentage}% | ETA {eta_formatted}',
+  }),
+  'dryrun.progress.start': entry<{ total: number }>({
+    ru: (p) => `проверяю в банке ИНН: ${p.total}`,
+    en: (p) => `checking ${pluralEn(p.total, 'tax number', 'tax numbers')} with the bank`,
+  }),
+  /** `leftMs` absent: the last check is done. */
+  'dryrun.progress': entry<{ done: number; total: number; leftMs?: number }>({
+    ru: (p) =>
+      `проверено ${p.done} из ${p.total} ИНН (${Math.floor((p.done / p.total) * 100)} %)${p.leftMs !== undefined ? `, осталось ${etaIn(p.leftMs, 'ru')}` : ''}`,
+    en: (p) =>
+      `checked ${p.done} of ${pluralEn(p.total, 'tax number', 'tax numbers')} (${Math.floor((p.done / p.total) * 100)} %)${p.leftMs !== undefined ? `, ${etaIn(p.leftMs, 'en')} left` : ''}`,
+  }),
+};
