@@ -6,12 +6,11 @@ import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts
 import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
-import { findSigner } from '../policy/credential';
-import { loadLoginName } from '../config';
 import { policyHeadroom, type RecipientHeadroom } from '../batch/headroom';
 import { linkState, maskedInn, readRecipient } from '../recipient/read';
 import { redactText } from '../logger';
 import { CliFailure, withClient } from './connect';
+import { operator } from './operator';
 
 /** A tax number as a command may print it: its last four digits. */
 const masked = maskedInn;
@@ -139,14 +138,20 @@ export function registerRecipient(program: Command): void {
     .argument('<inn>', "the self-employed person's tax number (printed masked)")
     .option('--return-url <url>', 'where the bank sends the person back after linking', httpAddress)
     .option('--again', 'send a new request even while the last one is still open')
+    .option('--by <name>', 'who asks (default: the person signed in, else $USER)')
     .option('--json', 'the link request as JSON')
     .description(
       "ask a not_linked person, through the bank, to link payrun's partner; prints the link to pass on",
     )
     .action(
-      async (raw: string, flags: { returnUrl?: string; again?: boolean; json?: boolean }, cmd: Command) => {
+      async (
+        raw: string,
+        flags: { returnUrl?: string; again?: boolean; json?: boolean; by?: string },
+        cmd: Command,
+      ) => {
         const inn = checkedTaxNumber(cmd, raw, selfEmployedTaxNumber);
-        const requestedBy = findSigner()?.person ?? loadLoginName() ?? 'unknown';
+        // The request is recorded with who asked (recipient show prints it): a name, as for pause and cancel.
+        const requestedBy = operator(flags).by;
         const answer = await withClient((client, taskQueue) =>
           updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
             {

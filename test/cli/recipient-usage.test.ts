@@ -67,4 +67,23 @@ describe('payrun recipient usage errors', () => {
     expect(stderr).toContain("option '--return-url <url>'");
     expect(stderr).toContain('expected at most 2000 characters, not 2018');
   });
+
+  it('link records who asked: with nobody signed in and no USER it says how to give a name (exit 2)', async () => {
+    const saved = { ...process.env };
+    try {
+      for (const name of ['USER', 'LOGNAME', 'PAYRUN_PERSON', 'PAYRUN_KEY_FILE']) delete process.env[name];
+      process.env.XDG_CONFIG_HOME = '/nonexistent-payrun-config';
+      const said = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      expect(await run('link', '500100732259')).toBe(2);
+      const text = said.mock.calls.flat().join('\n');
+      said.mockRestore();
+      expect(text).toContain('--by: who asks?');
+      expect(text).toContain('payrun login');
+      expect(stdout).toBe('');
+    } finally {
+      for (const name of ['USER', 'LOGNAME', 'PAYRUN_PERSON', 'PAYRUN_KEY_FILE', 'XDG_CONFIG_HOME'])
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+    }
+  });
 });
