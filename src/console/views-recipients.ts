@@ -43,16 +43,21 @@ function recipientSection(ctx: PageContext, who: string, d: RecipientPageData): 
   const view = d.read?.view;
   const link = view?.link;
   const h = d.headroom;
+  // Every limit that applies, with the figures `payrun recipient show` prints (src/cli/recipient.ts).
   const left = (what: 'cap' | 'month', limit: number | undefined, leftKopecks: number | undefined) =>
     limit !== undefined && leftKopecks !== undefined
-      ? html`<p>${t('recipient.page.left', { what, limit, left: leftKopecks }, lang)}</p>`
+      ? html`<p>
+          ${t('recipient.page.left', { what, limit, left: leftKopecks, ...(what === 'cap' ? { known: h?.limits.knownIncomeKopecks ?? 0 } : {}) }, lang)}
+        </p>`
       : '';
+  const perPayout = h?.limits.perPayoutKopecks;
   const column = (c: 'when' | 'reference' | 'amount' | 'state') =>
     t('recipient.page.column', { column: c }, lang);
   return html`<section id="recipient" aria-labelledby="recipient-who">
     <h2 id="recipient-who">${t('recipient.header', { who }, lang)}</h2>
     ${!view || view.years.length === 0 ? html`<p role="status">${t('recipient.none', { who }, lang)}</p>` : ''}
     ${h ? html`${left('cap', h.limits.yearlyCapKopecks, h.capLeftKopecks)}${left('month', h.limits.perMonthKopecks, h.monthLeftKopecks)}` : ''}
+    ${perPayout !== undefined ? html`<p>${t('recipient.page.perPayout', { limit: perPayout }, lang)}</p>` : ''}
     ${[...(view?.years ?? [])].reverse().map(
       (y) =>
         html`<h3>

@@ -113,17 +113,30 @@ export const RECIPIENT_MESSAGES = {
     ru: () => 'ИНН — 10 или 12 цифр',
     en: () => 'a tax number (INN) is 10 or 12 digits',
   }),
+  'recipient.page.check_digits': entry({
+    ru: () => 'Контрольные цифры ИНН не сходятся: проверьте, нет ли опечатки',
+    en: () => "the tax number's (INN's) check digits do not match: a typo?",
+  }),
+  'recipient.page.region': entry({
+    ru: () => 'ИНН не может начинаться с 00: такого региона нет',
+    en: () => 'a tax number (INN) does not start with 00 (no such region)',
+  }),
   'recipient.page.hint': entry({
     ru: () =>
       'ИНН показывается только последними цифрами и не попадает в адрес страницы. Суммы — по учёту payrun за календарный год по московскому времени; доход из других источников payrun не видит.',
     en: () =>
       "The tax number is shown by its last digits only and never goes into the page's address. Figures are payrun's own, by calendar year in Moscow time; payrun does not see income from elsewhere.",
   }),
-  'recipient.page.left': entry<{ what: 'cap' | 'month'; limit: number; left: number }>({
+  /** `known`: the income from elsewhere the policy knows of, which the cap counts too (as the CLI says it). */
+  'recipient.page.left': entry<{ what: 'cap' | 'month'; limit: number; left: number; known?: number }>({
     ru: (p) =>
-      `${p.what === 'cap' ? 'Лимит дохода самозанятого' : 'Месячный лимит'} ${money(p.limit)}: можно выплатить ещё ${money(p.left)}`,
+      `${p.what === 'cap' ? 'Лимит дохода самозанятого' : 'Месячный лимит'} ${money(p.limit)}${p.known ? `, доход из других источников ${money(p.known)}` : ''}: можно выплатить ещё ${money(p.left)}`,
     en: (p) =>
-      `${p.what === 'cap' ? 'Self-employed income cap' : 'Monthly limit'} ${money(p.limit)}: ${money(p.left)} can still be paid`,
+      `${p.what === 'cap' ? 'Self-employed income cap' : 'Monthly limit'} ${money(p.limit)}${p.known ? `, income from elsewhere ${money(p.known)}` : ''}: ${money(p.left)} can still be paid`,
+  }),
+  'recipient.page.perPayout': entry<{ limit: number }>({
+    ru: (p) => `Лимит одной выплаты ${money(p.limit)}`,
+    en: (p) => `Per-payout limit ${money(p.limit)}`,
   }),
   'recipient.page.column': entry<{ column: 'when' | 'reference' | 'amount' | 'state' }>({
     ru: (p) => ({ when: 'Когда', reference: 'Референс', amount: 'Сумма', state: 'Состояние' })[p.column],

@@ -308,6 +308,26 @@ describe('accounting console in a browser', () => {
     await page.$eval('form[action="/recipients"]', (f) => f.setAttribute('novalidate', ''));
     await clickAndLoad(page, 'form[action="/recipients"] button');
     expect(await page.textContent('[role="alert"]')).toBe('ИНН — 10 или 12 цифр');
+    // The domain's rule, as payrun recipient show: a typo is refused (never shown as a person never paid),
+    // and the number is not repeated back.
+    const refused = async (typed: string) => {
+      await page.fill('#inn', typed);
+      await clickAndLoad(page, 'form[action="/recipients"] button');
+      expect(await page.content()).not.toContain(typed);
+      expect(await page.isVisible('#recipient')).toBe(false);
+      return page.textContent('[role="alert"]');
+    };
+    expect(await refused(`${inn.slice(0, 11)}${(Number(inn[11]) + 1) % 10}`)).toBe(
+      'Контрольные цифры ИНН не сходятся: проверьте, нет ли опечатки',
+    );
+    expect(await refused('007700000175')).toBe('ИНН не может начинаться с 00: такого региона нет');
+    // An organisation's 10-digit number: never the self-employed cap (the policy sets no other limit here).
+    const organisation = '7707083893';
+    await page.fill('#inn', organisation);
+    await clickAndLoad(page, 'form[action="/recipients"] button');
+    const orgText = await page.textContent('#recipient');
+    expect(orgText).toContain('******3893: payrun ещё ничего не выплачивал');
+    expect(orgText).not.toContain('Лимит');
   });
 
   test('a preparer cancels a batch that waits for approval; the batch answers and the audit names them', async () => {
