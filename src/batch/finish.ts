@@ -7,6 +7,7 @@ import { readFileFormat, rowRules, streamRecords } from '../csv/stream';
 import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
 import { moveFile } from './folders';
+import type { ReportHeadroom, ReportPerson } from './headroom';
 import { outcomeReason } from './reasons';
 import { OutcomeIndex, outcomeChain } from './outcome-index';
 import { batchDir, type StoredBatchMeta, type StoredRow } from './store';
@@ -34,16 +35,8 @@ export interface FinishOptions {
   cancelled: boolean;
   /** Called every few thousand rows while the report is written (the activity heartbeats). */
   progress?: () => void;
-  /**
-   * The `headroom` cell of a paid-for row's person (src/batch/headroom.ts reportHeadroom); absent: empty.
-   * `settleFirst`: a row of theirs in this batch ended other than paid, so their ledger may still hold
-   * its reservation until it reads what became of it.
-   */
-  headroom?: (
-    taxReference: string,
-    selfEmployed: boolean,
-    settleFirst: boolean,
-  ) => Promise<string | undefined>;
+  /** The `headroom` cells of rows that reached a payout (src/batch/headroom.ts reportHeadroom); absent: empty. */
+  headroom?: ReportHeadroom;
 }
 
 /**
@@ -229,7 +222,9 @@ async function writeReportFile(
   const accepted = new AcceptedRows(store, rootMeta);
   const chain = await outcomeChain(store, meta.batchId);
   const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain);
-  /** People with a row that ended other than paid: their ledger is settled before it is asked. */
+  /** Whose headroom the report tells: the people of rows that reached a payout. */
+  const people = new Map<string, ReportPerson>();
+  /** Those with a row that ended other than paid: their ledger settles before it is asked. */
   const unsettled = new Set<string>();
   let count = 0;
   try {
@@ -252,12 +247,19 @@ async function writeReportFile(
         else if (reference) refused.set(reference, [row]);
       } else if (headroom) {
         const state = outcomes.get(row)?.state;
-        if (state && state !== 'succeeded' && state !== 'credited' && state !== 'already_paid')
-          unsettled.add((await accepted.request(row))!.recipient.taxReference);
+        if (state) {
+          const { recipient, selfEmployed } = (await accepted.request(row))!;
+          const { taxReference } = recipient;
+          people.set(`${selfEmployed}:${taxReference}`, { taxReference, selfEmployed, settleFirst: false });
+          if (state !== 'succeeded' && state !== 'credited' && state !== 'already_paid')
+            unsettled.add(taxReference);
+        }
       }
       if (++count % PROGRESS_EVERY === 0) progress?.();
     }
     if (!rules) throw new Error(`the file ${filePath} is empty now; it was not when it was submitted`);
+    for (const p of people.values()) p.settleFirst = unsettled.has(p.taxReference);
+    await headroom?.ask(people.values());
   } catch (e) {
     outcomes.dispose();
     throw e;
@@ -290,8 +292,7 @@ async function writeReportFile(
           ? notProcessed()
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
       if (outcome && request && headroom) {
-        const { taxReference } = request.recipient;
-        const left = await headroom(taxReference, request.selfEmployed, unsettled.has(taxReference));
+        const left = headroom.cell(request.recipient.taxReference, request.selfEmployed);
         if (left !== undefined) result.headroom = left;
       }
       writer.row(cells, result);

@@ -65,28 +65,48 @@ export function policyHeadroom(client: Client, taskQueue: string, env?: Env): He
   return policyPathIfSet(env) ? ledgerHeadroom(client, taskQueue, loadPolicy(env)) : undefined;
 }
 
+/** A person whose rows the report tells a headroom for. */
+export interface ReportPerson {
+  taxReference: string;
+  selfEmployed: boolean;
+  /** A row of theirs in this batch ended other than paid: their ledger may still hold its reservation. */
+  settleFirst: boolean;
+}
+
 /**
- * The report's `headroom` cell for a row's person: what payrun could still pay them when the report is
- * written, under the self-employed cap (self-employed rows) or this month's limit, whichever is less;
- * empty when no limit applies. Each person's ledger is asked once per report; the ledger of a person with
- * a row that ended other than paid first reads what became of it, or its reservation would still count.
+ * The report's `headroom` cells: what payrun could still pay a row's person when the report is written,
+ * under the self-employed cap (self-employed rows) or this month's limit, whichever is less; empty when
+ * no limit applies. Every person's ledger is asked once, several at once, before the rows are written (a
+ * file of many people would otherwise wait on one ledger after another); the ledger of a person with a
+ * row that ended other than paid first reads what became of it, or its reservation would still count.
  */
 export function reportHeadroom(
   headroomOf: HeadroomOf,
   /** Called after each ledger answers (the activity heartbeats: a file of many people asks many). */
   asked?: () => void,
-): (taxReference: string, selfEmployed: boolean, settleFirst?: boolean) => Promise<string | undefined> {
-  const known = new Map<string, Promise<RecipientHeadroom | undefined>>();
-  return async (taxReference, selfEmployed, settleFirst) => {
-    const key = `${selfEmployed ? 'se' : 'plain'}:${taxReference}`;
-    let h = known.get(key);
-    if (!h)
-      known.set(key, (h = headroomOf(taxReference, selfEmployed, settleFirst).finally(() => asked?.())));
-    const left = await h;
-    const figures = [left?.capLeftKopecks, left?.monthLeftKopecks].filter((k) => k !== undefined);
-    return figures.length > 0 ? formatRubles(Math.min(...figures)) : undefined;
+) {
+  const cells = new Map<string, string | undefined>();
+  const key = (taxReference: string, selfEmployed: boolean) =>
+    `${selfEmployed ? 'se' : 'plain'}:${taxReference}`;
+  return {
+    async ask(people: Iterable<ReportPerson>): Promise<void> {
+      await mapLimit([...people], LEDGER_CONCURRENCY, async (p) => {
+        const left = await headroomOf(p.taxReference, p.selfEmployed, p.settleFirst);
+        const figures = [left?.capLeftKopecks, left?.monthLeftKopecks].filter((k) => k !== undefined);
+        cells.set(
+          key(p.taxReference, p.selfEmployed),
+          figures.length > 0 ? formatRubles(Math.min(...figures)) : undefined,
+        );
+        asked?.();
+      });
+    },
+    /** The cell of a row whose person was asked. */
+    cell: (taxReference: string, selfEmployed: boolean): string | undefined =>
+      cells.get(key(taxReference, selfEmployed)),
   };
 }
+
+export type ReportHeadroom = ReturnType<typeof reportHeadroom>;
 
 export interface HeadroomRow {
   row: number;
