@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/contracts/batch';
 import type { SubmitSource } from '../../workflows/contracts/approval';
+import { t } from '../i18n';
 import type { Signer } from '../policy/keys';
 import { recordSubmission } from './authorize';
 import type { BatchPaths } from './config';
@@ -45,22 +46,15 @@ export async function retryFailed(
   const { dataDir } = opts.paths;
   const store = batchStoreFor(dataDir);
   const meta = await store.readMeta(batchId);
-  if (!(await store.readFinal(batchId)))
-    throw new Error(`batch ${batchId} has not finished yet; retry its failed rows once it is done`);
+  if (!(await store.readFinal(batchId))) throw new Error(t('retry.not_finished', { batchId }));
   // A second retry of the same batch could only find its rows already paid or in flight.
   const later = await laterRetry(store, meta.rootBatchId, batchId);
-  if (later)
-    throw new Error(
-      `batch ${batchId} was already retried as ${later}; retry that one (payrun batch retry-failed ${later}) once it is done`,
-    );
+  if (later) throw new Error(t('retry.already_retried', { batchId, later }));
   const outcomes = await readMergedOutcomes(store, batchId);
   const rows = (await readAllRows(store, batchId)).filter((r) =>
     RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
   );
-  if (rows.length === 0)
-    throw new Error(
-      `batch ${batchId} has no failed, rejected, expired, cancelled or needs_attention rows to retry`,
-    );
+  if (rows.length === 0) throw new Error(t('retry.nothing', { batchId }));
   const root = await store.readMeta(meta.rootBatchId);
   const n = (await store.retryCount(meta.rootBatchId)) + 1;
   const id = retryBatchWorkflowId(meta.rootBatchId, n);

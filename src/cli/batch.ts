@@ -163,20 +163,16 @@ export function registerBatch(program: Command): void {
         const signer = requireSigner();
         const store = batchStoreFor(loadBatchPaths().dataDir);
         if (!(await store.exists(id)))
-          throw new CliFailure(`batch ${id} is not in the batch store ${store.where}`);
+          throw new CliFailure(t('decision.not_in_store', { batchId: id, where: store.where }));
         const meta = await store.readMeta(id);
         if (flags.file !== undefined && contentHash(readFileSync(flags.file)) !== meta.contentHash)
-          throw new CliFailure(
-            `this file changed since it was submitted: ${flags.file} is not the file of ${id}`,
-          );
+          throw new CliFailure(t('decision.file_changed', { file: flags.file, batchId: id }));
         const submitted = (await store.readStatements(meta.contentHash)).find(
           (s) =>
             s.statement.kind === 'batch' && s.statement.decision === 'submit' && s.statement.batchId === id,
         );
         if (decision === 'approve' && submitted?.statement.person === signer.person)
-          throw new CliFailure(
-            `you submitted this batch (as ${signer.person}): an approver must be someone else`,
-          );
+          throw new CliFailure(t('decision.own_batch', { person: signer.person }));
         const signed = signStatement<BatchStatement>(signer, {
           kind: 'batch',
           decision,

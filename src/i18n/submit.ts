@@ -47,6 +47,36 @@ export const SUBMIT_MESSAGES = {
     ru: (p) => `повторно к выплате ${plural(p.rows, ROWS_RU)} (${money(p.total)}) из пакета ${p.from}`,
     en: (p) => `${pluralEn(p.rows, 'row', 'rows')} (${money(p.total)}) retried from ${p.from}`,
   }),
+  'retry.not_finished': entry<{ batchId: string }>({
+    ru: (p) =>
+      `пакет ${p.batchId} ещё не завершён; повторить его невыплаченные строки можно, когда он завершится`,
+    en: (p) => `batch ${p.batchId} has not finished yet; retry its failed rows once it is done`,
+  }),
+  'retry.already_retried': entry<{ batchId: string; later: string }>({
+    ru: (p) =>
+      `пакет ${p.batchId} уже повторён как ${p.later}; повторите тот, когда он завершится (payrun batch retry-failed ${p.later})`,
+    en: (p) =>
+      `batch ${p.batchId} was already retried as ${p.later}; retry that one (payrun batch retry-failed ${p.later}) once it is done`,
+  }),
+  'retry.nothing': entry<{ batchId: string }>({
+    ru: (p) =>
+      `в пакете ${p.batchId} нет строк для повтора (не выплачено, отклонено, истекло, отменено, требует проверки)`,
+    en: (p) =>
+      `batch ${p.batchId} has no failed, rejected, expired, cancelled or needs_attention rows to retry`,
+  }),
+  /** `batch approve|reject` refusing before anything is signed. */
+  'decision.not_in_store': entry<{ batchId: string; where: string }>({
+    ru: (p) => `пакета ${p.batchId} нет в хранилище пакетов ${p.where}`,
+    en: (p) => `batch ${p.batchId} is not in the batch store ${p.where}`,
+  }),
+  'decision.file_changed': entry<{ file: string; batchId: string }>({
+    ru: (p) => `файл изменился после отправки: ${p.file} — не файл пакета ${p.batchId}`,
+    en: (p) => `this file changed since it was submitted: ${p.file} is not the file of ${p.batchId}`,
+  }),
+  'decision.own_batch': entry<{ person: string }>({
+    ru: (p) => `этот пакет отправили вы (как ${p.person}): утвердить его должен кто-то другой`,
+    en: (p) => `you submitted this batch (as ${p.person}): an approver must be someone else`,
+  }),
   /** The live bar's words (cli-progress fills {bar}, {value}, {total}, {phase}, {counts}). */
   'follow.bar': entry({
     ru: () => ' {bar} строки {value}/{total} | {phase} | {counts}',

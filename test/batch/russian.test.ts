@@ -247,6 +247,34 @@ describe('what batch submit and retry-failed print, in Russian by default and in
     ]);
   });
 
+  it('retry-failed and approve|reject refusing, naming the batch, before anything is started or signed', () => {
+    const retryId = 'batch-00000000000000cc-retry-1';
+    const said = (lang: 'ru' | 'en') => [
+      t('retry.not_finished', { batchId: 'batch-00000000000000cc' }, lang),
+      t('retry.already_retried', { batchId: 'batch-00000000000000cc', later: retryId }, lang),
+      t('retry.nothing', { batchId: 'batch-00000000000000cc' }, lang),
+      t('decision.not_in_store', { batchId: 'batch-00000000000000cc', where: '/data/store' }, lang),
+      t('decision.file_changed', { file: 'март.csv', batchId: 'batch-00000000000000cc' }, lang),
+      t('decision.own_batch', { person: 'maria' }, lang),
+    ];
+    expect(said('ru')).toEqual([
+      'пакет batch-00000000000000cc ещё не завершён; повторить его невыплаченные строки можно, когда он завершится',
+      `пакет batch-00000000000000cc уже повторён как ${retryId}; повторите тот, когда он завершится (payrun batch retry-failed ${retryId})`,
+      'в пакете batch-00000000000000cc нет строк для повтора (не выплачено, отклонено, истекло, отменено, требует проверки)',
+      'пакета batch-00000000000000cc нет в хранилище пакетов /data/store',
+      'файл изменился после отправки: март.csv — не файл пакета batch-00000000000000cc',
+      'этот пакет отправили вы (как maria): утвердить его должен кто-то другой',
+    ]);
+    expect(said('en')).toEqual([
+      'batch batch-00000000000000cc has not finished yet; retry its failed rows once it is done',
+      `batch batch-00000000000000cc was already retried as ${retryId}; retry that one (payrun batch retry-failed ${retryId}) once it is done`,
+      'batch batch-00000000000000cc has no failed, rejected, expired, cancelled or needs_attention rows to retry',
+      'batch batch-00000000000000cc is not in the batch store /data/store',
+      'this file changed since it was submitted: март.csv is not the file of batch-00000000000000cc',
+      'you submitted this batch (as maria): an approver must be someone else',
+    ]);
+  });
+
   it("the dry run's progress of its tax-number checks, off a terminal and on one", () => {
     let clock = 0;
     const lines: string[] = [];

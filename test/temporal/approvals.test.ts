@@ -132,7 +132,7 @@ describe('who may pay', () => {
       batchOptions: submitOptions(stack, paths).batchOptions,
     });
     await expect(retryFailed(stack.client, retry.batchId, options)).rejects.toThrow(
-      `was already retried as ${again.batchId}`,
+      `уже повторён как ${again.batchId}`,
     );
     const againHandle = batchHandle(stack, again.batchId);
     const rejected = await waitForProgress(againHandle, (p) => p.phase === 'awaiting_approval');
@@ -244,7 +244,7 @@ describe('who may pay', () => {
       PAYRUN_DATA_DIR: paths.dataDir,
     });
     expect(cli).toMatchObject({ code: 1 });
-    expect(cli.stderr).toMatch(/you submitted this batch \(as both\): an approver must be someone else/);
+    expect(cli.stderr).toMatch(/этот пакет отправили вы \(как both\): утвердить его должен кто-то другой/);
     const nobody = await runCli(['batch', 'approve', own.batchId], {
       ...stack.workerEnv,
       PAYRUN_DATA_DIR: paths.dataDir,
@@ -268,7 +268,7 @@ describe('who may pay', () => {
     writeFileSync(edited, Buffer.concat([readFileSync(reviewed), Buffer.from('\n')]));
     const changed = await runCli(['batch', 'approve', batchId, '--file', edited], env);
     expect(changed).toMatchObject({ code: 1 });
-    expect(changed.stderr).toMatch(/this file changed since it was submitted/);
+    expect(changed.stderr).toMatch(/файл изменился после отправки: .*edited-copy\.csv — не файл пакета /);
     const first = await runCli(
       ['batch', 'approve', batchId, '--file', reviewed, '--note', 'checked against the contract'],
       env,

@@ -76,7 +76,7 @@ describe('batch funds and retry-failed', () => {
     expect([...ledgerPayouts(stack, references).values()]).toEqual([1, 1, 1]);
     expect((await batchStoreFor(paths.dataDir).readFinal(retry.batchId))?.summary).toContain('выплачено 3');
     await expect(retryFailed(stack.client, retry.batchId, submitOptions(stack, paths))).rejects.toThrow(
-      /no failed/,
+      /нет строк для повтора/,
     );
   });
 

@@ -75,7 +75,7 @@ describe('linking a not_linked recipient', () => {
         taskQueue: stack.taskQueue,
         submitter: stack.signer('preparer'),
       }),
-    ).rejects.toThrow(/no failed/);
+    ).rejects.toThrow(/нет строк для повтора/);
     expect([...ledgerPayouts(stack, [reference]).values()]).toEqual([1]);
     expect((await cli('show', inn)).stdout).toMatch(/запрос на подключение партнёра: .*: партнёр подключён/);
     expect(await requestsTo(stack, 'self_employed/onboarding/create')).toBe(before + 1);
