@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
 import { dryRunBatch, dryRunProgressReporter, formatDryRun } from '../batch/dry-run';
@@ -21,7 +21,7 @@ import { requireSigner } from '../policy/credential';
 import { loadPolicy } from '../policy/file';
 import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
-import { rublesToKopecks } from '../money';
+import { MoneyFormatError, rublesToKopecks } from '../money';
 import type { batchWorkflow } from '../../workflows/batch';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import {
@@ -38,11 +38,22 @@ import { describeCounts, describeProgress, followBatch, LARGEST_SHOWN } from './
 
 interface SubmitFlags {
   partial?: boolean;
-  expectTotal?: string;
+  /** Kopecks, parsed by parseExpectTotal. */
+  expectTotal?: number;
   approveRequired?: boolean;
   dryRun?: boolean;
   follow?: boolean;
   maxInFlight?: number;
+}
+
+/** --expect-total as accounting writes roubles; anything else is a usage error (exit 2) naming the flag. */
+function parseExpectTotal(value: string): number {
+  try {
+    return rublesToKopecks(value);
+  } catch (err) {
+    if (err instanceof MoneyFormatError) throw new InvalidArgumentError(t('submit.expect_total'));
+    throw err;
+  }
 }
 
 export function registerBatch(program: Command): void {
@@ -55,6 +66,7 @@ export function registerBatch(program: Command): void {
     .option(
       '--expect-total <rubles>',
       'control total in rubles (e.g. "14 234,46"); a mismatch rejects the file',
+      parseExpectTotal,
     )
     .option(
       '--approve-required',
@@ -73,9 +85,7 @@ export function registerBatch(program: Command): void {
       const common = {
         paths,
         policy: flags.partial ? ('partial' as const) : ('whole-file' as const),
-        ...(flags.expectTotal !== undefined
-          ? { expectTotalKopecks: rublesToKopecks(flags.expectTotal) }
-          : {}),
+        ...(flags.expectTotal !== undefined ? { expectTotalKopecks: flags.expectTotal } : {}),
       };
       if (flags.dryRun) {
         const bank = createBankClient(loadBankConfig(), createLogger('bank'));

@@ -43,6 +43,11 @@ export const SUBMIT_MESSAGES = {
     ru: (p) => `${p.file} будет отклонён`,
     en: (p) => `${p.file} would be rejected`,
   }),
+  /** After commander's own words, which name the option and the value. */
+  'submit.expect_total': entry({
+    ru: () => 'ожидается сумма в рублях, например 14 234,46 или 14234.46',
+    en: () => 'expected an amount in rubles, e.g. 14 234,46 or 14234.46',
+  }),
   'retry.started': entry<{ rows: number; total: number; from: string }>({
     ru: (p) => `повторно к выплате ${plural(p.rows, ROWS_RU)} (${money(p.total)}) из пакета ${p.from}`,
     en: (p) => `${pluralEn(p.rows, 'row', 'rows')} (${money(p.total)}) retried from ${p.from}`,

@@ -40,3 +40,32 @@ describe('payrun usage errors', () => {
     expect(parseMaxInFlight(' 50 ')).toBe(50);
   });
 });
+
+describe('batch submit --expect-total', () => {
+  let stderr: string;
+  const write = process.stderr.write.bind(process.stderr);
+  const lang = process.env.PAYRUN_LANG;
+  beforeEach(() => {
+    stderr = '';
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      stderr += chunk.toString();
+      return true;
+    }) as typeof process.stderr.write;
+  });
+  afterEach(() => {
+    process.stderr.write = write;
+    if (lang === undefined) delete process.env.PAYRUN_LANG;
+    else process.env.PAYRUN_LANG = lang;
+  });
+  const submit = (total: string) =>
+    main(['node', 'payrun', 'batch', 'submit', 'no-such-file.csv', '--expect-total', total]);
+
+  it.each([
+    ['ru', 'abc', 'ожидается сумма в рублях, например 14 234,46 или 14234.46'],
+    ['en', '1,234.5', 'expected an amount in rubles, e.g. 14 234,46 or 14234.46'],
+  ])('not roubles (%s): a usage error naming the flag and how to write it', async (language, total, said) => {
+    process.env.PAYRUN_LANG = language;
+    expect(await submit(total)).toBe(2);
+    expect(stderr).toContain(`option '--expect-total <rubles>' argument '${total}' is invalid. ${said}`);
+  });
+});
