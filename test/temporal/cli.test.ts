@@ -32,7 +32,10 @@ describe('payrun CLI against the stack', () => {
     const p = uniquePrefix();
     const references = [`${p}-1`, `${p}-2`];
     const bytes = batchCsv(references.map((reference) => ({ reference })));
-    const first = await runCli(['batch', 'submit', fileWith('cli.csv', bytes), '--follow'], env);
+    const first = await runCli(
+      ['batch', 'submit', fileWith('cli.csv', bytes), '--follow', '--expect-total', '3 000,00'],
+      env,
+    );
     expect(first).toMatchObject({ code: 0 });
     const batchId = first.stdout.split('\n')[0]!;
     expect(batchId).toMatch(/^batch-[0-9a-f]{16}$/);
