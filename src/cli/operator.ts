@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import type { UpdateDefinition } from '@temporalio/common';
 import { ConfigError, loadLoginName } from '../config';
 import { findSigner } from '../policy/credential';
+import { commandAnswer } from '../batch/answers';
 import { CliFailure } from './connect';
 
 /**
@@ -58,10 +59,10 @@ export async function refusedAsFailure(
   what = 'the command',
 ): Promise<string> {
   try {
-    return await send();
+    return commandAnswer(await send());
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
-      throw new CliFailure(`${what} refused: ${err.cause?.message ?? err.message}`);
+      throw new CliFailure(`${what} refused: ${commandAnswer(err.cause?.message ?? err.message)}`);
     if (err instanceof WorkflowNotFoundError)
       throw new CliFailure(`no running workflow ${workflowId} (it may have finished)`);
     throw err;

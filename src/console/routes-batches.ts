@@ -4,6 +4,7 @@
  * the audit trail (src/batch/audit.ts), the report files (the batch store's final) and a payout by
  * reference.
  */
+import { commandAnswer } from '../batch/answers';
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
@@ -137,10 +138,14 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   /** The batch's answer, or its refusal, as the next page's message. */
   async function answer(req: FastifyRequest, send: () => Promise<string>) {
     try {
-      ctx.flash(req, 'ok', m.batch.answer(await send()));
+      ctx.flash(req, 'ok', m.batch.answer(commandAnswer(await send(), ctx.opts.lang)));
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError)
-        ctx.flash(req, 'error', m.batch.refused(err.cause?.message ?? err.message));
+        ctx.flash(
+          req,
+          'error',
+          m.batch.refused(commandAnswer(err.cause?.message ?? err.message, ctx.opts.lang)),
+        );
       else if (err instanceof WorkflowNotFoundError)
         ctx.flash(req, 'error', m.batch.refused(m.notInTemporal));
       else throw err;

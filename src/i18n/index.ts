@@ -2,6 +2,7 @@
  * The one message catalogue: every text payrun shows people, by a stable code, in Russian (default)
  * or English (PAYRUN_LANG=en). Pure apart from reading PAYRUN_LANG when no language is given.
  */
+import { ANSWER_MESSAGES } from './answers';
 import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
@@ -14,6 +15,7 @@ export { charName, columnName, type CharName } from './csv';
 export type { AmountPart, NamedRow } from './batch';
 
 const CATALOGUE = {
+  ...ANSWER_MESSAGES,
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
   ...ENGINE_MESSAGES,

@@ -275,7 +275,8 @@ describe('who may pay', () => {
     );
     expect(first).toMatchObject({
       code: 0,
-      stdout: `${batchId}: approved by approver (1 of 2): waiting for another approver\n`,
+      // The batch answers in English words; the command line says it in the language set (Russian by default).
+      stdout: `${batchId}: одобрено (approver, 1 из 2): нужно одобрение ещё одного человека\n`,
     });
     expect(await waitForProgress(handle, (p) => p.approval?.approvedBy?.length === 1)).toMatchObject({
       phase: 'awaiting_approval',

@@ -56,7 +56,7 @@ describe('operator commands from docs/payouts.md', () => {
     expect(await run(commands[1]!)).toContain('awaiting_approval');
     // The approval is signed by the stack's approver, as `payrun login` or PAYRUN_PERSON/PAYRUN_KEY_FILE would.
     const approved = await runCli(commands[2]!.split(' ').slice(1), stack.cliEnv('approver'));
-    expect(approved).toMatchObject({ code: 0, stdout: `${reference}: approved\n` });
+    expect(approved).toMatchObject({ code: 0, stdout: `${reference}: одобрено\n` }); // the payout answers "approved"
     const result = await run(commands[3]!);
     expect(result).toMatch(/COMPLETED/);
     expect(result).toContain('succeeded');

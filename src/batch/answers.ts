@@ -1,0 +1,93 @@
+/**
+ * A batch's or payout's answer to an operator's command, in the language set. The workflows answer in
+ * English words (workflows/batch-run.ts, workflows/payout-run-state.ts, and their validators' refusals in
+ * workflows/approval.ts); each shape is found here and said again from the catalogue. An answer of
+ * another shape is shown as it was given.
+ */
+import { currentLang, t, type Lang } from '../i18n';
+
+type Say = (m: RegExpExecArray, lang: Lang) => string;
+
+const SHAPES: [RegExp, Say][] = [
+  [
+    /^nothing to (approve|reject): the batch is done$/,
+    (m, l) => t('answer.batch_done', { decision: m[1]! }, l),
+  ],
+  [
+    /^nothing is awaiting approval: cancelled by (.+)$/,
+    (m, l) => t('answer.none_awaiting_cancelled', { by: m[1]! }, l),
+  ],
+  [
+    /^nothing is awaiting approval: paying was allowed \((.+)\)$/,
+    (m, l) => t('answer.none_awaiting_allowed', { by: m[1]! }, l),
+  ],
+  [
+    /^nothing is awaiting approval: the payout ended (\w+)$/,
+    (m, l) => t('answer.none_awaiting_ended', { state: t('state.name', { state: m[1]! }, l) }, l),
+  ],
+  [
+    /^approval is not required for this (batch|payout)$/,
+    (m, l) => t('answer.approval_not_required', { what: m[1]! }, l),
+  ],
+  [/^refused: (.+)$/s, (m, l) => t('answer.refused', { reason: commandAnswer(m[1]!, l) }, l)],
+  [
+    /^rejected by ([^:;]+)(?:: (.*))?; this file is not paid by any batch until it is approved again$/s,
+    (m, l) => t('answer.rejected', { by: m[1]!, ...(m[2] ? { reason: m[2] } : {}) }, l),
+  ],
+  [
+    /^approved by (.+) \((\d+) of (\d+)\): (paying may start|waiting for another approver)$/,
+    (m, l) =>
+      t('answer.approved', { by: m[1]!, count: m[2]!, of: m[3]!, enough: m[4] === 'paying may start' }, l),
+  ],
+  [/^already approved by (.+)$/, (m, l) => t('answer.already_approved', { by: m[1]! }, l)],
+  [/^approved$/, (_, l) => t('answer.payout_approved', { waits: false }, l)],
+  [
+    /^approved; it is confirmed when the bank is ready$/,
+    (_, l) => t('answer.payout_approved', { waits: true }, l),
+  ],
+  [
+    /^nothing to pause: the batch is (\w+)$/,
+    (m, l) => t('answer.nothing_to_pause', { phase: t('batch.phase', { phase: m[1]! }, l) }, l),
+  ],
+  [/^already paused$/, (_, l) => t('answer.already_paused', {}, l)],
+  [/^paused: no new payouts start; those in flight finish$/, (_, l) => t('answer.paused', {}, l)],
+  [
+    /^not paused \(the batch is (\w+)\)$/,
+    (m, l) => t('answer.not_paused', { phase: t('batch.phase', { phase: m[1]! }, l) }, l),
+  ],
+  [/^resumed$/, (_, l) => t('answer.resumed', {}, l)],
+  [/^nothing to cancel: the batch is done$/, (_, l) => t('answer.nothing_to_cancel', { what: 'batch' }, l)],
+  [
+    /^nothing to cancel: the payout ended (\w+)$/,
+    (m, l) =>
+      t('answer.nothing_to_cancel', { what: 'payout', state: t('state.name', { state: m[1]! }, l) }, l),
+  ],
+  [/^already cancelled by (.+)$/, (m, l) => t('answer.already_cancelled', { by: m[1]! }, l)],
+  [
+    /^cancelling: no new payouts start; those in flight are cancelled where the bank still allows$/,
+    (_, l) => t('answer.cancelling', {}, l),
+  ],
+  [
+    /^too late to cancel: the payout was confirmed \((\w+)\)$/,
+    (m, l) => t('answer.too_late_to_cancel', { state: t('state.name', { state: m[1]! }, l) }, l),
+  ],
+  [
+    /^cancel requested: the payout is cancelled before any money moves$/,
+    (_, l) => t('answer.cancel_requested', {}, l),
+  ],
+  [
+    /^(.+) submitted this batch: an approver must be someone else$/,
+    (m, l) => t('answer.self_approval', { by: m[1]! }, l),
+  ],
+  [/^(.+) has already approved this batch$/, (m, l) => t('answer.approved_twice', { by: m[1]! }, l)],
+];
+
+/** The workflow's answer (or refusal) in `lang`; English answers are given back as they are. */
+export function commandAnswer(answer: string, lang: Lang = currentLang()): string {
+  if (lang === 'en') return answer;
+  for (const [shape, say] of SHAPES) {
+    const m = shape.exec(answer);
+    if (m) return say(m, lang);
+  }
+  return answer;
+}
