@@ -38,3 +38,33 @@ export function killHard(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
   });
 }
+
+/**
+ * A worker process as production runs one, under a supervisor that starts it again when it exits on its
+ * own (compose's `restart: unless-stopped`, the systemd unit's `Restart=always`). `restarts` counts them,
+ * each said on stderr with how it ended, so a test shows a crash it rode out; `stop()` ends it for good.
+ */
+export function superviseWorkerProcess(env: NodeJS.ProcessEnv, name: string) {
+  let stopped = false;
+  let child: ChildProcess;
+  const supervised = {
+    restarts: 0,
+    async stop(): Promise<void> {
+      stopped = true;
+      await killHard(child);
+    },
+  };
+  const start = () => {
+    child = spawnWorkerProcess(env);
+    child.once('exit', (code, signal) => {
+      if (stopped) return;
+      supervised.restarts++;
+      process.stderr.write(
+        `[${name}] worker process ${child.pid} exited (${signal ?? code}); started again\n`,
+      );
+      start();
+    });
+  };
+  start();
+  return supervised;
+}

@@ -159,7 +159,9 @@ describe('every payout method pays through the real stack', () => {
       expect(paidEntries(stack, refused)).toHaveLength(1);
       expect(paidEntries(stack, fine)).toHaveLength(1);
       // Once more: nothing left to retry, nothing paid again.
-      await expect(retryFailed(stack.client, retry.batchId, retryOptions)).rejects.toThrow(/no failed/);
+      await expect(retryFailed(stack.client, retry.batchId, retryOptions)).rejects.toThrow(
+        /нет строк для повтора/,
+      );
       expect(paidEntries(stack, refused)).toHaveLength(1);
     } finally {
       await fetch(`${stack.sandbox.url}/__admin/faults`, { method: 'POST', body: '{}' });
