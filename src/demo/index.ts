@@ -8,6 +8,7 @@ import { batchFolders } from '../batch/folders';
 import { submitBatch } from '../batch/submit';
 import type { BatchStatement } from '../../workflows/contracts/approval';
 import { subjectOf } from '../batch/authorize';
+import { commandAnswer } from '../batch/answers';
 import { sendBatchDecision } from '../batch/decide';
 import { readMeta } from '../batch/store';
 import { writePolicy, type PersonSpec } from '../policy/generate';
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
         ...subjectOf(readMeta(DATA_DIR, submitted.batchId)),
       },
     );
-    const answer = await sendBatchDecision(client, submitted.batchId, approval);
+    const answer = commandAnswer(await sendBatchDecision(client, submitted.batchId, approval));
     console.log(
       `2. approved as the demo approver (the demo does it for you): ${answer}\n` +
         `   like: ${as('demo-approver')} bin/payrun batch approve ${submitted.batchId}`,
