@@ -2,29 +2,19 @@ import { getEventListeners } from 'node:events';
 import { main } from '../../src/cli';
 import { pause } from '../../src/batch/watch';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from '../../src/cli/numbers';
+import { captureOutput } from '../harness/capture';
 
 // Every number on the command line is a whole number in a named range; anything else exits 2 naming the flag.
 describe('payrun watch --interval', () => {
-  let stderr: string;
-  const write = process.stderr.write.bind(process.stderr);
-  beforeEach(() => {
-    stderr = '';
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      stderr += chunk.toString();
-      return true;
-    }) as typeof process.stderr.write;
-  });
-  afterEach(() => {
-    process.stderr.write = write;
-  });
+  const said = captureOutput();
 
   it.each(['0', 'abc', '-1', '1.5', '', '3601', '1e3'])(
     '%p is a usage error naming the flag and 1–3600, before anything is watched',
     async (n) => {
       const code = await main(['node', 'payrun', 'watch', '--interval', n]);
       expect(code).toBe(2);
-      expect(stderr).toContain('--interval');
-      expect(stderr).toMatch(/from 1 to 3600/);
+      expect(said.stderr).toContain('--interval');
+      expect(said.stderr).toMatch(/from 1 to 3600/);
     },
   );
 

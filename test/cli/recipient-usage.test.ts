@@ -1,32 +1,16 @@
 import { main } from '../../src/cli';
+import { captureOutput } from '../harness/capture';
 
 // `payrun recipient show|link` refuse a tax number that cannot be anyone's before connecting to anything:
 // exit 2 naming the rule. A typo used to be shown as "never paid" or sent to the bank (docs/payouts.md).
 describe('payrun recipient usage errors', () => {
-  let stderr: string;
-  let stdout: string;
-  const write = {
-    err: process.stderr.write.bind(process.stderr),
-    out: process.stdout.write.bind(process.stdout),
-  };
+  const said = captureOutput();
   const address = process.env.TEMPORAL_ADDRESS;
   beforeEach(() => {
-    stderr = '';
-    stdout = '';
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      stderr += chunk.toString();
-      return true;
-    }) as typeof process.stderr.write;
-    process.stdout.write = ((chunk: string | Uint8Array) => {
-      stdout += chunk.toString();
-      return true;
-    }) as typeof process.stdout.write;
     // Nothing listens here: a command that went on to connect would fail (1), not refuse its input (2).
     process.env.TEMPORAL_ADDRESS = '127.0.0.1:9';
   });
   afterEach(() => {
-    process.stderr.write = write.err;
-    process.stdout.write = write.out;
     if (address === undefined) delete process.env.TEMPORAL_ADDRESS;
     else process.env.TEMPORAL_ADDRESS = address;
   });
@@ -44,28 +28,28 @@ describe('payrun recipient usage errors', () => {
     ['link', '7707083893', /12 digits/],
   ])('recipient %s (%#) is refused naming the rule', async (command, inn, rule) => {
     expect(await run(command, inn)).toBe(2);
-    expect(stderr).toMatch(/argument 'inn'/);
-    expect(stderr).toMatch(rule);
-    if (inn) expect(stderr).not.toContain(inn.slice(0, 12)); // a typo'd tax number is personal data too
-    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
-    expect(stdout).toBe('');
+    expect(said.stderr).toMatch(/argument 'inn'/);
+    expect(said.stderr).toMatch(rule);
+    if (inn) expect(said.stderr).not.toContain(inn.slice(0, 12)); // a typo'd tax number is personal data too
+    expect(said.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(said.stdout).toBe('');
   });
 
   it('refuses a missing tax number and a --return-url that is not an http(s) address', async () => {
     expect(await run('show')).toBe(2);
-    expect(stderr).toContain("missing required argument 'inn'");
+    expect(said.stderr).toContain("missing required argument 'inn'");
     for (const url of ['notaurl', 'ftp://x', 'javascript:alert(1)', 'https://a.example/x y']) {
-      stderr = '';
+      said.stderr = '';
       expect(await run('link', '500100732259', '--return-url', url)).toBe(2);
-      expect(stderr).toContain("option '--return-url <url>'");
-      expect(stderr).toContain('expected an http(s) address');
+      expect(said.stderr).toContain("option '--return-url <url>'");
+      expect(said.stderr).toContain('expected an http(s) address');
     }
     // The ledger's Update refuses more than 2 000 characters: said before anything starts.
-    stderr = '';
+    said.stderr = '';
     const long = `https://a.example/${'a'.repeat(2_000)}`;
     expect(await run('link', '500100732259', '--return-url', long)).toBe(2);
-    expect(stderr).toContain("option '--return-url <url>'");
-    expect(stderr).toContain('expected at most 2000 characters, not 2018');
+    expect(said.stderr).toContain("option '--return-url <url>'");
+    expect(said.stderr).toContain('expected at most 2000 characters, not 2018');
   });
 
   it('link records who asked: with nobody signed in and no USER it says how to give a name (exit 2)', async () => {
@@ -73,13 +57,13 @@ describe('payrun recipient usage errors', () => {
     try {
       for (const name of ['USER', 'LOGNAME', 'PAYRUN_PERSON', 'PAYRUN_KEY_FILE']) delete process.env[name];
       process.env.XDG_CONFIG_HOME = '/nonexistent-payrun-config';
-      const said = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+      const errors = jest.spyOn(console, 'error').mockImplementation(() => undefined);
       expect(await run('link', '500100732259')).toBe(2);
-      const text = said.mock.calls.flat().join('\n');
-      said.mockRestore();
+      const text = errors.mock.calls.flat().join('\n');
+      errors.mockRestore();
       expect(text).toContain('--by: who asks?');
       expect(text).toContain('payrun login');
-      expect(stdout).toBe('');
+      expect(said.stdout).toBe('');
     } finally {
       for (const name of ['USER', 'LOGNAME', 'PAYRUN_PERSON', 'PAYRUN_KEY_FILE', 'XDG_CONFIG_HOME'])
         if (saved[name] === undefined) delete process.env[name];

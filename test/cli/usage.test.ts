@@ -1,20 +1,10 @@
 import { main } from '../../src/cli';
 import { parseMaxInFlight } from '../../src/cli/operator';
+import { captureOutput } from '../harness/capture';
 
 // Usage errors end before anything is read, connected or paid: exit 2 with the rule named.
 describe('payrun usage errors', () => {
-  let stderr: string;
-  const write = process.stderr.write.bind(process.stderr);
-  beforeEach(() => {
-    stderr = '';
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      stderr += chunk.toString();
-      return true;
-    }) as typeof process.stderr.write;
-  });
-  afterEach(() => {
-    process.stderr.write = write;
-  });
+  const said = captureOutput();
 
   it.each(['0', '501', 'abc', '-3', '2.5', ''])(
     '--max-in-flight %p is a usage error naming 1–500',
@@ -29,8 +19,8 @@ describe('payrun usage errors', () => {
         n,
       ]);
       expect(code).toBe(2);
-      expect(stderr).toContain('--max-in-flight');
-      expect(stderr).toMatch(/from 1 to 500/);
+      expect(said.stderr).toContain('--max-in-flight');
+      expect(said.stderr).toMatch(/from 1 to 500/);
     },
   );
 
@@ -42,18 +32,9 @@ describe('payrun usage errors', () => {
 });
 
 describe('batch submit --expect-total', () => {
-  let stderr: string;
-  const write = process.stderr.write.bind(process.stderr);
+  const said = captureOutput();
   const lang = process.env.PAYRUN_LANG;
-  beforeEach(() => {
-    stderr = '';
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-      stderr += chunk.toString();
-      return true;
-    }) as typeof process.stderr.write;
-  });
   afterEach(() => {
-    process.stderr.write = write;
     if (lang === undefined) delete process.env.PAYRUN_LANG;
     else process.env.PAYRUN_LANG = lang;
   });
@@ -63,9 +44,14 @@ describe('batch submit --expect-total', () => {
   it.each([
     ['ru', 'abc', 'ожидается сумма в рублях, например 14 234,46 или 14234.46'],
     ['en', '1,234.5', 'expected an amount in rubles, e.g. 14 234,46 or 14234.46'],
-  ])('not roubles (%s): a usage error naming the flag and how to write it', async (language, total, said) => {
-    process.env.PAYRUN_LANG = language;
-    expect(await submit(total)).toBe(2);
-    expect(stderr).toContain(`option '--expect-total <rubles>' argument '${total}' is invalid. ${said}`);
-  });
+  ])(
+    'not roubles (%s): a usage error naming the flag and how to write it',
+    async (language, total, message) => {
+      process.env.PAYRUN_LANG = language;
+      expect(await submit(total)).toBe(2);
+      expect(said.stderr).toContain(
+        `option '--expect-total <rubles>' argument '${total}' is invalid. ${message}`,
+      );
+    },
+  );
 });
