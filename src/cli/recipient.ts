@@ -15,24 +15,21 @@ import { operator } from './operator';
 /** A tax number as a command may print it: its last four digits. */
 const masked = maskedInn;
 
-const CHECK_DIGITS = "the tax number's (INN's) check digits do not match: a typo?";
-
 // A typo'd tax number is refused here: otherwise `show` would report a person payrun never paid, and `link`
 // would start a ledger for no one and send the bank a request it refuses.
 function taxNumber(value: string): string {
-  if (!/^(\d{10}|\d{12})$/.test(value))
-    throw new InvalidArgumentError('expected a tax number (INN): 10 or 12 digits');
-  if (!isValidInn(value)) throw new InvalidArgumentError(CHECK_DIGITS);
+  if (/^\d{12}$/.test(value)) return innTwelve(value, 'format');
+  if (!/^\d{10}$/.test(value)) throw new InvalidArgumentError(t('recipient.inn', { rule: 'format' }));
+  if (!isValidInn(value)) throw new InvalidArgumentError(t('recipient.inn', { rule: 'checksum' }));
   return value;
 }
 
-function selfEmployedTaxNumber(value: string): string {
+const selfEmployedTaxNumber = (value: string): string => innTwelve(value, 'format12');
+
+function innTwelve(value: string, format: 'format' | 'format12'): string {
   const check = checkInn12(value);
-  if (check === 'format')
-    throw new InvalidArgumentError("expected a self-employed person's tax number (INN): 12 digits");
-  if (check === 'checksum') throw new InvalidArgumentError(CHECK_DIGITS);
-  if (check === 'region')
-    throw new InvalidArgumentError('a tax number (INN) does not start with 00 (no such region)');
+  if (check !== 'ok')
+    throw new InvalidArgumentError(t('recipient.inn', { rule: check === 'format' ? format : check }));
   return value;
 }
 

@@ -146,4 +146,21 @@ export const RECIPIENT_MESSAGES = {
     ru: (p) => ({ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' })[p.state] ?? p.state,
     en: (p) => p.state,
   }),
+  /** A tax number on the command line that cannot be anyone's (never repeated back: personal data). */
+  'recipient.inn': entry<{ rule: 'format' | 'format12' | 'checksum' | 'region' }>({
+    ru: (p) =>
+      ({
+        format: 'ожидается ИНН: 10 или 12 цифр',
+        format12: 'ожидается ИНН самозанятого: 12 цифр',
+        checksum: 'контрольные цифры ИНН не сходятся: опечатка?',
+        region: 'ИНН не начинается с 00 (такого региона нет)',
+      })[p.rule],
+    en: (p) =>
+      ({
+        format: 'expected a tax number (INN): 10 or 12 digits',
+        format12: "expected a self-employed person's tax number (INN): 12 digits",
+        checksum: "the tax number's (INN's) check digits do not match: a typo?",
+        region: 'a tax number (INN) does not start with 00 (no such region)',
+      })[p.rule],
+  }),
 };

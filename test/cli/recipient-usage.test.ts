@@ -17,17 +17,28 @@ describe('payrun recipient usage errors', () => {
   const run = (...args: string[]) => main(['node', 'payrun', 'recipient', ...args]);
 
   it.each([
-    ['show', '500100732258', /check digits do not match/],
-    ['show', '7707083894', /check digits do not match/],
-    ['show', '50010073225', /10 or 12 digits/],
-    ['show', 'abcdefghijkl', /10 or 12 digits/],
-    ['show', '', /10 or 12 digits/],
-    ['show', '1'.repeat(5000).slice(0, 5000), /10 or 12 digits/],
-    ['link', '500100732258', /check digits do not match/],
-    ['link', '007707083854', /no such region/],
-    ['link', '7707083893', /12 digits/],
-  ])('recipient %s (%#) is refused naming the rule', async (command, inn, rule) => {
-    expect(await run(command, inn)).toBe(2);
+    ['show', '500100732258', /контрольные цифры ИНН не сходятся/],
+    ['show', '7707083894', /контрольные цифры ИНН не сходятся/],
+    ['show', '50010073225', /10 или 12 цифр/],
+    ['show', 'abcdefghijkl', /10 или 12 цифр/],
+    ['show', '', /10 или 12 цифр/],
+    ['show', '1'.repeat(5000).slice(0, 5000), /10 или 12 цифр/],
+    ['show', '007707083854', /такого региона нет/],
+    ['link', '500100732258', /контрольные цифры ИНН не сходятся/],
+    ['link', '007707083854', /такого региона нет/],
+    ['link', '7707083893', /ИНН самозанятого: 12 цифр/],
+    ['en:show', '500100732258', /check digits do not match/],
+    ['en:link', '7707083893', /self-employed person's tax number \(INN\): 12 digits/],
+  ])('recipient %s (%#) is refused naming the rule', async (asked, inn, rule) => {
+    const [command, english] = asked.startsWith('en:') ? [asked.slice(3), true] : [asked, false];
+    const lang = process.env.PAYRUN_LANG;
+    process.env.PAYRUN_LANG = english ? 'en' : 'ru';
+    try {
+      expect(await run(command, inn)).toBe(2);
+    } finally {
+      if (lang === undefined) delete process.env.PAYRUN_LANG;
+      else process.env.PAYRUN_LANG = lang;
+    }
     expect(said.stderr).toMatch(/argument 'inn'/);
     expect(said.stderr).toMatch(rule);
     if (inn) expect(said.stderr).not.toContain(inn.slice(0, 12)); // a typo'd tax number is personal data too
