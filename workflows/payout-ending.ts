@@ -42,10 +42,14 @@ export function readPayoutEnding(failure: unknown): PayoutEnding | undefined {
 
 /**
  * Long numbers in a bank's words (card, account, phone, tax numbers) keep only their last four digits,
- * written together or with spaces, dashes, dots or brackets between digits (`+7 (912) 345-67-89`).
+ * written together or with spaces, dashes, dots or brackets between digits (`+7 (912) 345-67-89`). An
+ * identifier of letters and hex (`batch-a7b5f60841095857`, a bank session's id) is not a number: its
+ * digits once came out masked, and the id unreadable, when the hex held ten digits in a row.
  */
 export function maskNumbers(text: string): string {
-  return text.replace(/\+?\d(?:[\s().-]{0,2}\d){9,}/g, (run) => {
+  const identifierOrNumber = /\b[a-z]{2,}[-_](?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b|\+?\d(?:[\s().-]{0,2}\d){9,}/g;
+  return text.replace(identifierOrNumber, (run) => {
+    if (!/^\+?\d/.test(run)) return run; // an identifier
     if (/\d{4}-\d{2}-\d{2}/.test(run)) return run; // a date and what follows it, not a number
     let keep = 4;
     return [...run]

@@ -85,6 +85,22 @@ describe('maskNumbers', () => {
   });
 });
 
+describe('maskNumbers and identifiers', () => {
+  it("leaves an identifier's hex alone: a batch id, a bank session id", () => {
+    const text =
+      'Пакет batch-a7b5f60841095857 отправлен; batch-0123456789abcdef-retry-1; ps_9f60841095857ab1';
+    expect(maskNumbers(text)).toBe(text);
+  });
+  it('still masks a number that stands alone or follows a word and a dash', () => {
+    expect(maskNumbers('карта 2200000000000012, счёт:40817810099910004312.')).toBe(
+      'карта ************0012, счёт:****************4312.',
+    );
+    expect(maskNumbers('card-2200000000000012; (2200000000000012)')).toBe(
+      'card-************0012; (************0012)',
+    );
+  });
+});
+
 describe('maskNumbers with separators', () => {
   it('masks a phone written with spaces, brackets and dashes, keeping its last four digits', () => {
     expect(maskNumbers('phone +7 (912) 345-67-89 unknown')).toBe('phone +* (***) ***-67-89 unknown');
