@@ -84,7 +84,7 @@ describe('linking a not_linked recipient', () => {
   it('refuses a tax number that cannot be a self-employed person, and an address that is not http(s)', async () => {
     const short = await cli('link', '7707083893');
     expect(short.code).toBe(2);
-    expect(short.stderr).toMatch(/12 digits/);
+    expect(short.stderr).toMatch(/ИНН самозанятого: 12 цифр/);
     const bad = await cli('link', inn, '--return-url', 'javascript:alert(1)');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--return-url.*http\(s\) address/);
