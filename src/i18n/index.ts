@@ -8,6 +8,7 @@ import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { PAYOUT_MESSAGES } from './payout';
 import { RECIPIENT_MESSAGES } from './recipient';
+import { RECONCILE_MESSAGES } from './reconcile';
 import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
 
@@ -22,6 +23,7 @@ const CATALOGUE = {
   ...ENGINE_MESSAGES,
   ...PAYOUT_MESSAGES,
   ...RECIPIENT_MESSAGES,
+  ...RECONCILE_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;
