@@ -1,4 +1,3 @@
-import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
 import type { AccountStatement } from '../src/bank/types/reports';
@@ -9,7 +8,16 @@ import type { PayrunPayout } from '../src/reconcile/match';
 import { listPayrunPayouts } from '../src/reconcile/payrun-payouts';
 import type { DayOutcome } from '../src/reconcile/store';
 import { reconcileStoreFor } from '../src/reconcile/store/open';
-import type { DueDaysInput, ReconcileDayStep } from '../workflows/contracts/reconciliation';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Policy } from '../src/policy/file';
+import { judgeAndResolve, ResolutionRefused } from '../src/reconcile/resolve';
+import type { DifferenceStatement, SignedStatement } from '../workflows/contracts/approval';
+import {
+  RESOLVE_REFUSED_TYPE,
+  type DueDaysInput,
+  type ReconcileDayStep,
+  type ResolvedDifference,
+} from '../workflows/contracts/reconciliation';
 import { callBank } from './failures';
 
 export interface ReconciliationActivityDeps {
@@ -19,6 +27,8 @@ export interface ReconciliationActivityDeps {
   taskQueue: string;
   /** The folder store's place (and whose payload keys seal); PAYRUN_DATA_DIR at call time when absent. */
   dataDir?: string;
+  /** The worker's policy file (PAYRUN_POLICY_FILE): who may resolve a difference. Absent: nobody may. */
+  policy?: { current(): Policy };
 }
 
 const ACCOUNT = /^\d{20}$/;
@@ -114,6 +124,21 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         ...(balancesNow ? { balancesNow } : {}),
         now: new Date(),
       });
+    },
+
+    /**
+     * An operator's signed resolution, judged here under the worker's policy file (never the sender's)
+     * and recorded with its evidence; a refusal is final and leaves the difference open.
+     */
+    async resolveSignedDifference(signed: SignedStatement<DifferenceStatement>): Promise<ResolvedDifference> {
+      const refuse = (reason: string) => ApplicationFailure.nonRetryable(reason, RESOLVE_REFUSED_TYPE);
+      if (!deps.policy) throw refuse('this worker has no policy file: nobody may resolve a difference');
+      try {
+        return await judgeAndResolve(store(), deps.policy.current(), signed);
+      } catch (err) {
+        if (err instanceof ResolutionRefused) throw refuse(err.message);
+        throw err;
+      }
     },
 
     /** The statement never came within the wait: the day stays due, and the next scheduled run tries again. */

@@ -1,6 +1,6 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { runsOfWorkflowIdQuery } from '../src/batch/lookup';
-import { runEvidence } from '../src/batch/run-history';
+import { runEvidence, schedulesActivity } from '../src/batch/run-history';
 import {
   readRefundEnding,
   refundStatusQuery,
@@ -27,8 +27,13 @@ async function classifyRefundRun(
     if (ending && ending.kind !== 'in_doubt')
       return { runId, closeStatus, verdict: ending.kind, status: ending.status };
   }
-  const evidence = await runEvidence(client, workflowId, runId);
-  if (evidence.movedNothing) return { runId, closeStatus, verdict: 'not_refunded' };
+  // Money moves only on session/refund, a regular activity: a run that never scheduled it asked nothing.
+  const evidence = await runEvidence(client, workflowId, runId, schedulesActivity('refundSession'));
+  const times = {
+    ...(evidence.startedAt ? { startedAt: evidence.startedAt.toISOString() } : {}),
+    ...(evidence.closedAt ? { closedAt: evidence.closedAt.toISOString() } : {}),
+  };
+  if (evidence.movedNothing) return { runId, closeStatus, verdict: 'not_refunded', ...times };
   let status: RefundStatus | undefined;
   try {
     status = await handle.query(refundStatusQuery); // the worker replays the closed run
@@ -43,6 +48,7 @@ async function classifyRefundRun(
     ...(!evidence.movedNothing && evidence.firstBankCallAt
       ? { firstBankCallAt: evidence.firstBankCallAt.toISOString() }
       : {}),
+    ...times,
   };
 }
 

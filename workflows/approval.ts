@@ -85,11 +85,13 @@ export function parseSignedStatement(raw: unknown): Checked<SignedStatement> {
   return { ok: false, reason: `${issue.path.join('.') || 'input'}: ${issue.message}` };
 }
 
-const MAY: Record<Decision | 'payout', readonly Role[]> = {
+const MAY: Record<Decision | 'payout' | 'resolve', readonly Role[]> = {
   submit: ['preparer', 'service', 'admin'],
   approve: ['approver'],
   reject: ['approver'],
   payout: ['approver'],
+  /** Closing a reconciliation difference: the people who prepare and approve payments (accounting). */
+  resolve: ['preparer', 'approver', 'admin'],
 };
 
 function verifies(signed: SignedStatement, keys: string[]): boolean {

@@ -7,3 +7,4 @@ export { refundWorkflow } from './refund';
 export { batchWorkflow } from './batch';
 export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation';
 export { recipientWorkflow } from './recipient';
+export { resolveDifferenceWorkflow } from './reconciliation-resolve';

@@ -28,8 +28,7 @@ export async function settleEarlierRuns(
   const paid = runs.find((r) => r.verdict === 'paid' && r.status);
   if (paid) return paid.status;
   for (const run of runs.filter((r) => r.verdict === 'in_doubt' || r.verdict === 'running')) {
-    if (!run.status)
-      return ctx.needsAttention(`an earlier run ${run.runId} ended ${run.closeStatus} and cannot be read`);
+    if (!run.status) return ctx.needsAttention(unreadableRun(run, ctx.workflowId));
     const sessionId = run.status.bank.sessionId;
     // Money moves only on session/confirm with the session's id: a run that never learned one never confirmed.
     if (!sessionId) {
@@ -69,6 +68,19 @@ export async function settleEarlierRuns(
     }
   }
   return undefined;
+}
+
+/**
+ * What a person checks at the bank for a run whose status cannot be replayed and that published no
+ * session id: only the bank knows whether it created and confirmed a session in that time.
+ */
+function unreadableRun(run: EarlierPayoutRun, workflowId: string): string {
+  const when = run.startedAt && run.closedAt ? ` between ${run.startedAt} and ${run.closedAt}` : '';
+  return (
+    `an earlier run ${run.runId} ended ${run.closeStatus}; its status cannot be replayed and it published no bank session. ` +
+    `Check at the bank for payout sessions whose metadata payrun.workflow_id is ${workflowId}${when}: ` +
+    `one that succeeded means the reference was paid; none, or only failed or cancelled ones, means it was not`
+  );
 }
 
 /** Ends the run: its reference was paid by an earlier run (a conflict when to another payee or amount). */

@@ -172,7 +172,10 @@ export abstract class PayoutRunState {
   }
 
   protected needsAttention(reason: string): never {
-    const full = `${maskNumbers(reason)}; run \`payrun payout reconcile ${this.request.reference}\` to ask the bank`;
+    // A reconcile run is what that command starts: its reason says what a person checks, never "run it again".
+    const full = this.opts.reconcileOnly
+      ? maskNumbers(reason)
+      : `${maskNumbers(reason)}; run \`payrun payout reconcile ${this.request.reference}\` to ask the bank`;
     const status = this.tracker.fail('needs_attention', { code: 'needs_attention', reason: full });
     this.tracker.publish(true); // operators search for these
     throw ApplicationFailure.create({

@@ -34,6 +34,13 @@ import { addBusinessDays, iso, workflowNow } from './time';
 /** A payout near Temporal's history limits continues as new with its state (runs recorded before it replay). */
 export const CONTINUE_WHEN_HISTORY_FULL = 'payout-continue-as-new';
 
+/**
+ * A patch (it adds a wait, and a marker, where a session was ready in the task that created it): money
+ * moves only in a later workflow task than the one that created the session, so a run that ended before
+ * its first task completed provably confirmed nothing (src/batch/run-history.ts trusts this).
+ */
+export const CONFIRM_AFTER_CREATE_RECORDED = 'payout-confirm-after-create-recorded';
+
 /** Well below Temporal's limits (51 200 events, 50 MB), so the run has room to settle and carry its state. */
 const MAX_HISTORY_EVENTS = 8_000;
 const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
@@ -50,6 +57,8 @@ type PayoutWorkflowFn = (input: PayoutInput, carry?: PayoutCarry) => Promise<Pay
 export class PayoutRun extends PayoutRunState {
   private readonly watch: SessionWatch;
   private mayContinue = true;
+  /** The history length of the workflow task that created the session (the same until that task completes). */
+  private createdInTask?: number;
 
   constructor(input: PayoutInput, carry?: PayoutCarry) {
     super(input, carry);
@@ -240,6 +249,7 @@ export class PayoutRun extends PayoutRunState {
     // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
     tracker.setState('awaiting_ready_to_confirm');
     await this.watch.until(() => this.phase !== 'processing');
+    if (await this.untilCreateRecorded()) await this.watch.until(() => this.phase !== 'processing');
     if (this.phase === 'failed')
       return this.finish('failed', tracker.status.failure!.code, tracker.status.failure!.reason);
     if (this.phase === 'ready_to_confirm') tracker.status.timestamps.readyToConfirm ??= iso();
@@ -266,6 +276,20 @@ export class PayoutRun extends PayoutRunState {
       if (expired) return expired;
     }
     return this.awaitResult();
+  }
+
+  /**
+   * A session the bank called ready in the very task that created it (its answer, or a webhook delivered
+   * to a retried first task) waits for the next task: the task that created it has then completed, its
+   * create marker is in history, and a run terminated before that moved nothing. Costs nothing usually
+   * (readiness arrives as a signal, in a later task); here one marker, no timer (the poll chain wakes it).
+   */
+  private async untilCreateRecorded(): Promise<boolean> {
+    const task = this.createdInTask;
+    if (this.phase !== 'ready_to_confirm' || task !== workflowInfo().historyLength) return false;
+    if (!patched(CONFIRM_AFTER_CREATE_RECORDED)) return false;
+    await condition(() => workflowInfo().historyLength !== task);
+    return true;
   }
 
   /** True once approved or cancelled; false when the confirm window closed first. */
@@ -424,6 +448,7 @@ export class PayoutRun extends PayoutRunState {
   }
 
   private sessionCreated(created: PaymentSession): void {
+    this.createdInTask = workflowInfo().historyLength;
     this.tracker.status.timestamps.sessionCreated = iso();
     this.tracker.applySession(created, 'session created');
     this.tracker.publish();

@@ -24,7 +24,7 @@ import {
   type RefundStatus,
 } from './contracts/refund';
 import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
-import { iso, workflowNow } from './time';
+import { ageText, iso, workflowNow } from './time';
 import { invalidInput, parseBankEvent, parseRefundInput } from './validation';
 
 import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
@@ -207,14 +207,21 @@ export async function refundWorkflow(raw: unknown): Promise<RefundStatus> {
         return needsAttention(
           `an earlier run ${run.runId} of this reference asked to refund another session`,
         );
-      // Its request, if it reached the bank, carried the key this run sends: the bank answers with that refund.
-      const since = run.firstBankCallAt ? Date.parse(run.firstBankCallAt) : Number.NaN;
-      if (!(workflowNow() - since < KEY_WINDOW_MS))
+      // Its request, if it reached the bank, carried the key this run sends: the bank answers with that
+      // refund. It asked no earlier than its session/refund was scheduled, and never before it started.
+      const since = Date.parse(run.firstBankCallAt ?? run.startedAt ?? '');
+      const age = workflowNow() - since;
+      const asked = run.firstBankCallAt ? 'may have asked for a refund' : 'started';
+      if (Number.isNaN(since))
         return needsAttention(
-          `an earlier run ${run.runId} (${run.closeStatus}) may have asked for a refund more than 23 hours ago; check the refunds of session ${input.sessionId} at the bank`,
+          `an earlier run ${run.runId} (${run.closeStatus}) may have asked for a refund and its history could not be read; check at the bank whether session ${input.sessionId} has a refund whose metadata names reference ${input.reference}`,
+        );
+      if (!(age < KEY_WINDOW_MS))
+        return needsAttention(
+          `an earlier run ${run.runId} (${run.closeStatus}) ${asked} ${ageText(age)} ago (${iso(since)}), beyond the 23 hours the bank's key is relied on; check at the bank whether session ${input.sessionId} has a refund whose metadata names reference ${input.reference}`,
         );
       note(
-        `earlier run ${run.runId} (${run.closeStatus}) may have asked the bank: this run sends the same key`,
+        `earlier run ${run.runId} (${run.closeStatus}) ${asked} ${ageText(age)} ago: if it reached the bank, this run's same key gets its refund`,
       );
     }
     return undefined;

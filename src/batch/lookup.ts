@@ -68,7 +68,13 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
     const sessionId = described.typedSearchAttributes.get(SESSION_ID);
     status = sessionId ? statusFromRecord(evidence.input, closeStatus, sessionId) : undefined;
   }
-  return { closeStatus, verdict: 'in_doubt', ...(status ? { status } : {}) };
+  return {
+    closeStatus,
+    verdict: 'in_doubt',
+    ...(status ? { status } : {}),
+    ...(evidence.startedAt ? { startedAt: evidence.startedAt.toISOString() } : {}),
+    ...(evidence.closedAt ? { closedAt: evidence.closedAt.toISOString() } : {}),
+  };
 }
 
 /** A run whose status cannot be replayed, rebuilt from its input and the session id it published. */

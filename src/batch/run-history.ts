@@ -20,15 +20,24 @@ const timeOf = (e: HistoryEvent): Date | undefined => {
  * What a closed run's own history proves about the bank, read from what the server durably recorded.
  * Every bank call of a payrun workflow is an activity: a regular one leaves ActivityTaskScheduled, a
  * local one a MarkerRecorded — but only when the workflow task that ran it completes, so a local
- * activity may have reached the bank from a task that never completed. A run therefore provably
- * moved nothing only when it has no activity, marker or child workflow, and either
- * - no workflow task ever started (terminated or timed out before any worker ran its code), or
+ * activity may have reached the bank from a task that never completed. What such a task can have done
+ * is bounded by the workflows themselves: money moves only on a payout's confirm, which the payout sends
+ * only in a later task than the one that created its session (workflows/payout-run.ts, `confirmAfter`),
+ * and on a refund's session/refund, a regular activity. A run therefore provably moved nothing when it
+ * has no activity, marker or child workflow, and either
+ * - no workflow task ever completed (terminated or timed out before, or during, its first task: no
+ *   command was ever recorded, and a confirm needs an earlier task to have completed), or
  * - it failed `invalid_input` by its own hand: every payrun workflow validates its input and id first,
  *   before any activity, and a workflow task that completes records every local activity it ran.
+ * `movesMoney` narrows which recorded events count as a possible payment (a refund names its one
+ * money-moving activity); the default counts every activity, marker and child workflow.
  * Anything else stays in doubt, and the bank must be asked.
  */
-export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
-  const call = events.find(mayCallTheBank);
+export function evidenceOf(
+  events: readonly HistoryEvent[],
+  movesMoney: (e: HistoryEvent) => boolean = mayCallTheBank,
+): RunEvidence {
+  const call = events.find(movesMoney);
   if (call) return { movedNothing: false, why: 'it called activities', firstBankCallAt: timeOf(call) };
   // A run its predecessor continued as new carries the chain's state (its bank session): whatever it did
   // itself, the chain may have moved money.
@@ -41,9 +50,16 @@ export function evidenceOf(events: readonly HistoryEvent[]): RunEvidence {
   // Otherwise only a whole history proves anything: from its start to the event that closed the run.
   const whole = events[0]?.workflowExecutionStartedEventAttributes && closes(events.at(-1));
   if (!whole) return { movedNothing: false, why: 'its history could not be read whole' };
-  const tasksStarted = events.filter((e) => e.workflowTaskStartedEventAttributes).length;
-  if (tasksStarted === 0)
+  if (!events.some((e) => e.workflowTaskStartedEventAttributes))
     return { movedNothing: true, why: 'it closed before any worker ran it (no workflow task started)' };
+  if (!events.some((e) => e.workflowTaskCompletedEventAttributes))
+    return {
+      movedNothing: true,
+      why: 'it closed before its first workflow task completed (no command, so no confirm, was ever issued)',
+    };
+  // A completed task records every activity it asked for: without `movesMoney` events none moved money.
+  if (movesMoney !== mayCallTheBank)
+    return { movedNothing: true, why: 'it never asked the bank to move money (no such activity recorded)' };
   const failedType =
     events.at(-1)?.workflowExecutionFailedEventAttributes?.failure?.applicationFailureInfo?.type;
   if (failedType === INVALID_INPUT_TYPE)
@@ -114,14 +130,15 @@ const closes = (e: HistoryEvent | undefined): boolean =>
     e?.workflowExecutionContinuedAsNewEventAttributes
   );
 
-/** Reads one run's history from the server: what it proves, and the input it was started with. */
+/** Reads one run's history from the server: what it proves, its start and close times, and its input. */
 export async function runEvidence(
   client: Client,
   workflowId: string,
   runId: string,
-): Promise<RunEvidence & { input: unknown }> {
+  movesMoney: (e: HistoryEvent) => boolean = mayCallTheBank,
+): Promise<RunEvidence & { input: unknown; startedAt?: Date; closedAt?: Date }> {
   // A call settles it (in doubt), so a history flooded after its first call is not read to the end.
-  const events = await readHistory(client, workflowId, runId, mayCallTheBank);
+  const events = await readHistory(client, workflowId, runId, movesMoney);
   const payloads = events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
   let input: unknown;
   try {
@@ -129,5 +146,18 @@ export async function runEvidence(
   } catch {
     input = undefined; // not readable with our keys: only its shape is lost, not the evidence
   }
-  return { ...evidenceOf(events), input };
+  const startedAt = events[0] ? timeOf(events[0]) : undefined;
+  const closedAt = closes(events.at(-1)) ? timeOf(events.at(-1)!) : undefined;
+  return {
+    ...evidenceOf(events, movesMoney),
+    input,
+    ...(startedAt ? { startedAt } : {}),
+    ...(closedAt ? { closedAt } : {}),
+  };
 }
+
+/** A refund moves money only through its session/refund activity (a regular one: always recorded first). */
+export const schedulesActivity =
+  (name: string) =>
+  (e: HistoryEvent): boolean =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name === name;

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { Command } from 'commander';
 import { lookupPayout } from '../batch/lookup';
+import { t } from '../i18n';
 import { formatRubles } from '../money';
 import { requireSigner } from '../policy/credential';
 import { signStatement } from '../policy/keys';
@@ -80,11 +81,14 @@ export async function reconcile(client: Client, reference: string, taskQueue: st
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
   if (lookup.kind === 'none') throw new CliFailure(`no payout with reference ${reference}`);
-  if (lookup.kind === 'running')
-    return `${reference}: still running (payrun payout status ${reference}); nothing to reconcile`;
-  if (lookup.kind === 'paid') return `${reference}: paid (${lookup.status.state}); nothing to reconcile`;
+  if (lookup.kind === 'running') return t('payout.reconcile.running', { reference });
+  if (lookup.kind === 'paid') return t('payout.reconcile.paid', { reference, state: lookup.status.state });
   if (lookup.kind === 'not_paid')
-    return `${reference}: not paid (${lookup.status.state}: ${lookup.status.failure?.reason ?? 'no reason'}); payrun batch retry-failed or a new submission pays it`;
+    return t('payout.reconcile.notPaid', {
+      reference,
+      state: lookup.status.state,
+      reason: lookup.status.failure?.reason ?? '—',
+    });
   const input = await latestInput(client, workflowId);
   const handle = await client.workflow.start('payoutWorkflow', {
     workflowId,
@@ -97,11 +101,13 @@ export async function reconcile(client: Client, reference: string, taskQueue: st
   } catch (err) {
     const ending = readPayoutEnding((err as { cause?: unknown }).cause);
     if (ending?.kind === 'paid')
-      return `${reference}: the bank paid it (session ${ending.status.bank.sessionId ?? '?'}); recorded as paid, never paid again`;
-    if (ending?.kind === 'not_paid')
-      return `${reference}: the bank paid nothing; payrun batch retry-failed or a new submission pays it`;
+      return t('payout.reconcile.bankPaid', { reference, session: ending.status.bank.sessionId ?? '?' });
+    if (ending?.kind === 'not_paid') return t('payout.reconcile.bankPaidNothing', { reference });
+    // The reconcile run's reason names what only a person can check (never this command again).
     if (ending?.kind === 'needs_attention')
-      throw new CliFailure(`${reference}: still in doubt: ${ending.status.failure?.reason}`);
+      throw new CliFailure(
+        t('payout.reconcile.personMustCheck', { reference, reason: ending.status.failure?.reason ?? '—' }),
+      );
     throw err;
   }
 }

@@ -1,16 +1,25 @@
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import {
+  ActivityFailure,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type Client,
+} from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadDataDir, loadReconcileAccounts } from '../config';
-import { currentLang, money } from '../i18n';
-import { loadPolicy } from '../policy/file';
+import { currentLang, money, t } from '../i18n';
 import { requireSigner } from '../policy/credential';
-import { resolveDifference } from '../reconcile/day';
+import { signStatement, type Signer } from '../policy/keys';
 import { addDays, businessDaysBetween, moscowDay, parseDay } from '../reconcile/days';
 import { DIFFERENCE_KINDS } from '../reconcile/kinds';
 import { ensureReconciliationSchedule } from '../reconcile/schedule';
 import { reconcileStoreFor, withLocalReports } from '../reconcile/store/open';
-import { provenResolver } from '../reconcile/who';
-import { reconciliationWorkflowId, type ReconcileDayResult } from '../../workflows/contracts/reconciliation';
+import type { DifferenceStatement } from '../../workflows/contracts/approval';
+import {
+  reconciliationWorkflowId,
+  resolveDifferenceWorkflowId,
+  type ReconcileDayResult,
+  type ResolvedDifference,
+} from '../../workflows/contracts/reconciliation';
 import { CliFailure, withClient } from './connect';
 
 const dataDir = () => loadDataDir();
@@ -140,6 +149,45 @@ export async function reconcileStatus(
   return lines;
 }
 
+/**
+ * Sends a signed resolution to the worker, which judges it under its own policy file and records it with
+ * its evidence: this process's policy file (PAYRUN_POLICY_FILE) decides nothing.
+ */
+export async function resolveOnWorker(
+  client: Client,
+  taskQueue: string,
+  signer: Signer,
+  what: { account: string; key: string; reason: string },
+): Promise<ResolvedDifference> {
+  const reason = what.reason.trim();
+  if (!reason) throw new CliFailure(t('reconcile.resolve.noReason'));
+  const signed = signStatement<DifferenceStatement>(signer, {
+    kind: 'difference',
+    decision: 'resolve',
+    account: what.account,
+    key: what.key,
+    reason,
+  });
+  try {
+    const handle = await client.workflow.start('resolveDifferenceWorkflow', {
+      workflowId: resolveDifferenceWorkflowId(what.account, what.key),
+      taskQueue,
+      args: [signed],
+    });
+    return (await handle.result()) as ResolvedDifference;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError)
+      throw new CliFailure(t('reconcile.resolve.busy', { key: what.key }));
+    if (err instanceof WorkflowFailedError) {
+      // The worker's refusal is the activity's failure, inside the workflow's.
+      const why =
+        (err.cause instanceof ActivityFailure ? err.cause.cause : err.cause)?.message ?? err.message;
+      throw new CliFailure(t('reconcile.resolve.refused', { key: what.key, why }));
+    }
+    throw err;
+  }
+}
+
 export function registerReconcile(program: Command): void {
   const reconcile = program
     .command('reconcile')
@@ -171,18 +219,14 @@ export function registerReconcile(program: Command): void {
     .description('close an open difference with a reason, signed with your key (payrun login)')
     .action(async (account: string, key: string, flags: { reason: string }) => {
       const signer = requireSigner();
-      const person = provenResolver(loadPolicy(), signer, `${account}\n${key}\n${flags.reason}`);
-      let resolved;
-      try {
-        resolved = await resolveDifference(reconcileStoreFor(dataDir()), account, key, {
-          person,
+      await withClient(async (client, taskQueue) => {
+        const resolved = await resolveOnWorker(client, taskQueue, signer, {
+          account,
+          key,
           reason: flags.reason,
-          at: new Date(),
         });
-      } catch (err) {
-        throw new CliFailure((err as Error).message);
-      }
-      console.log(`${resolved.key}: resolved by ${person}: ${resolved.resolved!.reason}`);
+        console.log(t('reconcile.resolve.done', resolved));
+      });
     });
   reconcile
     .command('schedule')

@@ -5,6 +5,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
+import { t } from '../i18n';
 import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
 import {
   readRefundEnding,
@@ -46,12 +47,12 @@ export async function refundStatus(client: Client, reference: string): Promise<s
     const ending = readRefundEnding(err instanceof WorkflowFailedError ? err.cause : undefined);
     if (ending?.kind === 'refunded') return describeRefund(ending.status, 'an earlier run refunded it');
     if (ending?.kind === 'not_refunded') return describeRefund(ending.status, 'nothing refunded');
-    if (ending) return describeRefund(ending.status, 'needs attention');
+    if (ending) {
+      const reason = ending.status.failure?.reason ?? '—';
+      return [t('refund.status.personMustCheck', { reference, reason }), ...describeRefund(ending.status)];
+    }
     const why = err instanceof WorkflowFailedError ? (err.cause?.message ?? err.message) : String(err);
-    return [
-      `${reference}: the refund workflow ended ${state.toLowerCase()}: ${why}`,
-      `a new \`payrun refund create\` with the same reference settles it before refunding anything`,
-    ];
+    return [t('refund.status.unknownEnding', { reference, how: state.toLowerCase(), why })];
   }
 }
 

@@ -6,7 +6,9 @@ import { ANSWER_MESSAGES } from './answers';
 import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
+import { PAYOUT_MESSAGES } from './payout';
 import { RECIPIENT_MESSAGES } from './recipient';
+import { RECONCILE_MESSAGES } from './reconcile';
 import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
 
@@ -19,7 +21,9 @@ const CATALOGUE = {
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
   ...ENGINE_MESSAGES,
+  ...PAYOUT_MESSAGES,
   ...RECIPIENT_MESSAGES,
+  ...RECONCILE_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;

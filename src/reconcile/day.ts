@@ -3,7 +3,7 @@ import { addDays } from './days';
 import { type BankLine, matchDay, type PayrunPayout, type StatementTotals } from './match';
 import { type AccountHolder, oneCExport } from './onec';
 import { type DayReport, reportCsv, reportJson } from './report';
-import type { DayOutcome, DifferenceRecord, ReconcileStore } from './store';
+import type { DayOutcome, DifferenceRecord, ReconcileStore, ResolutionEvidence } from './store';
 
 /** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
 const MATCHED_KEPT_DAYS = 30;
@@ -135,12 +135,15 @@ async function rememberMatchedSessions(
   await store.writeMatchedSessions(account, all);
 }
 
-/** An operator closes an open difference with a reason; who is the person their key proved. */
+/**
+ * An operator closes an open difference with a reason; who is the person the worker proved under its
+ * policy (src/reconcile/resolve.ts), and the evidence is their signed statement.
+ */
 export async function resolveDifference(
   store: ReconcileStore,
   account: string,
   key: string,
-  by: { person: string; reason: string; at: Date },
+  by: { person: string; reason: string; at: Date; evidence: ResolutionEvidence },
 ): Promise<DifferenceRecord> {
   const all = await store.readDifferences(account);
   const d = all[key];
@@ -150,7 +153,7 @@ export async function resolveDifference(
   all[key] = {
     ...d,
     state: 'resolved',
-    resolved: { by: by.person, reason: by.reason.trim(), at: by.at.toISOString() },
+    resolved: { by: by.person, reason: by.reason.trim(), at: by.at.toISOString(), ...by.evidence },
   };
   await store.writeDifferences(account, all);
   return all[key];

@@ -7,6 +7,7 @@
  * activity writes the statement, the next may read it on another host). Inputs and differences are
  * sealed with the payload keys in both (they hold names and account numbers).
  */
+import type { DifferenceStatement, SignedStatement } from '../../workflows/contracts/approval';
 import type { Difference } from './match';
 
 export type DifferenceState = 'open' | 'matched' | 'resolved';
@@ -17,8 +18,17 @@ export interface DifferenceRecord extends Difference {
   foundAt: string;
   /** A later statement's line that settled it. */
   matched?: { day: string; bankSystemId: string };
-  /** An operator's decision: who (a person the policy file knows, proven by their key), why, when. */
-  resolved?: { by: string; reason: string; at: string };
+  /**
+   * An operator's decision: who (a person of the worker's policy file, proven by their key), why, when,
+   * and its evidence (absent in records written before the worker judged resolutions).
+   */
+  resolved?: { by: string; reason: string; at: string } & Partial<ResolutionEvidence>;
+}
+
+/** What a resolution was judged on: the person's signed statement and the worker's policy version. */
+export interface ResolutionEvidence {
+  statement: SignedStatement<DifferenceStatement>;
+  policyVersion: string;
 }
 
 export interface DayOutcome {

@@ -2,11 +2,13 @@ import { lookupPayout } from '../../src/batch/lookup';
 import { payoutStatus, reconcile } from '../../src/cli/payout';
 import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
+import { useLanguage } from '../harness/lang';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
 // A payout whose workflow was terminated mid-way is in doubt: `payrun payout reconcile` asks the bank.
 describe('payouts in doubt are settled with the bank', () => {
+  useLanguage('en');
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack();

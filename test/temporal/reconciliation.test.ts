@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { reconcileStatus } from '../../src/cli/reconcile';
 import { addDays, dayStartMs, moscowDay } from '../../src/reconcile/days';
 import { reconcileStoreFor } from '../../src/reconcile/store/open';
+import { writePolicy } from '../../src/policy/generate';
 
 const readDifferences = (dataDir: string, account: string) =>
   reconcileStoreFor(dataDir).readDifferences(account);
@@ -227,7 +228,20 @@ describe('daily reconciliation with the bank statement', () => {
       PAYRUN_DATA_DIR: dataDir,
     });
     expect(viewer.code).toBe(1);
-    expect(viewer.stderr).toMatch(/only a preparer or an approver/);
+    expect(viewer.stderr).toMatch(/viewer may not resolve/);
+    // Issue 34: a person only her own policy file lists, pointed at by PAYRUN_POLICY_FILE, is judged by
+    // the worker under the worker's policy file, and refused: the difference stays open.
+    const ownDir = mkdtempSync(join(tmpdir(), 'payrun-own-policy-'));
+    const own = writePolicy(ownDir, [{ id: 'intruder', name: 'Ева Своя', roles: ['approver'] }]);
+    const intruder = await runCli(['reconcile', 'resolve', DEPOSIT_ACCOUNT, key, '--reason', 'x'], {
+      ...env,
+      PAYRUN_POLICY_FILE: own.file,
+      PAYRUN_PERSON: 'intruder',
+      PAYRUN_KEY_FILE: own.keyFiles.intruder,
+    });
+    expect(intruder.code).toBe(1);
+    expect(intruder.stderr).toMatch(/intruder is not a person of the policy/);
+    expect((await readDifferences(dataDir, DEPOSIT_ACCOUNT))[key]).toMatchObject({ state: 'open' });
     const noReason = await runCli(['reconcile', 'resolve', DEPOSIT_ACCOUNT, key], env);
     expect(noReason.code).toBe(2);
     const ok = await runCli(
@@ -235,9 +249,19 @@ describe('daily reconciliation with the bank statement', () => {
       env,
     );
     expect(ok).toMatchObject({ code: 0 });
-    expect((await readDifferences(dataDir, DEPOSIT_ACCOUNT))[key]).toMatchObject({
+    // Recorded with its evidence: the approver's signed statement and the worker's policy version.
+    const resolved = (await readDifferences(dataDir, DEPOSIT_ACCOUNT))[key]!;
+    expect(resolved).toMatchObject({
       state: 'resolved',
-      resolved: { by: 'approver', reason: 'банк подтвердил письмом' },
+      resolved: {
+        by: 'approver',
+        reason: 'банк подтвердил письмом',
+        statement: {
+          statement: { kind: 'difference', decision: 'resolve', key, person: 'approver' },
+          signature: expect.stringMatching(/^[0-9a-f]{128}$/),
+        },
+        policyVersion: expect.any(String),
+      },
     });
     expect((await reconcileStatus(dataDir, addDays(day, 3), 'en'))[0]).toMatch(/4 open/);
   });

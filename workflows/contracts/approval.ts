@@ -49,7 +49,25 @@ export interface PayoutStatement {
   via?: string;
 }
 
-export type Statement = BatchStatement | PayoutStatement;
+/**
+ * An operator closes an open reconciliation difference: judged by the worker under its policy file
+ * (src/reconcile/resolve.ts), never by the command that sends it.
+ */
+export interface DifferenceStatement {
+  v: 1;
+  kind: 'difference';
+  decision: 'resolve';
+  /** The 20-digit account and the difference's key (kind:id), as `payrun reconcile status` lists it. */
+  account: string;
+  key: string;
+  /** Why it is resolved (at most 500 characters). */
+  reason: string;
+  person: string;
+  at: string;
+  via?: string;
+}
+
+export type Statement = BatchStatement | PayoutStatement | DifferenceStatement;
 
 export interface SignedStatement<S extends Statement = Statement> {
   statement: S;

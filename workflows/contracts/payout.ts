@@ -138,6 +138,9 @@ export interface EarlierPayoutRun {
   verdict: 'running' | 'paid' | 'not_paid' | 'in_doubt';
   /** Its last status (result, failure detail or status query), when it could be read. */
   status?: PayoutStatus;
+  /** When it started and closed, as the server recorded them (read for a run in doubt). */
+  startedAt?: string;
+  closedAt?: string;
 }
 
 /**

@@ -58,3 +58,20 @@ export interface DueDaysInput {
   upTo: string;
   maxDays: number;
 }
+
+/** One resolution at a time per difference; a later one (after a refusal) may use the same id. */
+export const resolveDifferenceWorkflowId = (account: string, key: string) =>
+  `reconcile-resolve-${account}-${key}`;
+
+/** What the worker recorded: who (proven under the worker's policy), why, when, under which policy. */
+export interface ResolvedDifference {
+  account: string;
+  key: string;
+  by: string;
+  reason: string;
+  at: string;
+  policyVersion: string;
+}
+
+/** The type of the failure that refuses a resolution (not a person of the worker's policy, no such difference…). */
+export const RESOLVE_REFUSED_TYPE = 'resolve_refused';

@@ -56,8 +56,11 @@ export interface EarlierRefundRun {
   /** refunded: completed (or refused as already done); not_refunded: provably moved nothing. */
   verdict: 'running' | 'refunded' | 'not_refunded' | 'in_doubt';
   status?: RefundStatus;
-  /** In doubt: when its first bank call was scheduled (the bank's idempotency window counts from there). */
+  /** In doubt: when its session/refund was scheduled (the bank's idempotency window counts from there). */
   firstBankCallAt?: string;
+  /** When the run started and closed, as the server recorded them (no call of it can be earlier than its start). */
+  startedAt?: string;
+  closedAt?: string;
 }
 
 /** Reads a refund run's failure: its kind and status, or undefined if it is not one of ours. */
