@@ -70,7 +70,13 @@ describe('console settings', () => {
       loginPerMinute: 10,
       secureCookies: true,
       trustProxy: false,
+      lockAfter: 20,
+      lockMinutes: 15,
+      approverSecondFactor: 'required',
     });
+    expect(() =>
+      loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: 'k.pem', PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: 'no' }),
+    ).toThrow('PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: required or optional, not "no"');
   });
 });
 
@@ -87,7 +93,7 @@ describe('console html', () => {
 describe('console sessions', () => {
   it('forget a session at its expiry', () => {
     const store = new SessionStore(60_000);
-    const s = store.create('maria', 0);
+    const s = store.create('maria', 'fingerprint', 0);
     expect(s.id).toMatch(/^[\w-]{43}$/);
     expect(store.get(s.id, 59_999)?.person).toBe('maria');
     expect(store.get(s.id, 60_000)).toBeUndefined();
