@@ -27,7 +27,8 @@ export function isTemporalDown(err: unknown): boolean {
   return false;
 }
 
-type ConsoleError = Error & { statusCode?: number; code?: string };
+/** `code` is a string for Fastify's errors and a number for gRPC's (a status code). */
+type ConsoleError = Error & { statusCode?: number; code?: string | number };
 
 /** The status and the words a person reads for an error thrown anywhere in a request. */
 export function describeConsoleError(
@@ -36,7 +37,7 @@ export function describeConsoleError(
 ): { status: number; heading: string; message: string } {
   const { m } = ctx;
   const plain = (status: number, message: string) => ({ status, heading: m.errors.heading(status), message });
-  if (err.code?.startsWith('FST_CSRF')) return plain(403, m.csrf);
+  if (typeof err.code === 'string' && err.code.startsWith('FST_CSRF')) return plain(403, m.csrf);
   if (err instanceof Forbidden) return plain(403, err.message);
   if (isTemporalDown(err))
     return { status: 503, heading: m.errors.temporalHeading, message: m.errors.temporal };

@@ -34,8 +34,8 @@ const ru = {
     expired: 'Сеанс истёк, войдите снова.',
     wait: (seconds: number) =>
       `Слишком много неудачных попыток для этого логина: попробуйте снова через ${seconds} с.`,
-    locked: (until: string) =>
-      `Вход для этого логина временно закрыт после многих неудачных попыток. Попробуйте снова после ${until} или попросите администратора снять блокировку.`,
+    locked: (at: string, minutes: number) =>
+      `Вход для этого логина временно закрыт после многих неудачных попыток. Попробуйте снова после ${at} МСК (через ${minutes} мин) или попросите администратора снять блокировку.`,
     secondFactorNeeded:
       'Утверждающий входит с кодом из приложения, а он у вас не настроен: попросите администратора добавить totp в файл политики.',
   },
@@ -236,8 +236,8 @@ const en: Messages = {
     tooMany: 'Too many sign-in attempts. Wait a minute and try again.',
     expired: 'Your session expired; sign in again.',
     wait: (seconds) => `Too many failed attempts for this login: try again in ${seconds} s.`,
-    locked: (until) =>
-      `Sign-in for this login is locked for now after many failed attempts. Try again after ${until}, or ask an admin to unlock it.`,
+    locked: (at, minutes) =>
+      `Sign-in for this login is locked for now after many failed attempts. Try again after ${at} MSK (in ${minutes} min), or ask an admin to unlock it.`,
     secondFactorNeeded:
       'An approver signs in with an authenticator code, and you have none set up: ask an admin to add totp to the policy file.',
   },

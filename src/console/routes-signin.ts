@@ -4,7 +4,6 @@
  * whatever the address), then the password and, for an approver by default, the TOTP code.
  */
 import type { FastifyInstance } from 'fastify';
-import { moscowTime } from '../i18n';
 import { createLogger } from '../logger';
 import type { ConsoleContext } from './context';
 import { totpStep, verifyPassword } from './passwords';
@@ -12,6 +11,11 @@ import { loginPage, messagePage, signInLocksPage } from './views';
 
 export const SESSION_COOKIE = 'payrun_session';
 const log = createLogger('console');
+const MOSCOW_CLOCK = new Intl.DateTimeFormat('ru-RU', {
+  timeZone: 'Europe/Moscow',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 /** Longer than any policy id: a longer login is counted by its first characters. */
 const LOGIN_CHARS = 128;
@@ -49,12 +53,14 @@ export function registerSignInRoutes(app: FastifyInstance, ctx: ConsoleContext, 
       const verdict = ctx.guard.attempt(login, now);
       if (!verdict.allowed) {
         reply.header('retry-after', String(Math.ceil((verdict.retryAt - now) / 1000)));
-        // Shown to the minute, rounded up: "after 14:36" is never before the lock ends.
-        const until = new Date(Math.ceil(verdict.retryAt / 60_000) * 60_000).toISOString();
+        // Shown to the minute, rounded up ("after 14:36" is never before the lock ends), with the minutes
+        // left, since a lock may pass midnight. A time only: the flash masks a long run of date digits.
+        const minutes = Math.ceil((verdict.retryAt - now) / 60_000);
+        const at = MOSCOW_CLOCK.format(Math.ceil(verdict.retryAt / 60_000) * 60_000);
         return refuse(
           429,
           verdict.locked
-            ? m.login.locked(moscowTime(until, ctx.lang))
+            ? m.login.locked(at, minutes)
             : m.login.wait(Math.ceil((verdict.retryAt - now) / 1000)),
         );
       }
