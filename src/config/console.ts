@@ -19,6 +19,12 @@ export interface ConsoleSettings {
   secureCookies: boolean;
   /** Behind a reverse proxy: the client's address from X-Forwarded-For (sign-in limits count clients, not the proxy). */
   trustProxy: boolean;
+  /** Failed or refused sign-ins for one login (any address) before it is locked (src/console/sign-in-guard.ts). */
+  lockAfter: number;
+  /** How long a locked login stays locked, and the window its failures are counted in. */
+  lockMinutes: number;
+  /** An approver signs in with a TOTP code too ('required', the default), or may without one ('optional'). */
+  approverSecondFactor: 'required' | 'optional';
 }
 
 export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
@@ -36,6 +42,12 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
     );
   const secureCookies = trueOrFalse(env, 'PAYRUN_CONSOLE_SECURE_COOKIES', true, problems);
   const trustProxy = trueOrFalse(env, 'PAYRUN_CONSOLE_TRUST_PROXY', false, problems);
+  // Enough for a person who forgot which password; the back-off before it slows a guesser to a crawl.
+  const lockAfter = wholeNumber(env, 'PAYRUN_CONSOLE_LOCK_AFTER', 20, 3, 1000, problems);
+  const lockMinutes = wholeNumber(env, 'PAYRUN_CONSOLE_LOCK_MINUTES', 15, 1, 24 * 60, problems);
+  const secondFactor = env.PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR?.trim() || 'required';
+  if (secondFactor !== 'required' && secondFactor !== 'optional')
+    problems.push(`PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: required or optional, not "${secondFactor}"`);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     // Loopback: a TLS proxy in front of it is the way in (docs/console.md).
@@ -47,5 +59,8 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
     loginPerMinute,
     secureCookies,
     trustProxy,
+    lockAfter,
+    lockMinutes,
+    approverSecondFactor: secondFactor as 'required' | 'optional',
   };
 }

@@ -9,9 +9,10 @@ import { ConfigError } from '../config';
 import { privateKeyFromPem, publicKeyText, signerFromKey, type Signer } from '../policy/keys';
 import type { BatchOptions } from '../../workflows/contracts/batch';
 import { readFileSync } from 'node:fs';
-import type { KeyObject } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import { MESSAGES, type Messages } from './messages';
 import type { Session, SessionStore } from './sessions';
+import { SignInGuard } from './sign-in-guard';
 import type { ConsoleSettings } from '../config';
 import type { PageContext, Viewer } from './views';
 
@@ -34,6 +35,7 @@ export const MAY = {
   submit: ['preparer'],
   approve: ['approver'],
   operate: ['preparer', 'approver', 'admin'],
+  unlock: ['admin'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Action = keyof typeof MAY;
@@ -70,10 +72,20 @@ export class Forbidden extends Error {
   readonly statusCode = 403;
 }
 
+/** Temporal did not answer within the console's bound: the page says so (503) instead of hanging. */
+export class TemporalUnavailable extends Error {
+  readonly statusCode = 503;
+}
+
+/** How long a page waits for Temporal's connection to be ready before it says Temporal is unavailable. */
+export const TEMPORAL_READY_MS = 1_500;
+
 export class ConsoleContext {
   readonly m: Messages;
   /** The last TOTP step each person signed in with: a code is refused the second time. */
   readonly totpStepsUsed = new Map<string, number>();
+  /** Failed sign-ins per login, whatever the address: back-off, then a lock an admin can lift. */
+  readonly guard: SignInGuard;
   private readonly key: KeyObject;
 
   constructor(
@@ -82,6 +94,42 @@ export class ConsoleContext {
   ) {
     this.m = MESSAGES[opts.lang];
     this.key = consoleKey(opts.settings, opts.policy.current());
+    const { lockAfter, lockMinutes } = opts.settings;
+    this.guard = new SignInGuard({
+      freeFailures: 5,
+      lockAfter,
+      lockMs: lockMinutes * 60_000,
+      maxBackoffMs: 60_000,
+      maxTracked: 10_000,
+    });
+  }
+
+  /**
+   * A fingerprint of the person's sign-in secrets in the current policy (password hash, TOTP secret): a
+   * session opened under others is over. Undefined for a person who cannot sign in at all.
+   */
+  credentialOf(person: string): string | undefined {
+    const login = this.opts.policy.current().logins.get(person);
+    if (!login?.passwordHash) return undefined;
+    return createHash('sha256')
+      .update(JSON.stringify([login.passwordHash, login.totp ?? '']))
+      .digest('base64url');
+  }
+
+  /**
+   * Temporal's frontend answers its cheapest call (GetSystemInfo, a millisecond on a healthy server) within
+   * TEMPORAL_READY_MS, or TemporalUnavailable. Asked before every route that reads or changes a batch, so a
+   * stopped or stuck Temporal costs a page 1.5 s, not the SDK's twenty seconds of retries.
+   */
+  async temporalReady(): Promise<void> {
+    const { connection } = this.opts.client;
+    try {
+      await connection.withDeadline(Date.now() + TEMPORAL_READY_MS, () =>
+        connection.workflowService.getSystemInfo({}),
+      );
+    } catch (err) {
+      throw new TemporalUnavailable(this.m.errors.temporal, { cause: err });
+    }
   }
 
   get lang(): Lang {

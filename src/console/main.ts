@@ -25,7 +25,8 @@ export async function runConsoleFromEnv(env?: Env): Promise<void> {
   const bankConfig = loadOptionalBankConfig(env);
   let bank: BankClient | undefined;
   if (bankConfig) bank = createBankClient(bankConfig, createLogger('bank'));
-  const { client, close } = await connectClient(setup, { retryForMs: 120_000 });
+  // Three tries (about half a second of back-off) per call: with Temporal down a page says so at once.
+  const { client, close } = await connectClient(setup, { retryForMs: 120_000, grpcAttempts: 3 });
   const running = await startConsole({
     client,
     taskQueue: setup.config.taskQueue,

@@ -7,7 +7,13 @@ import type { Lang } from '../i18n';
 const ru = {
   title: 'payrun — бухгалтерия',
   skip: 'К содержимому',
-  nav: { upload: 'Загрузить файл', batches: 'Пакеты', payout: 'Выплата по референсу', logout: 'Выйти' },
+  nav: {
+    upload: 'Загрузить файл',
+    batches: 'Пакеты',
+    payout: 'Выплата по референсу',
+    admin: 'Блокировки входа',
+    logout: 'Выйти',
+  },
   signedInAs: (name: string, roles: string) => `Вы вошли как ${name} (${roles})`,
   roles: {
     preparer: 'подготовка',
@@ -26,6 +32,36 @@ const ru = {
     failed: 'Неверный логин, пароль или код.',
     tooMany: 'Слишком много попыток входа. Подождите минуту и попробуйте снова.',
     expired: 'Сеанс истёк, войдите снова.',
+    wait: (seconds: number) =>
+      `Слишком много неудачных попыток для этого логина: попробуйте снова через ${seconds} с.`,
+    locked: (at: string, minutes: number) =>
+      `Вход для этого логина временно закрыт после многих неудачных попыток. Попробуйте снова после ${at} МСК (через ${minutes} мин) или попросите администратора снять блокировку.`,
+    secondFactorNeeded:
+      'Утверждающий входит с кодом из приложения, а он у вас не настроен: попросите администратора добавить totp в файл политики.',
+  },
+  errors: {
+    heading: (status: number) => `Ошибка ${status}`,
+    badRequest: 'Запрос не понят: обновите страницу и повторите.',
+    tooLarge: 'Файл или форма слишком велики: файл выплат — не больше 100 МБ, форма — не больше 1 МБ.',
+    headersTooLarge:
+      'Заголовки запроса слишком велики (обычно это слишком много или слишком длинные cookie): очистите cookie этого сайта и повторите.',
+    unsupported: 'Такой запрос консоль не принимает.',
+    temporalHeading: 'Temporal недоступен',
+    temporal:
+      'Консоль не может связаться с Temporal, поэтому пакеты и выплаты сейчас не видны и не меняются. Попробуйте через минуту; если не пройдёт — сообщите администратору.',
+  },
+  admin: {
+    heading: 'Блокировки входа',
+    none: 'Никто не заблокирован и не ждёт.',
+    login: 'Логин',
+    failures: 'Попыток',
+    until: 'Ждёт до',
+    locked: 'заблокирован',
+    waiting: 'пауза',
+    state: 'Состояние',
+    unlock: 'Снять блокировку',
+    unlocked: (login: string) => `Блокировка входа для ${login} снята.`,
+    notHeld: (login: string) => `Логин ${login} не был заблокирован.`,
   },
   forbidden: (what: string) => `Недостаточно прав: ${what}.`,
   needRole: {
@@ -33,6 +69,7 @@ const ru = {
     approve: 'утверждать и отклонять пакеты может только утверждающий',
     operate:
       'приостанавливать, возобновлять и отменять пакеты может подготовитель, утверждающий или администратор',
+    unlock: 'снимать блокировку входа может только администратор',
   },
   csrf: 'Форма устарела или пришла не отсюда (нет проверочного токена). Обновите страницу и повторите.',
   notFound: 'Страница не найдена.',
@@ -173,7 +210,13 @@ export type Messages = typeof ru;
 const en: Messages = {
   title: 'payrun — accounting',
   skip: 'Skip to content',
-  nav: { upload: 'Upload a file', batches: 'Batches', payout: 'Payout by reference', logout: 'Sign out' },
+  nav: {
+    upload: 'Upload a file',
+    batches: 'Batches',
+    payout: 'Payout by reference',
+    admin: 'Sign-in locks',
+    logout: 'Sign out',
+  },
   signedInAs: (name, roles) => `Signed in as ${name} (${roles})`,
   roles: {
     preparer: 'preparer',
@@ -192,12 +235,42 @@ const en: Messages = {
     failed: 'Wrong login, password or code.',
     tooMany: 'Too many sign-in attempts. Wait a minute and try again.',
     expired: 'Your session expired; sign in again.',
+    wait: (seconds) => `Too many failed attempts for this login: try again in ${seconds} s.`,
+    locked: (at, minutes) =>
+      `Sign-in for this login is locked for now after many failed attempts. Try again after ${at} MSK (in ${minutes} min), or ask an admin to unlock it.`,
+    secondFactorNeeded:
+      'An approver signs in with an authenticator code, and you have none set up: ask an admin to add totp to the policy file.',
+  },
+  errors: {
+    heading: (status) => `Error ${status}`,
+    badRequest: 'The request was not understood: reload the page and try again.',
+    tooLarge: 'The file or form is too large: a payout file may have at most 100 MB, a form 1 MB.',
+    headersTooLarge:
+      "The request's headers are too large (usually too many or too long cookies): clear this site's cookies and try again.",
+    unsupported: 'The console does not accept this kind of request.',
+    temporalHeading: 'Temporal unavailable',
+    temporal:
+      'The console cannot reach Temporal, so batches and payouts can be neither seen nor changed now. Try again in a minute; if it persists, tell an admin.',
+  },
+  admin: {
+    heading: 'Sign-in locks',
+    none: 'Nobody is locked or waiting.',
+    login: 'Login',
+    failures: 'Attempts',
+    until: 'Waits until',
+    locked: 'locked',
+    waiting: 'backing off',
+    state: 'State',
+    unlock: 'Unlock',
+    unlocked: (login) => `Sign-in for ${login} unlocked.`,
+    notHeld: (login) => `Login ${login} was not locked.`,
   },
   forbidden: (what) => `Not allowed: ${what}.`,
   needRole: {
     submit: 'only a preparer may upload and submit files',
     approve: 'only an approver may approve or reject batches',
     operate: 'a preparer, approver or admin may pause, resume and cancel batches',
+    unlock: 'only an admin may unlock sign-in',
   },
   csrf: 'This form is stale or came from elsewhere (no valid check token). Reload the page and try again.',
   notFound: 'Page not found.',

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dryRunBatch } from '../batch/dry-run';
 import { ledgerHeadroom } from '../batch/headroom';
 import { lookupPayout } from '../batch/lookup';
@@ -76,18 +76,47 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
     return reply.type('text/html; charset=utf-8').send(uploadPage(ctx.page(req, reply)));
   });
 
-  app.post('/upload', { preHandler: app.csrfProtection }, async (req, reply) => {
+  /**
+   * The multipart body's CSRF token, checked as the form's first field (uploadForm puts it there) before a
+   * byte of the file is read: the plugin's check runs before a body is parsed, and the token must not
+   * ride in the URL. Without the field, the X-CSRF-Token header. False when refused (the 403 page is sent).
+   */
+  const csrfHolds = (req: FastifyRequest, reply: FastifyReply, token: string): boolean => {
+    let holds = false;
+    (req as { body: unknown }).body = token ? { _csrf: token } : undefined;
+    app.csrfProtection.call(app, req, reply, () => (holds = true));
+    return holds;
+  };
+
+  app.post('/upload', async (req, reply) => {
     const viewer = ctx.require(req, 'submit');
+    let checked = false;
+    if (!req.isMultipart()) {
+      // A plain form (a script-less browser never sends one here): its token is checked, no file read.
+      const token = (req.body as { _csrf?: string } | undefined)?._csrf ?? '';
+      if (!csrfHolds(req, reply, token)) return reply;
+      return reply
+        .code(400)
+        .type('text/html; charset=utf-8')
+        .send(uploadPage({ ...ctx.page(req, reply), flash: { kind: 'error', text: m.upload.noFile } }));
+    }
     sweep();
     let bytes: Buffer | undefined;
     let name = 'batch.csv';
     const fields: Record<string, string> = {};
     for await (const part of req.parts()) {
+      if (!checked) {
+        const token = part.type === 'field' && part.fieldname === '_csrf' ? String(part.value) : '';
+        if (!csrfHolds(req, reply, token)) return reply;
+        checked = true;
+        if (part.type === 'field') continue;
+      }
       if (part.type === 'file') {
         bytes = await part.toBuffer();
         name = safeName(part.filename);
       } else fields[part.fieldname] = String(part.value);
     }
+    if (!checked && !csrfHolds(req, reply, '')) return reply;
     const page = ctx.page(req, reply);
     const fail = (text: string) =>
       reply

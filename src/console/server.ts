@@ -2,8 +2,8 @@
  * The accounting console's HTTP server. Fastify 5 because its maintained plugins cover what a console with
  * money behind it must get right, instead of hand-written code: signed cookies (@fastify/cookie), CSRF
  * tokens (@fastify/csrf-protection), a strict Content-Security-Policy and the other security headers
- * (@fastify/helmet), streamed uploads with limits (@fastify/multipart) and sign-in throttling
- * (@fastify/rate-limit). @fastify/formbody parses the plain HTML forms (Fastify itself reads only JSON),
+ * (@fastify/helmet), streamed uploads with limits (@fastify/multipart) and per-address sign-in throttling
+ * (@fastify/rate-limit; the per-login back-off and lock are ./sign-in-guard). @fastify/formbody parses the plain HTML forms (Fastify itself reads only JSON),
  * so every page works without a script.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,29 +14,44 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { createLogger } from '../logger';
-import { ConsoleContext, Forbidden, type ConsoleOptions } from './context';
-import { totpStep, verifyPassword } from './passwords';
+import { ConsoleContext, type ConsoleOptions } from './context';
+import { barePage, clientErrorHandler, sendErrorPage } from './errors';
 import { registerBatchRoutes } from './routes-batches';
 import { registerRecipientRoutes } from './routes-recipients';
+import { registerSignInRoutes, SESSION_COOKIE } from './routes-signin';
 import { registerUploadRoutes } from './routes-upload';
 import { SessionStore } from './sessions';
 import { CONSOLE_CSS, CONSOLE_JS } from './static';
-import { loginPage, messagePage } from './views';
+import { messagePage } from './views';
 
 export type { ConsoleOptions } from './context';
 
-const SESSION_COOKIE = 'payrun_session';
 /** The largest upload accepted (a 300 000-row file is about 60 MB). */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
-const log = createLogger('console');
 
 const OPEN_PATHS = new Set(['/login', '/healthz', '/static/console.css', '/static/console.js']);
+/** Routes that never ask Temporal (every other one waits for its connection first). */
+const WITHOUT_TEMPORAL = new Set([
+  '/',
+  '/login',
+  '/logout',
+  '/healthz',
+  '/upload',
+  '/admin/sign-in',
+  '/admin/sign-in/unlock',
+]);
 
 export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, trustProxy: opts.settings.trustProxy, bodyLimit: 1_048_576 });
   const ctx = new ConsoleContext(opts, new SessionStore(opts.settings.sessionMinutes * 60_000));
-  const { m } = ctx;
+  const app = Fastify({
+    logger: false,
+    trustProxy: opts.settings.trustProxy,
+    bodyLimit: 1_048_576,
+    // A malformed address (FST_ERR_BAD_URL) never reaches the error handler: the same page here.
+    frameworkErrors: (err, _req, reply) => sendErrorPage(ctx, err, reply, () => barePage(ctx)),
+    // Headers over Node's 16 KB and broken request lines: a page, not Fastify's JSON on the socket.
+    clientErrorHandler: clientErrorHandler(ctx),
+  });
   const secure = opts.settings.secureCookies;
   const cookieOpts = { path: '/', httpOnly: true, sameSite: 'strict' as const, secure };
 
@@ -45,11 +60,11 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 10 } });
   await app.register(csrf, {
     cookieOpts: { ...cookieOpts, signed: true },
-    // The upload's token rides in its form's action URL: a multipart body is read only after the check.
+    // A form field or a header, never the query string: a URL is kept by the address bar, the history
+    // and every proxy's log. The upload's multipart body is checked in its route (routes-upload.ts).
     getToken: (req) => {
       const body = req.body as { _csrf?: string } | undefined;
-      const query = req.query as { _csrf?: string } | undefined;
-      return body?._csrf ?? query?._csrf ?? (req.headers['x-csrf-token'] as string | undefined) ?? '';
+      return body?._csrf ?? (req.headers['x-csrf-token'] as string | undefined) ?? '';
     },
   });
   await app.register(helmet, {
@@ -71,7 +86,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   });
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => ({ statusCode: 429, message: m.login.tooMany }),
+    errorResponseBuilder: () => ({ statusCode: 429, message: ctx.m.login.tooMany }),
   });
 
   // Pages and answers hold people's payouts: no cache keeps them (the static files may be cached).
@@ -79,47 +94,50 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
     if (!req.url.startsWith('/static/')) reply.header('cache-control', 'no-store');
   });
 
-  // Who is asking: the session cookie, checked on every request but the sign-in page and static files.
-  app.addHook('preHandler', async (req, reply) => {
+  // Who is asking: the session cookie, read before the body so even an error page knows them. A session
+  // whose person was revoked, or whose password or TOTP secret changed since it opened, is over.
+  app.addHook('onRequest', async (req) => {
     const raw = req.cookies[SESSION_COOKIE];
     const unsigned = raw ? req.unsignCookie(raw) : undefined;
     const session = unsigned?.valid ? ctx.sessions.get(unsigned.value ?? undefined) : undefined;
-    const viewer = session ? ctx.viewer(session.person) : undefined;
-    if (session && viewer) {
-      req.session = session;
-      req.viewer = viewer;
+    if (!session) return;
+    const viewer = ctx.viewer(session.person);
+    if (!viewer || session.credential !== ctx.credentialOf(session.person)) {
+      ctx.sessions.delete(session.id);
       return;
     }
+    req.session = session;
+    req.viewer = viewer;
+  });
+
+  // Everything but the sign-in page and static files needs someone signed in.
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.viewer) return;
     const path = req.url.split('?')[0]!;
     if (OPEN_PATHS.has(path)) return;
     if (req.method === 'GET') return reply.redirect('/login');
     return reply
       .code(401)
       .type('text/html; charset=utf-8')
-      .send(messagePage(ctx.page(req, reply), m.login.heading, m.login.expired));
+      .send(messagePage(ctx.page(req, reply), ctx.m.login.heading, ctx.m.login.expired));
   });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) => {
-    let status = err.statusCode ?? 500;
-    let message = err.message;
-    if (err.code?.startsWith('FST_CSRF')) {
-      status = 403;
-      message = m.csrf;
-    } else if (err instanceof Forbidden) status = 403;
-    else if (status >= 500) {
-      log.error({ err: { message: err.message, stack: err.stack } }, 'console request failed');
-      message = m.internalError;
-    }
-    void reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .send(messagePage(ctx.page(req, reply), String(status), message));
+  // A route that reads or changes batches asks Temporal's connection first: down, the page says so within
+  // TEMPORAL_READY_MS instead of hanging on the SDK's retries.
+  app.addHook('preHandler', async (req) => {
+    const route = req.routeOptions.url;
+    if (route !== undefined && !WITHOUT_TEMPORAL.has(route) && !route.startsWith('/static/'))
+      await ctx.temporalReady();
   });
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string }, req, reply) =>
+    sendErrorPage(ctx, err, reply, () => ctx.page(req, reply)),
+  );
   app.setNotFoundHandler((req, reply) =>
     reply
       .code(404)
       .type('text/html; charset=utf-8')
-      .send(messagePage(ctx.page(req, reply), '404', m.notFound)),
+      .send(messagePage(ctx.page(req, reply), ctx.m.errors.heading(404), ctx.m.notFound)),
   );
 
   app.get('/healthz', async () => ({ ok: true }));
@@ -129,75 +147,12 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   );
   app.get('/', (req, reply) => reply.redirect(req.viewer ? '/batches' : '/login'));
 
-  app.get('/login', (req, reply) => {
-    if (req.viewer) return reply.redirect('/batches');
-    return reply.type('text/html; charset=utf-8').send(loginPage(ctx.page(req, reply)));
-  });
-  app.post<{ Body: { person?: string; password?: string; totp?: string } }>(
-    '/login',
-    {
-      config: { rateLimit: { max: opts.settings.loginPerMinute, timeWindow: '1 minute' } },
-      preHandler: app.csrfProtection,
-    },
-    async (req, reply) => {
-      const person = String(req.body?.person ?? '').trim();
-      const ok = await checkLogin(
-        ctx,
-        person,
-        String(req.body?.password ?? ''),
-        String(req.body?.totp ?? ''),
-      );
-      if (!ok) {
-        const page = ctx.page(req, reply);
-        return reply
-          .code(401)
-          .type('text/html; charset=utf-8')
-          .send(loginPage({ ...page, flash: { kind: 'error', text: m.login.failed } }, person));
-      }
-      const session = ctx.sessions.create(person);
-      reply.setCookie(SESSION_COOKIE, session.id, {
-        ...cookieOpts,
-        signed: true,
-        maxAge: opts.settings.sessionMinutes * 60,
-      });
-      return reply.redirect('/batches', 303);
-    },
-  );
-  app.post('/logout', { preHandler: app.csrfProtection }, (req, reply) => {
-    if (req.session) ctx.sessions.delete(req.session.id);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.redirect('/login', 303);
-  });
-
+  registerSignInRoutes(app, ctx, cookieOpts);
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerRecipientRoutes(app, ctx);
   return app;
 }
-
-/** A person of the policy with a password (and the code, when they have TOTP). Constant work for unknown names. */
-async function checkLogin(
-  ctx: ConsoleContext,
-  person: string,
-  password: string,
-  code: string,
-): Promise<boolean> {
-  const viewer = person ? ctx.viewer(person) : undefined;
-  const login = viewer ? ctx.opts.policy.current().logins.get(person) : undefined;
-  if (!login?.passwordHash) {
-    await verifyPassword(password, DUMMY_HASH); // the same time as a real check: names cannot be probed
-    return false;
-  }
-  if (!(await verifyPassword(password, login.passwordHash))) return false;
-  if (!login.totp) return true;
-  const step = totpStep(login.totp, code);
-  // A code works once: one seen over someone's shoulder or in a proxy's log cannot sign in again.
-  if (step === undefined || step <= (ctx.totpStepsUsed.get(person) ?? -1)) return false;
-  ctx.totpStepsUsed.set(person, step);
-  return true;
-}
-
-const DUMMY_HASH = `scrypt$16384$8$1$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(32).toString('base64url')}`;
 
 export interface RunningConsole {
   url: string;

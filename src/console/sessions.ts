@@ -1,5 +1,7 @@
 /**
- * Signed-in people, in memory: a session is a random id (the cookie's value) with the person and an expiry.
+ * Signed-in people, in memory: a session is a random id (the cookie's value) with the person, an expiry and
+ * a fingerprint of the sign-in secrets it was opened with (the policy's password hash and TOTP secret): when
+ * an admin changes them, the console drops the session at its next request (ConsoleContext.credentialOf).
  * A restart signs everyone out, which is the safe direction; the console keeps no state on disk.
  */
 import { randomBytes } from 'node:crypto';
@@ -7,6 +9,8 @@ import { randomBytes } from 'node:crypto';
 export interface Session {
   id: string;
   person: string;
+  /** ConsoleContext.credentialOf(person) at sign-in. */
+  credential: string;
   expiresAt: number;
   /** One message for the next page (what the last form did). */
   flash?: { kind: 'ok' | 'error'; text: string };
@@ -17,9 +21,10 @@ export class SessionStore {
 
   constructor(private readonly ttlMs: number) {}
 
-  create(person: string, now = Date.now()): Session {
+  create(person: string, credential: string, now = Date.now()): Session {
     this.sweep(now);
-    const session = { id: randomBytes(32).toString('base64url'), person, expiresAt: now + this.ttlMs };
+    const id = randomBytes(32).toString('base64url');
+    const session = { id, person, credential, expiresAt: now + this.ttlMs };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -4,9 +4,10 @@
  * drop zone and the live progress bar. Strings from ./messages, money as `1 234,56 ₽`, times in Moscow.
  */
 import type { Lang } from '../i18n';
-import { money, t } from '../i18n';
+import { money, moscowTime, t } from '../i18n';
 import type { DryRunReport } from '../batch/dry-run';
 import type { LoadedBatch, RowError } from '../csv';
+import type { HeldLogin } from './sign-in-guard';
 import { html, masked, table, type Html } from './html';
 import type { Messages } from './messages';
 
@@ -33,6 +34,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
           <li><a href="/batches">${m.nav.batches}</a></li>
           <li><a href="/payouts">${m.nav.payout}</a></li>
           <li><a href="/recipients">${t('recipient.page.nav', {}, ctx.lang)}</a></li>
+          ${viewer.roles.includes('admin') ? html`<li><a href="/admin/sign-in">${m.nav.admin}</a></li>` : ''}
         </ul>
         <p class="who">${m.signedInAs(viewer.name, viewer.roles.map((r) => m.roles[r] ?? r).join(', '))}</p>
         <form method="post" action="/logout">
@@ -95,15 +97,50 @@ export function messagePage(ctx: PageContext, title: string, message: string): s
   );
 }
 
+/** Logins that must wait or are locked, each with the admin's unlock. */
+export function signInLocksPage(ctx: PageContext, held: HeldLogin[]): string {
+  const { m } = ctx;
+  return layout(
+    ctx,
+    m.admin.heading,
+    html`<h1>${m.admin.heading}</h1>
+      ${
+        held.length === 0
+          ? html`<p id="held-none">${m.admin.none}</p>`
+          : table({
+              id: 'held',
+              caption: m.admin.heading,
+              headers: [m.admin.login, m.admin.state, m.admin.failures, m.admin.until, ''],
+              numeric: [2],
+              rows: held.map((h) => [
+                h.login,
+                h.locked ? m.admin.locked : m.admin.waiting,
+                h.failures,
+                moscowTime(new Date(h.retryAt).toISOString(), ctx.lang),
+                html`<form method="post" action="/admin/sign-in/unlock">
+                  ${csrfField(ctx)}<input type="hidden" name="person" value="${h.login}" />
+                  <button type="submit">${m.admin.unlock}</button>
+                </form>`,
+              ]),
+            })
+      }`,
+  );
+}
+
+/**
+ * The upload form. Its CSRF token is the first field of the multipart body (never in the action's URL,
+ * where the address bar, the history and proxies' logs would keep it): the route reads it before the file.
+ */
 export function uploadForm(ctx: PageContext): Html {
   const { m } = ctx;
   return html`<form
     method="post"
-    action="/upload?_csrf=${encodeURIComponent(ctx.csrf)}"
+    action="/upload"
     enctype="multipart/form-data"
     class="stack"
     id="upload-form"
   >
+    ${csrfField(ctx)}
     <div class="dropzone" id="dropzone">
       <p id="upload-hint">${m.upload.hint}</p>
       <label for="file">${m.upload.file}</label>

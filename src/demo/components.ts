@@ -170,6 +170,9 @@ export async function startDemoComponents(opts: {
         PAYRUN_CONSOLE_PORT: String(consolePort),
         PAYRUN_CONSOLE_SERVICE_ID: opts.console.serviceId,
         PAYRUN_CONSOLE_KEY_FILE: opts.console.keyFile,
+        // The demo's approvers sign in with the published password alone (on loopback, demo money);
+        // anywhere else an approver needs a TOTP code too.
+        PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: 'optional',
         // The dry run asks the bank (the sandbox) for tax numbers and the deposit.
         BANK_ENV: 'test',
         BANK_BASE_URL_TEST: sandboxUrl,

@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  defaultGrpcRetryOptions,
+  makeGrpcRetryInterceptor,
+  type TLSConfig,
+} from '@temporalio/client';
 import type { DataConverter } from '@temporalio/common';
 import {
   ConfigError,
@@ -101,6 +107,11 @@ export interface ConnectOptions {
    * process of payrun itself goes through payrunDataConverter.
    */
   dataConverterOverride?: DataConverter;
+  /**
+   * Tries per call on a retryable gRPC error (the SDK's default is 10, about 20 s of back-off when the
+   * server is down). The console asks for fewer: a person waiting for a page is told Temporal is down.
+   */
+  grpcAttempts?: number;
 }
 
 /** A Temporal client with payrun's DataConverter (encryption), TLS and API key. */
@@ -112,7 +123,18 @@ export async function connectClient(
   const security = securityOptions(config);
   const connection = await connectWithRetry(
     config.address,
-    () => Connection.connect({ address: config.address, ...security }),
+    () =>
+      Connection.connect({
+        address: config.address,
+        ...security,
+        ...(opts.grpcAttempts
+          ? {
+              interceptors: [
+                makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: opts.grpcAttempts })),
+              ],
+            }
+          : {}),
+      }),
     opts.retryForMs ?? 0,
   );
   const client = new Client({

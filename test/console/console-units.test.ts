@@ -2,7 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../../src/config';
-import { consoleKey } from '../../src/console/context';
+import { ServiceError } from '@temporalio/client';
+import { consoleKey, Forbidden, type ConsoleContext } from '../../src/console/context';
+import { describeConsoleError, isTemporalDown } from '../../src/console/errors';
+import { MESSAGES } from '../../src/console/messages';
 import { html, masked } from '../../src/console/html';
 import { hashPassword, totpCode, totpStep, verifyPassword, verifyTotp } from '../../src/console/passwords';
 import { SessionStore } from '../../src/console/sessions';
@@ -70,7 +73,13 @@ describe('console settings', () => {
       loginPerMinute: 10,
       secureCookies: true,
       trustProxy: false,
+      lockAfter: 20,
+      lockMinutes: 15,
+      approverSecondFactor: 'required',
     });
+    expect(() =>
+      loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: 'k.pem', PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: 'no' }),
+    ).toThrow('PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: required or optional, not "no"');
   });
 });
 
@@ -87,7 +96,7 @@ describe('console html', () => {
 describe('console sessions', () => {
   it('forget a session at its expiry', () => {
     const store = new SessionStore(60_000);
-    const s = store.create('maria', 0);
+    const s = store.create('maria', 'fingerprint', 0);
     expect(s.id).toMatch(/^[\w-]{43}$/);
     expect(store.get(s.id, 59_999)?.person).toBe('maria');
     expect(store.get(s.id, 60_000)).toBeUndefined();
@@ -127,5 +136,52 @@ describe('the console’s identity', () => {
       /^PAYRUN_CONSOLE_KEY_FILE: .* is not one of console's keys/,
     );
     expect(refusal({ ...settings, keyFile: join(dir, 'missing.pem') })).toMatch(/cannot read/);
+  });
+});
+
+describe('console error pages', () => {
+  // Only the catalogue is read: a context of the two languages' words is enough.
+  const ctxOf = (lang: 'ru' | 'en') => ({ m: MESSAGES[lang], lang }) as unknown as ConsoleContext;
+  const grpc = (code: number) =>
+    Object.assign(new Error('14 UNAVAILABLE: No connection established'), {
+      code,
+      details: '',
+      metadata: {},
+    });
+
+  it('words every status from the catalogue, never the error’s own', () => {
+    const ru = ctxOf('ru');
+    const fastify = (statusCode: number, code: string) =>
+      Object.assign(new Error('Body is too large'), { statusCode, code });
+    expect(describeConsoleError(ru, fastify(413, 'FST_ERR_CTP_BODY_TOO_LARGE'))).toEqual({
+      status: 413,
+      heading: 'Ошибка 413',
+      message: MESSAGES.ru.errors.tooLarge,
+    });
+    expect(describeConsoleError(ru, fastify(400, 'FST_ERR_CTP_INVALID_JSON_BODY')).message).toBe(
+      MESSAGES.ru.errors.badRequest,
+    );
+    expect(describeConsoleError(ru, fastify(403, 'FST_CSRF_INVALID_TOKEN')).message).toBe(MESSAGES.ru.csrf);
+    expect(describeConsoleError(ru, new Forbidden('Недостаточно прав: x.')).message).toBe(
+      'Недостаточно прав: x.',
+    );
+    expect(describeConsoleError(ru, new Error('ENOENT: /secret/path'))).toEqual({
+      status: 500,
+      heading: 'Ошибка 500',
+      message: MESSAGES.ru.internalError,
+    });
+    expect(describeConsoleError(ctxOf('en'), fastify(431, 'X')).heading).toBe('Error 431');
+  });
+
+  it('says Temporal is unavailable for gRPC UNAVAILABLE and DEADLINE_EXCEEDED, wrapped or not', () => {
+    const en = ctxOf('en');
+    for (const err of [
+      grpc(14),
+      grpc(4),
+      new ServiceError('Failed to connect', { cause: grpc(14) }),
+      new Error('query failed', { cause: new ServiceError('x', { cause: grpc(4) }) }),
+    ])
+      expect(describeConsoleError(en, err)).toMatchObject({ status: 503, heading: 'Temporal unavailable' });
+    expect(isTemporalDown(grpc(5))).toBe(false); // NOT_FOUND is an answer, not an outage
   });
 });
