@@ -7,6 +7,7 @@ import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { RECIPIENT_MESSAGES } from './recipient';
+import { REVIEW_MESSAGES } from './review';
 import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
 
@@ -20,6 +21,7 @@ const CATALOGUE = {
   ...BATCH_MESSAGES,
   ...ENGINE_MESSAGES,
   ...RECIPIENT_MESSAGES,
+  ...REVIEW_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;
