@@ -318,6 +318,7 @@ describe('the approver reviews the rows before approving', () => {
     );
     await approver.goto(url(`/batches/${another}`));
     await clickAndLoad(approver, 'form[action$="/approve"] button');
+    expect(await approver.textContent('#confirm-question')).toContain('1 строка на сумму 1 000,00 ₽');
     await axeCheck(approver, 'confirm');
     expect(bodies.length).toBeGreaterThan(10);
     const leaks = bodies.filter((b) => FULL_NUMBERS.some((n) => b.text.includes(n))).map((b) => b.what);
