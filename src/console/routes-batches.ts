@@ -7,25 +7,50 @@
 import { commandAnswer } from '../batch/answers';
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
+import { Readable } from 'node:stream';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { batchAudit } from '../batch/audit';
 import { subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
+import { ledgerHeadroom } from '../batch/headroom';
 import { reportHere } from '../batch/settle';
 import { batchStoreFor } from '../batch/store/open';
 import { isBatchId, isReference } from '../domain';
 import { signStatement } from '../policy/keys';
 import type { BatchStatement } from '../../workflows/contracts/approval';
+import type { StoredBatchMeta } from '../batch/store';
+import type { Decision } from '../i18n/review';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
 import type { ConsoleContext } from './context';
 import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
+import { ReviewCache } from './review-cache';
+import { reviewCsv } from './review-csv';
 import { messagePage } from './views';
 import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
+import { confirmFigures, confirmPage, type ReviewQuery } from './views-review';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type BatchRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/** A decision's form: the first post shows the confirm page, the second (confirm=1, the figures seen) acts. */
+interface DecisionBody {
+  reason?: string;
+  confirm?: string;
+  rows?: string;
+  total?: string;
+  content?: string;
+}
+
+function reviewQuery(q: Record<string, string | undefined>): ReviewQuery {
+  return {
+    order: q.order === 'amount' ? 'amount' : 'file',
+    only: q.only === 'flagged' ? 'flagged' : 'all',
+    page: Number(q.page) || 1,
+    people: Number(q.people) || 1,
+  };
+}
 
 export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
   const { m } = ctx;
@@ -42,6 +67,41 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   const reportReady = async (batchId: string) => (await store().readFinal(batchId)) !== undefined;
   const notFound = (req: FastifyRequest, reply: FastifyReply) =>
     html(reply, messagePage(ctx.page(req, reply), '404', m.notFound), 404);
+  const reviews = new ReviewCache({
+    store,
+    policy: () => ctx.opts.policy.current(),
+    ledger: () => ledgerHeadroom(client, ctx.opts.taskQueue, ctx.opts.policy.current()),
+  });
+
+  /**
+   * A decision answered with its confirm page unless this post is the confirmation with the figures the
+   * batch has now (rows, total, the file's hash): true when the caller may act.
+   */
+  async function confirmed(
+    req: FastifyRequest<{ Body: DecisionBody }>,
+    reply: FastifyReply,
+    decision: Decision,
+    meta: StoredBatchMeta,
+    reason?: string,
+  ): Promise<boolean> {
+    const b = req.body ?? {};
+    const f = confirmFigures(meta);
+    if (b.confirm === '1' && b.rows === f.rows && b.total === f.total && b.content === f.content) return true;
+    const entry = await reviews.review(meta).catch(() => undefined);
+    const changed = b.confirm === '1';
+    await html(
+      reply,
+      confirmPage(ctx.page(req, reply), {
+        decision,
+        meta,
+        changed,
+        ...(reason !== undefined ? { reason } : {}),
+        ...(entry ? { entry } : {}),
+      }),
+      changed ? 409 : 200,
+    );
+    return false;
+  }
 
   app.get<{ Querystring: BatchFilter }>('/batches', async (req, reply) => {
     const q = req.query;
@@ -55,25 +115,46 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     return html(reply, batchesPage(ctx.page(req, reply), filter, items, ctx.opts.policy.current().names));
   });
 
-  app.get<{ Params: { id: string } }>('/batches/:id', async (req, reply) => {
-    const meta = await storedBatch(req);
-    if (!meta) return notFound(req, reply);
-    const policy = ctx.opts.policy.current();
-    const submitter = await submitterOf(paths.dataDir, meta);
-    return html(
-      reply,
-      batchPage(ctx.page(req, reply), {
-        meta,
-        progress: await batchProgress(client, meta.batchId),
-        ...(submitter ? { submitter } : {}),
-        audit: await batchAudit(client, paths.dataDir, policy, meta.batchId),
-        names: policy.names,
-        canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
-        canOperate: ctx.may(req.viewer, 'operate'),
-        reportReady: await reportReady(meta.batchId),
-      }),
-    );
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    '/batches/:id',
+    async (req, reply) => {
+      const meta = await storedBatch(req);
+      if (!meta) return notFound(req, reply);
+      const policy = ctx.opts.policy.current();
+      const submitter = await submitterOf(paths.dataDir, meta);
+      return html(
+        reply,
+        batchPage(ctx.page(req, reply), {
+          meta,
+          review: { entry: await reviews.review(meta), query: reviewQuery(req.query) },
+          progress: await batchProgress(client, meta.batchId),
+          ...(submitter ? { submitter } : {}),
+          audit: await batchAudit(client, paths.dataDir, policy, meta.batchId),
+          names: policy.names,
+          canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
+          canOperate: ctx.may(req.viewer, 'operate'),
+          reportReady: await reportReady(meta.batchId),
+        }),
+      );
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { encoding?: string } }>(
+    '/batches/:id/rows.csv',
+    async (req, reply) => {
+      const meta = await storedBatch(req);
+      if (!meta) return notFound(req, reply);
+      const entry = await reviews.review(meta);
+      // The ledgers' flags when they are asked now: the download is the list as a whole.
+      await reviews.settled(meta.batchId);
+      const encoding = req.query.encoding === 'utf-8' ? 'utf-8' : 'windows-1251';
+      const name = `${meta.batchId}.rows.csv`;
+      return reply
+        .type(`text/csv; charset=${encoding}`)
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(Readable.from(reviewCsv(entry, ctx.opts.lang, encoding)));
+    },
+  );
 
   app.get<{ Params: { id: string } }>('/batches/:id/progress.json', async (req, reply) => {
     const meta = await storedBatch(req);
@@ -94,7 +175,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   });
 
   for (const decision of ['approve', 'reject'] as const)
-    app.post<{ Params: { id: string }; Body: { reason?: string } }>(
+    app.post<{ Params: { id: string }; Body: DecisionBody }>(
       `/batches/:id/${decision}`,
       { preHandler: app.csrfProtection },
       async (req, reply) => {
@@ -107,6 +188,8 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
         const reason = String(req.body?.reason ?? '')
           .trim()
           .slice(0, 500);
+        if (!(await confirmed(req, reply, decision, meta, decision === 'reject' ? reason : undefined)))
+          return reply;
         const signed = signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
           kind: 'batch',
           decision,
@@ -120,13 +203,14 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
 
   const commands = { pause: pauseBatchUpdate, resume: resumeBatchUpdate, cancel: cancelBatchUpdate } as const;
   for (const [name, update] of Object.entries(commands))
-    app.post<{ Params: { id: string } }>(
+    app.post<{ Params: { id: string }; Body: DecisionBody }>(
       `/batches/:id/${name}`,
       { preHandler: app.csrfProtection },
       async (req, reply) => {
         const viewer = ctx.require(req, 'operate');
         const meta = await storedBatch(req);
         if (!meta) return notFound(req, reply);
+        if (!(await confirmed(req, reply, name as Decision, meta))) return reply;
         // A name the console vouches for: the person it signed in (the audit shows it as given).
         await answer(req, () =>
           client.workflow.getHandle(meta.batchId).executeUpdate(update, { args: [{ by: viewer.id }] }),

@@ -36,6 +36,9 @@ td.num { text-align: right; white-space: nowrap; }
 .facts dt { font-weight: bold; }
 .facts dd { margin: 0; }
 progress { width: 100%; height: 1.5rem; }
+.flag { display: inline-block; margin: .1rem .2rem .1rem 0; padding: 0 .3rem; border: 1px solid #8a5a00; border-radius: 3px; background: #fff4e0; color: #4d3100; }
+.flag.bad { border-color: #a4161a; background: #fbeaea; color: #7a0f12; }
+.pager { display: flex; gap: 1rem; align-items: center; }
 @media (max-width: 40rem) {
   table, thead, tbody, tr, th, td { font-size: .9em; }
   .facts { grid-template-columns: 1fr; }

@@ -7,7 +7,9 @@ import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';
 import { html, masked, table, type Html } from './html';
+import type { ReviewEntry } from './review-cache';
 import { csrfField, layout, type PageContext } from './views';
+import { reviewSection, type ReviewQuery } from './views-review';
 
 export const PHASES = [
   'awaiting_approval',
@@ -66,6 +68,8 @@ export function batchesPage(
 
 export interface BatchPageData {
   meta: StoredBatchMeta;
+  /** What will be paid, paged as asked. */
+  review?: { entry: ReviewEntry; query: ReviewQuery };
   progress?: BatchProgress;
   submitter?: string;
   audit: AuditEntry[];
@@ -161,6 +165,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
         <p id="progress-text" aria-live="polite">${m.batch.progressText(p?.finished ?? 0, meta.rowCount)}</p>
       </section>
       ${countsTable(ctx, p ?? { counts: {}, amounts: {} })}
+      ${d.review ? reviewSection(ctx, d.review.entry, d.review.query) : ''}
       <section aria-labelledby="approval-h">
         <h2 id="approval-h">${m.batch.approval}</h2>
         ${approval?.required && approval.because ? html`<p>${m.batch.approvalNeeded(approval.because)}</p>` : ''}

@@ -9,6 +9,7 @@ import { ENGINE_MESSAGES } from './engine';
 import { PAYOUT_MESSAGES } from './payout';
 import { RECIPIENT_MESSAGES } from './recipient';
 import { RECONCILE_MESSAGES } from './reconcile';
+import { REVIEW_MESSAGES } from './review';
 import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
 
@@ -24,6 +25,7 @@ const CATALOGUE = {
   ...PAYOUT_MESSAGES,
   ...RECIPIENT_MESSAGES,
   ...RECONCILE_MESSAGES,
+  ...REVIEW_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;

@@ -243,6 +243,7 @@ describe('accounting console in a browser', () => {
     await check(page, 'batches');
     await clickAndLoad(page, `a[href="/batches/${batchId}"]`);
     await clickAndLoad(page, 'form[action$="/approve"] button');
+    await clickAndLoad(page, '#confirm-form button'); // the confirm page names the total and rows first
     expect(await page.textContent('.flash')).toContain('Ответ пакета');
     let navigations = 0;
     page.on('framenavigated', (f) => {
@@ -342,6 +343,7 @@ describe('accounting console in a browser', () => {
     expect(cancelled).not.toBe(batchId);
     expect(await page.isVisible('form[action$="/approve"] button')).toBe(false); // not an approver
     await clickAndLoad(page, 'form[action$="/cancel"] button');
+    await clickAndLoad(page, '#confirm-form button');
     expect(await page.textContent('.flash')).toContain('Ответ пакета');
     const p = await batchHandle(stack, cancelled).query(batchProgressQuery);
     expect(p.commands?.map((c) => [c.command, c.by])).toContainEqual(['cancel', 'preparer']);
