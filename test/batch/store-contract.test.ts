@@ -236,7 +236,7 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     await s.store.appendStatement(SHA, statement('anna'));
     await s.store.writeFinal(ROOT, { reportPath: 'r', summaryPath: 's', summary: `${LAST_NAME} ${INN}` });
     const raw = await s.rawContents();
-    expect(raw.split('payrun-enc:v1:').length - 1).toBeGreaterThanOrEqual(5); // sealed, not missing
+    expect(raw.split('payrun-enc:v2:').length - 1).toBeGreaterThanOrEqual(5); // sealed in place, not missing
     for (const secret of [CARD, INN, LAST_NAME, 'ref-2']) expect(raw).not.toContain(secret);
   });
 });
