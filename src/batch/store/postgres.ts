@@ -16,7 +16,8 @@ import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
 import { CHUNK_ROWS, checkBatchId, checkFileSha256, type StoredBatchMeta, type StoredRow } from '../store';
 import { chunkRows } from './chunks';
-import type { BatchFileKind, BatchStore } from './contract';
+import type { BatchFileKind, BatchStore, Reseal } from './contract';
+import { resealPostgresStore } from './postgres-reseal';
 import {
   checkMetaOf,
   chunkEntry,
@@ -296,6 +297,11 @@ export class PostgresBatchStore implements BatchStore {
     }
     await rename(tmp, to);
     return true;
+  }
+
+  async resealEntries(reseal: Reseal) {
+    await resealPostgresStore((sql, params) => this.query(sql, params), this.dataDir, reseal);
+    this.owners.clear();
   }
 
   async close() {
