@@ -81,10 +81,10 @@ test-prod: setup
 # checks what the store's tables hold instead of its files; batch-store-hosts and reconciliation-hosts run
 # workers, a watcher and a command line in working directories of their own. chaos is skipped unless
 # PAYRUN_CHAOS=1 (`PAYRUN_CHAOS=1 make test-prod` runs it here too, its workers then on a host of their own).
-# Also the suites that submit a batch to test something else (batch-window, console, follow-outage,
+# Also the suites that submit a batch to test something else (batch-window, bound-rows, console, follow-outage,
 # handlers-total, metrics, pii-history, recipient-crash, taxpayer-poison, trust, unknown-keys): every
 # suite that submits a batch runs on both stores.
-PG_STORE_SUITES = 'test/temporal/(approvals|at-rest|batch|batch-control|batch-funds|batch-large|batch-store-hosts|batch-window|chaos|cli|console|dry-run-verdicts|export-utf16|field-end-to-end|follow-outage|handlers-total|methods|metrics|pii-history|recipient|recipient-crash|recipient-link|reconciliation-hosts|report-failure|taxpayer-poison|trust|unknown-keys)\.test\.ts'
+PG_STORE_SUITES = 'test/temporal/(approvals|at-rest|batch|bound-rows|batch-control|batch-funds|batch-large|batch-store-hosts|batch-window|chaos|cli|console|dry-run-verdicts|export-utf16|field-end-to-end|follow-outage|handlers-total|methods|metrics|pii-history|recipient|recipient-crash|recipient-link|reconciliation-hosts|report-failure|taxpayer-poison|trust|unknown-keys)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
 	npx jest --ci --selectProjects standalone

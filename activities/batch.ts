@@ -1,4 +1,5 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
 import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/authorize';
@@ -8,6 +9,9 @@ import { ledgerHeadroom, reportHeadroom } from '../src/batch/headroom';
 import { lookupPayout } from '../src/batch/lookup';
 import { mapLimit } from '../src/map-limit';
 import { batchStoreFor } from '../src/batch/store/open';
+import { boundRows, canonical } from '../src/batch/bound-rows';
+import type { StoredRow } from '../src/batch/store';
+import { StoreEntryError } from '../src/batch/store/sealing';
 import type {
   BatchChunkRow,
   BatchFinal,
@@ -45,6 +49,36 @@ export function withoutNotes(lookup: PayoutLookup): PayoutLookup {
   return 'status' in lookup && lookup.status
     ? { ...lookup, status: { ...lookup.status, notes: [] } }
     : lookup;
+}
+
+/** A batch whose stored rows are not its approved file's: the batch fails, nothing of it is paid. */
+export const NOT_THE_APPROVED_FILE = 'BatchNotTheApprovedFile';
+
+async function provenChunk(dataDir: string, batchId: string, index: number): Promise<StoredRow[]> {
+  const refuse = (reason: string) => {
+    log.error('batch refused: its stored rows are not its approved file', { batchId, reason });
+    return ApplicationFailure.create({
+      type: NOT_THE_APPROVED_FILE,
+      message: `batch ${batchId} pays nothing: ${reason}`,
+      nonRetryable: true,
+    });
+  };
+  const proven = await boundRows(dataDir, batchId);
+  if (!proven.ok) throw refuse(proven.reason);
+  // Read again after the proof (cached per worker): a chunk changed since must still be the file's.
+  let rows: StoredRow[];
+  try {
+    rows = await batchStoreFor(dataDir).readChunk(batchId, index);
+  } catch (e) {
+    if (e instanceof StoreEntryError) throw refuse(e.message);
+    throw e;
+  }
+  for (const { row, request } of rows)
+    if (proven.byReference.get(request.reference) !== canonical(request))
+      throw refuse(
+        `row ${row} (reference ${request.reference}, chunk ${index}) differs from the approved file's rows`,
+      );
+  return rows;
 }
 
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
@@ -90,9 +124,13 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       });
     },
 
-    /** One chunk of valid rows, each with what an existing payout workflow of its reference says. */
+    /**
+     * One chunk of valid rows, each with what an existing payout workflow of its reference says; only
+     * rows proven to be the approved file's (src/batch/bound-rows.ts): otherwise the batch fails,
+     * naming what changed, before any payout of the chunk starts.
+     */
     async loadBatchChunk({ batchId, index }: { batchId: string; index: number }): Promise<BatchChunkRow[]> {
-      const rows = await store().readChunk(batchId, index);
+      const rows = await provenChunk(dir(), batchId, index);
       return mapLimit(rows, LOOKUP_CONCURRENCY, async (r) => {
         Context.current().heartbeat();
         const existing = await lookupPayout(client, payoutWorkflowId(r.request.reference));

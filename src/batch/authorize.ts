@@ -15,6 +15,7 @@ import type { Policy } from '../policy/file';
 import { signStatement, type Signer } from '../policy/keys';
 import type { StoredBatchMeta } from './store';
 import { batchStoreFor } from './store/open';
+import { boundRows, canonical } from './bound-rows';
 
 export const subjectOf = (
   meta: Pick<StoredBatchMeta, 'batchId' | 'contentHash' | 'totalKopecks' | 'rowCount'>,
@@ -119,37 +120,6 @@ export async function recordDecision(
   };
 }
 
-/** Keys in a fixed order, so the same request reads the same whichever layer built it. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object')
-    return `{${Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
-}
-
-/** Each batch's rows by reference, read once per worker: a payout proves it is one of them. */
-const rowIndex = new Map<string, Map<string, string>>();
-const ROW_INDEXES_KEPT = 8;
-
-async function rowsOf(dataDir: string, batchId: string): Promise<Map<string, string>> {
-  const key = `${dataDir}\0${batchId}`;
-  let index = rowIndex.get(key);
-  if (!index) {
-    index = new Map();
-    const meta = await metaOf(dataDir, batchId);
-    for (let i = 0; i < meta.chunkCount; i++)
-      for (const r of await batchStoreFor(dataDir).readChunk(batchId, i))
-        index.set(r.request.reference, canonical(r.request));
-    if (rowIndex.size >= ROW_INDEXES_KEPT) rowIndex.delete(rowIndex.keys().next().value!);
-    rowIndex.set(key, index);
-  }
-  return index;
-}
-
 /**
  * Whether a payout may create a bank session: a payout of a batch only when the batch's file is approved
  * (or needs no approval) and the payout is exactly one of its rows; a payout started by hand needs its own
@@ -192,9 +162,12 @@ export async function payoutAuthorization(
         ? `batch ${batchId}'s file was rejected by ${auth.rejected.by}${auth.rejected.reason ? `: ${auth.rejected.reason}` : ''}`
         : `batch ${batchId} is not approved (${auth.approvedBy.length} of ${auth.needed} approvals; ${auth.because})`,
     );
-  if ((await rowsOf(dataDir, batchId)).get(request.reference) !== canonical(request))
+  // The rows proven from the approved file's bytes (bound-rows.ts), never the store's chunks alone.
+  const rows = await boundRows(dataDir, batchId);
+  if (!rows.ok) return refused(`batch ${batchId} pays nothing: ${rows.reason}`);
+  if (rows.byReference.get(request.reference) !== canonical(request))
     return refused(
-      `reference ${request.reference} is not a row of batch ${batchId}'s file, or differs from it`,
+      `reference ${request.reference} is not a row of batch ${batchId}'s approved file, or differs from it`,
     );
   return input.requested ? asked : { kind: 'batch', batchId };
 }

@@ -10,25 +10,19 @@ import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { appendPrivateFile, ensurePrivateDir } from '../private-fs';
-import { isSealedText, type KeyRing, openText, storeKeyRing } from '../temporal';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
-import { batchDir } from './store';
+import { batchDir, fileHashOf } from './store';
 import type { BatchStore } from './store/contract';
+import { outcomeEntry } from './store/entries';
+import { openEntry } from './store/sealing';
 
 const BUCKET_ROWS = 4096;
 /** Lines wait in memory per bucket up to this many characters before they are appended to its file. */
 const PENDING_CHARS = 16 * 1024;
 
-/** The store's sealing (store.ts keeps its own key ring private; this reads the same keys). */
-const rings = new Map<string, KeyRing>();
-function openLine(dataDir: string, line: string): BatchRowOutcome {
-  let ring = rings.get(dataDir);
-  if (!ring) {
-    ring = storeKeyRing(dataDir);
-    rings.set(dataDir, ring);
-  }
-  return JSON.parse(isSealedText(line) ? openText(ring, line) : line) as BatchRowOutcome;
-}
+/** An outcome line of `batchId`, sealed for that batch and its file (store/sealing.ts). */
+const openLine = (dataDir: string, batchId: string, fileSha256: string, line: string) =>
+  openEntry<BatchRowOutcome>(dataDir, outcomeEntry({ batchId, fileSha256 }), line);
 
 /** Every outcome line of one batch, in file order, read a line at a time. */
 export async function* outcomeLines(
@@ -37,8 +31,9 @@ export async function* outcomeLines(
 ): AsyncGenerator<{ line: string; outcome: BatchRowOutcome }> {
   const file = join(batchDir(dataDir, batchId), 'outcomes.jsonl');
   if (!existsSync(file)) return;
+  const hash = fileHashOf(dataDir, batchId);
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield { line, outcome: openLine(dataDir, line) };
+  for await (const line of lines) if (line) yield { line, outcome: openLine(dataDir, batchId, hash, line) };
 }
 
 /** The batches whose outcomes a batch's report shows: the first of its retry chain first. */
@@ -56,6 +51,8 @@ export class OutcomeIndex {
   private constructor(
     private readonly dataDir: string,
     private readonly dir: string,
+    /** The chain's file: every batch of a retry chain is of its first batch's file. */
+    private readonly fileSha256: string,
   ) {}
 
   /**
@@ -81,7 +78,9 @@ export class OutcomeIndex {
       sizes.set(bucket, 0);
     };
     for (const id of batchIds) {
-      for await (const { sealed: line, outcome } of store.outcomes(id)) {
+      // Each line keeps the batch it was sealed for, which opening it needs.
+      for await (const { sealed, outcome } of store.outcomes(id)) {
+        const line = `${id} ${sealed}`;
         const bucket = Math.floor(outcome.row / BUCKET_ROWS);
         const lines = pending.get(bucket) ?? [];
         lines.push(line);
@@ -92,7 +91,7 @@ export class OutcomeIndex {
       }
     }
     for (const bucket of pending.keys()) flush(bucket);
-    return new OutcomeIndex(dataDir, dir);
+    return new OutcomeIndex(dataDir, dir, (await store.readMeta(batchId)).contentHash);
   }
 
   /** The outcome of a row; rows must be asked for in ascending order (each bucket is read once). */
@@ -105,7 +104,8 @@ export class OutcomeIndex {
       if (existsSync(file)) {
         for (const line of readFileSync(file, 'utf8').split('\n')) {
           if (!line) continue;
-          const o = openLine(this.dataDir, line);
+          const space = line.indexOf(' ');
+          const o = openLine(this.dataDir, line.slice(0, space), this.fileSha256, line.slice(space + 1));
           this.current.set(o.row, o);
         }
       }

@@ -6,13 +6,22 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, type KeyRing, openText, sealText, storeKeyRing } from '../temporal';
+import { isSealedText, openText, sealText } from '../temporal';
 import type { LoadOptions } from '../csv/types';
 import { isBatchId, type PayoutRequest } from '../domain';
 import type { SignedStatement } from '../../workflows/contracts/approval';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
 
 import { CHUNK_ROWS, chunkRows } from './store/chunks';
+import {
+  checkMetaOf,
+  chunkEntry,
+  finalEntry,
+  metaEntry,
+  outcomeEntry,
+  statementEntry,
+} from './store/entries';
+import { openEntry, sealEntry, storeRing, type StoreEntry } from './store/sealing';
 
 export { CHUNK_ROWS };
 
@@ -51,30 +60,34 @@ export function batchDir(dataDir: string, batchId: string): string {
 }
 
 /**
- * Every store file is sealed with the payload keys (the same AES-GCM as Temporal payloads): chunks
- * hold card, account and phone numbers, INNs and names; meta.json the stop list. Keys come from the
- * same configuration as the process's Temporal keys; the dev key file of `dataDir` otherwise.
- * Files written before encryption (plain JSON) still read.
+ * Every store file is sealed with the payload keys (the same AES-GCM as Temporal payloads) and bound to
+ * its batch, file and place (store/sealing.ts): chunks hold card, account and phone numbers, INNs and
+ * names; meta.json the stop list. Keys come from the same configuration as the process's Temporal keys;
+ * the dev key file of `dataDir` otherwise.
  */
-const rings = new Map<string, KeyRing>();
-function ring(dataDir: string): KeyRing {
-  let r = rings.get(dataDir);
-  if (!r) {
-    r = storeKeyRing(dataDir);
-    rings.set(dataDir, r);
-  }
-  return r;
-}
-
-/** Sealed with the keys `dataDir`'s processes use (configured keys first): the PostgreSQL store's too. */
-export const sealJson = (dataDir: string, value: unknown) => sealText(ring(dataDir), JSON.stringify(value));
+/** Sealed with the keys `dataDir`'s processes use, bound to no place: the reconciliation store's files. */
+export const sealJson = (dataDir: string, value: unknown) =>
+  sealText(storeRing(dataDir), JSON.stringify(value));
 export const openJson = <T>(dataDir: string, text: string): T =>
-  JSON.parse(isSealedText(text) ? openText(ring(dataDir), text) : text) as T;
+  JSON.parse(isSealedText(text) ? openText(storeRing(dataDir), text) : text) as T;
 
-const writeJsonAtomic = (dataDir: string, file: string, value: unknown) =>
-  writePrivateFileAtomic(file, sealJson(dataDir, value));
-const readJson = <T>(dataDir: string, file: string): T => openJson<T>(dataDir, readFileSync(file, 'utf8'));
+const writeEntry = (dataDir: string, file: string, entry: StoreEntry, value: unknown) =>
+  writePrivateFileAtomic(file, sealEntry(dataDir, entry, value));
+const readEntry = <T>(dataDir: string, file: string, entry: StoreEntry): T =>
+  openEntry<T>(dataDir, entry, readFileSync(file, 'utf8'));
 const chunkFile = (dir: string, index: number) => join(dir, `chunk-${String(index).padStart(5, '0')}.json`);
+
+/** A batch's file hash, which its entries are bound to: its meta's, read once per process. */
+const hashes = new Map<string, string>();
+export function fileHashOf(dataDir: string, batchId: string): string {
+  const key = `${dataDir}\0${batchId}`;
+  let hash = hashes.get(key);
+  if (!hash) {
+    hash = readMeta(dataDir, batchId).contentHash;
+    hashes.set(key, hash);
+  }
+  return hash;
+}
 
 export function batchExists(dataDir: string, batchId: string): boolean {
   return existsSync(join(batchDir(dataDir, batchId), 'meta.json'));
@@ -91,9 +104,10 @@ export function writeBatch(
   ensurePrivateDir(join(dataDir, 'store'));
   ensurePrivateDir(dir);
   const chunks = chunkRows(rows);
-  chunks.forEach((chunk, i) => writeJsonAtomic(dataDir, chunkFile(dir, i), chunk));
+  const at = { batchId: meta.batchId, fileSha256: meta.contentHash };
+  chunks.forEach((chunk, i) => writeEntry(dataDir, chunkFile(dir, i), chunkEntry(at, i), chunk));
   const full: StoredBatchMeta = { ...meta, chunkCount: chunks.length, chunkSize: CHUNK_ROWS };
-  writeJsonAtomic(dataDir, join(dir, 'meta.json'), full);
+  writeEntry(dataDir, join(dir, 'meta.json'), metaEntry(meta.batchId), full);
   return full;
 }
 
@@ -101,11 +115,12 @@ export function readMeta(dataDir: string, batchId: string): StoredBatchMeta {
   const file = join(batchDir(dataDir, batchId), 'meta.json');
   if (!existsSync(file))
     throw new Error(`batch ${batchId} is not in the batch store ${join(dataDir, 'store')}`);
-  return readJson<StoredBatchMeta>(dataDir, file);
+  return checkMetaOf(batchId, readEntry<StoredBatchMeta>(dataDir, file, metaEntry(batchId)));
 }
 
 export function readChunk(dataDir: string, batchId: string, index: number): StoredRow[] {
-  return readJson<StoredRow[]>(dataDir, chunkFile(batchDir(dataDir, batchId), index));
+  const at = { batchId, fileSha256: fileHashOf(dataDir, batchId) };
+  return readEntry<StoredRow[]>(dataDir, chunkFile(batchDir(dataDir, batchId), index), chunkEntry(at, index));
 }
 
 export function readAllRows(dataDir: string, batchId: string): StoredRow[] {
@@ -119,16 +134,18 @@ export function readAllRows(dataDir: string, batchId: string): StoredRow[] {
 export function appendOutcomes(dataDir: string, batchId: string, outcomes: BatchRowOutcome[]): void {
   if (outcomes.length === 0) return;
   const file = join(batchDir(dataDir, batchId), 'outcomes.jsonl');
-  appendPrivateFile(file, outcomes.map((o) => sealJson(dataDir, o)).join('\n') + '\n');
+  const entry = outcomeEntry({ batchId, fileSha256: fileHashOf(dataDir, batchId) });
+  appendPrivateFile(file, outcomes.map((o) => sealEntry(dataDir, entry, o)).join('\n') + '\n');
 }
 
 export function readOutcomes(dataDir: string, batchId: string): Map<number, BatchRowOutcome> {
   const file = join(batchDir(dataDir, batchId), 'outcomes.jsonl');
   const map = new Map<number, BatchRowOutcome>();
   if (!existsSync(file)) return map;
+  const entry = outcomeEntry({ batchId, fileSha256: fileHashOf(dataDir, batchId) });
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    const o = openJson<BatchRowOutcome>(dataDir, line);
+    const o = openEntry<BatchRowOutcome>(dataDir, entry, line);
     map.set(o.row, o);
   }
   return map;
@@ -143,12 +160,18 @@ export function readMergedOutcomes(dataDir: string, batchId: string): Map<number
 }
 
 export function writeFinal(dataDir: string, batchId: string, final: BatchFinal): void {
-  writeJsonAtomic(dataDir, join(batchDir(dataDir, batchId), 'final.json'), final);
+  const entry = finalEntry({ batchId, fileSha256: fileHashOf(dataDir, batchId) });
+  writeEntry(dataDir, join(batchDir(dataDir, batchId), 'final.json'), entry, final);
 }
 
 export function readFinal(dataDir: string, batchId: string): BatchFinal | undefined {
   const file = join(batchDir(dataDir, batchId), 'final.json');
-  return existsSync(file) ? readJson<BatchFinal>(dataDir, file) : undefined;
+  if (!existsSync(file)) return undefined;
+  return readEntry<BatchFinal>(
+    dataDir,
+    file,
+    finalEntry({ batchId, fileSha256: fileHashOf(dataDir, batchId) }),
+  );
 }
 
 /** Retries of a first batch already in the store (their ids end in -retry-<n>). */
@@ -181,7 +204,7 @@ export function appendStatement(dataDir: string, fileSha256: string, signed: Sig
   ensurePrivateDir(join(dataDir, 'store'));
   ensurePrivateDir(join(dataDir, 'store', 'files'));
   ensurePrivateDir(join(dataDir, 'store', 'files', fileSha256));
-  appendPrivateFile(file, sealJson(dataDir, signed) + '\n');
+  appendPrivateFile(file, sealEntry(dataDir, statementEntry(fileSha256), signed) + '\n');
 }
 
 /** The record's size in bytes (0 when nothing was said): it only grows, so a change of size is a new statement. */
@@ -196,5 +219,5 @@ export function readStatements(dataDir: string, fileSha256: string): SignedState
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
-    .map((line) => openJson<SignedStatement>(dataDir, line));
+    .map((line) => openEntry<SignedStatement>(dataDir, statementEntry(fileSha256), line));
 }

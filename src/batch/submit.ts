@@ -8,6 +8,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
+import { payoutLimit } from '../csv/limits';
 import {
   batchWorkflowId,
   DEFAULT_MAX_IN_FLIGHT,
@@ -57,6 +58,8 @@ export function loadOptionsFor(
 ): LoadOptions {
   return {
     policy: opts.policy ?? 'whole-file',
+    // Kept with the batch, so the worker loads the approved file again exactly so (bound-rows.ts).
+    maxPayoutKopecks: payoutLimit(undefined),
     ...(opts.expectTotalKopecks !== undefined ? { expectTotalKopecks: opts.expectTotalKopecks } : {}),
     ...(opts.paths.stopListFile ? { stopList: loadStopList(opts.paths.stopListFile) } : {}),
   };

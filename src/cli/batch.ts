@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { WorkflowHandle } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createBankClient } from '../bank';
 import { loadBatchPaths } from '../batch/config';
@@ -47,6 +48,19 @@ interface SubmitFlags {
 }
 
 /** --expect-total as accounting writes roubles; anything else is a usage error (exit 2) naming the flag. */
+/** Why a batch's workflow failed, in the worker's words (the innermost cause); undefined unless it failed. */
+async function whyStopped(handle: WorkflowHandle): Promise<string | undefined> {
+  if ((await handle.describe()).status.name !== 'FAILED') return undefined;
+  try {
+    await handle.result();
+    return undefined;
+  } catch (e) {
+    let cause: unknown = e;
+    while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+    return cause instanceof Error ? cause.message : String(cause);
+  }
+}
+
 function parseExpectTotal(value: string): number {
   try {
     return rublesToKopecks(value);
@@ -149,12 +163,15 @@ export function registerBatch(program: Command): void {
     .description('phase, counts and amounts by state, failures so far')
     .action(async (id: string) => {
       await withClient(async (client) => {
-        const p = await client.workflow.getHandle<typeof batchWorkflow>(id).query(batchProgressQuery);
+        const handle = client.workflow.getHandle<typeof batchWorkflow>(id);
+        const p = await handle.query(batchProgressQuery);
         const largestRows =
           p.phase === 'awaiting_funds'
             ? await largestStoredRows(batchStoreFor(loadBatchPaths().dataDir), id, LARGEST_SHOWN)
             : undefined;
         for (const line of describeProgress(p, largestRows ? { largestRows } : {})) console.log(line);
+        const stopped = await whyStopped(handle);
+        if (stopped) console.log(t('status.stopped', { reason: stopped }));
       });
     });
 

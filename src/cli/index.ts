@@ -11,6 +11,7 @@ import { registerPeople } from './people';
 import { registerRecipient } from './recipient';
 import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
+import { registerStore } from './store';
 import { registerWatch } from './watch';
 import { registerWorker } from './worker';
 
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerRecipient(program);
   registerWatch(program);
   registerSandbox(program);
+  registerStore(program);
   registerCodecServer(program);
   registerConsole(program);
   return program;

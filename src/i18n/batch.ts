@@ -184,6 +184,20 @@ export const BATCH_MESSAGES = {
     en: (p) =>
       `… ${[p.failures ? `${p.failures} more not paid` : '', p.invalid ? `${pluralEn(p.invalid, 'invalid row', 'invalid rows')}` : ''].filter(Boolean).join(' and ')} in the report`,
   }),
+  'status.stopped': entry<{ reason: string }>({
+    ru: (p) => `пакет остановлен, больше ничего из него не выплачивается: ${p.reason}`,
+    en: (p) => `the batch stopped, nothing more of it is paid: ${p.reason}`,
+  }),
+  'store.sealed': entry<{ resealed: number; current: number }>({
+    ru: (p) => `запечатано заново: ${p.resealed}; уже запечатаны на своём месте: ${p.current}`,
+    en: (p) => `sealed again: ${p.resealed}; already sealed in place: ${p.current}`,
+  }),
+  'store.seal_failed': entry<{ count: number; first: string }>({
+    ru: (p) =>
+      `не открылись и оставлены как есть: ${p.count} (первая: ${p.first}); ничего из их пакетов не выплачивается`,
+    en: (p) =>
+      `did not open and were left as they are: ${p.count} (the first: ${p.first}); nothing of their batches is paid`,
+  }),
   'status.report': entry<{ report: string; summary: string }>({
     ru: (p) => `отчёт ${p.report}\nитоги ${p.summary}`,
     en: (p) => `report ${p.report}\nsummary ${p.summary}`,

@@ -54,23 +54,26 @@ export class KeyRing {
     return this.keys.map((k) => k.id);
   }
 
-  /** iv ‖ ciphertext ‖ tag, encrypted with the current key. */
-  seal(plaintext: Uint8Array): { keyId: string; sealed: Buffer } {
+  /**
+   * iv ‖ ciphertext ‖ tag, encrypted with the current key. `context` (what the ciphertext is, where it
+   * belongs) is authenticated with the key id: opening it under any other context fails.
+   */
+  seal(plaintext: Uint8Array, context?: string): { keyId: string; sealed: Buffer } {
     const { id, key } = this.current;
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(Buffer.from(id, 'utf8'));
+    cipher.setAAD(additionalData(id, context));
     const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
     return { keyId: id, sealed: Buffer.concat([iv, body, cipher.getAuthTag()]) };
   }
 
-  open(keyId: string, sealed: Uint8Array): Buffer {
+  open(keyId: string, sealed: Uint8Array, context?: string): Buffer {
     const key = this.byId.get(keyId);
     if (!key) throw new UnknownKeyIdError(keyId, this.ids);
     const buf = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
     if (buf.length < IV_BYTES + TAG_BYTES) throw new DecryptionError(keyId);
     const decipher = createDecipheriv('aes-256-gcm', key, buf.subarray(0, IV_BYTES));
-    decipher.setAAD(Buffer.from(keyId, 'utf8'));
+    decipher.setAAD(additionalData(keyId, context));
     decipher.setAuthTag(buf.subarray(buf.length - TAG_BYTES));
     try {
       return Buffer.concat([
@@ -82,6 +85,10 @@ export class KeyRing {
     }
   }
 }
+
+/** The key id alone (payloads, v1 files), or the key id and the context (v2 files), never ambiguous. */
+const additionalData = (keyId: string, context: string | undefined) =>
+  Buffer.from(context === undefined ? keyId : `${keyId}\n${context}`, 'utf8');
 
 const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const text = (b: Uint8Array | null | undefined) => (b ? Buffer.from(b).toString('utf8') : undefined);
@@ -116,23 +123,71 @@ export class EncryptionCodec implements PayloadCodec {
 }
 
 /**
- * Files at rest: one line `payrun-enc:v1:<key id>:<base64 of iv ‖ ciphertext ‖ tag>`, so JSON-lines
- * files stay line-oriented. Plain JSON (a store written before encryption) still reads.
+ * Files at rest: one line `payrun-enc:v2:<key id>:<base64 of iv ‖ ciphertext ‖ tag>`, so JSON-lines
+ * files stay line-oriented; the line is authenticated with its context (which batch, file and entry it
+ * is: src/batch/store/sealing.ts), so a line copied to another place fails to open. `payrun-enc:v1:`
+ * lines (no context) and plain JSON (written before encryption) are older forms: the caller decides
+ * whether it still reads them (openText reads v1 and plain text; openTextIn refuses them unless asked).
  */
-const ENVELOPE_PREFIX = 'payrun-enc:v1:';
+const V1_PREFIX = 'payrun-enc:v1:';
+const V2_PREFIX = 'payrun-enc:v2:';
 
-export function sealText(ring: KeyRing, plaintext: string): string {
-  const { keyId, sealed } = ring.seal(Buffer.from(plaintext, 'utf8'));
-  return `${ENVELOPE_PREFIX}${keyId}:${sealed.toString('base64')}`;
+export type EnvelopeForm = 'plain' | 'v1' | 'v2';
+
+export function envelopeForm(s: string): EnvelopeForm {
+  return s.startsWith(V2_PREFIX) ? 'v2' : s.startsWith(V1_PREFIX) ? 'v1' : 'plain';
 }
 
 export function isSealedText(s: string): boolean {
-  return s.startsWith(ENVELOPE_PREFIX);
+  return envelopeForm(s) !== 'plain';
 }
 
-export function openText(ring: KeyRing, s: string): string {
-  if (!isSealedText(s)) return s;
-  const rest = s.slice(ENVELOPE_PREFIX.length).trim();
+function sealWith(prefix: string, ring: KeyRing, plaintext: string, context?: string): string {
+  const { keyId, sealed } = ring.seal(Buffer.from(plaintext, 'utf8'), context);
+  return `${prefix}${keyId}:${sealed.toString('base64')}`;
+}
+
+function openEnvelope(ring: KeyRing, s: string, prefix: string, context?: string): string {
+  const rest = s.slice(prefix.length).trim();
   const colon = rest.indexOf(':');
-  return ring.open(rest.slice(0, colon), Buffer.from(rest.slice(colon + 1), 'base64')).toString('utf8');
+  return ring
+    .open(rest.slice(0, colon), Buffer.from(rest.slice(colon + 1), 'base64'), context)
+    .toString('utf8');
+}
+
+/** A v1 line, bound to no context (the reconciliation store's files). */
+export const sealText = (ring: KeyRing, plaintext: string): string => sealWith(V1_PREFIX, ring, plaintext);
+
+/** A v1 line, or plain text as it is; a v2 line needs its context (openTextIn). */
+export function openText(ring: KeyRing, s: string): string {
+  const form = envelopeForm(s);
+  if (form === 'plain') return s;
+  if (form === 'v2') throw new Error('a payrun-enc:v2 line opens only with its context');
+  return openEnvelope(ring, s, V1_PREFIX);
+}
+
+/** A v2 line bound to `context`. */
+export const sealTextIn = (ring: KeyRing, context: string, plaintext: string): string =>
+  sealWith(V2_PREFIX, ring, plaintext, context);
+
+/**
+ * A v2 line sealed for exactly `context`, else DecryptionError. An older form (v1, plain) is read only
+ * with `legacy: true`, else LegacyEnvelopeError says which form it is.
+ */
+export function openTextIn(ring: KeyRing, context: string, s: string, legacy = false): string {
+  const form = envelopeForm(s);
+  if (form === 'v2') return openEnvelope(ring, s, V2_PREFIX, context);
+  if (!legacy) throw new LegacyEnvelopeError(form);
+  return openText(ring, s);
+}
+
+export class LegacyEnvelopeError extends Error {
+  constructor(readonly form: Exclude<EnvelopeForm, 'v2'>) {
+    super(
+      form === 'plain'
+        ? 'written in clear (plain JSON), not sealed'
+        : 'sealed without its batch and file (payrun-enc:v1)',
+    );
+    this.name = 'LegacyEnvelopeError';
+  }
 }

@@ -22,6 +22,11 @@ export {
   sealText,
   openText,
   isSealedText,
+  envelopeForm,
+  sealTextIn,
+  openTextIn,
+  LegacyEnvelopeError,
+  type EnvelopeForm,
 } from './codec';
 export { payrunDataConverter, FAILURE_CONVERTER_PATH } from './converter';
 export { resolvePayloadKeys, loadKeyRing, storeKeyRing, devKeyFile, ensureDevKeyFile } from './keys';

@@ -8,6 +8,9 @@ import { PostgresBatchStore } from '../../src/batch/store/postgres';
 import type { StoredBatchMeta, StoredRow } from '../../src/batch/store';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import type { SignedStatement } from '../../workflows/contracts/approval';
+import { Client } from 'pg';
+import { sealJson } from '../../src/batch/store';
+import { resealStore } from '../../src/batch/store/reseal';
 import { freshDatabase } from '../harness/postgres';
 import {
   folderContents,
@@ -81,7 +84,34 @@ const statement = (by: string): SignedStatement =>
 
 const scratchUrl = useScratchPostgres();
 const cleanups = useCleanups();
-type Subject = StoreSubject<BatchStore>;
+/** A batch's sealed meta (chunk undefined) or chunk exactly as stored: what a store writer can copy. */
+interface RawAccess {
+  readRaw(batchId: string, chunk?: number): Promise<string>;
+  writeRaw(batchId: string, chunk: number | undefined, text: string): Promise<void>;
+}
+type Subject = StoreSubject<BatchStore> & RawAccess & { dataDir: string };
+
+const chunkPath = (dataDir: string, batchId: string, chunk?: number) =>
+  join(
+    dataDir,
+    'store',
+    batchId,
+    chunk === undefined ? 'meta.json' : `chunk-${String(chunk).padStart(5, '0')}.json`,
+  );
+
+async function onTable<T>(url: string, work: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+const rawSql = (chunk?: number) =>
+  chunk === undefined
+    ? { table: 'batch_meta', where: 'batch_id = $1', keys: [] as number[] }
+    : { table: 'batch_chunks', where: 'batch_id = $1 AND chunk = $2', keys: [chunk] };
 
 const subjects: Array<[string, () => Promise<Subject>]> = [
   [
@@ -92,7 +122,10 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
       return {
         store: new FolderBatchStore(dataDir),
         dir,
+        dataDir,
         rawContents: async () => folderContents(join(dataDir, 'store')),
+        readRaw: async (batchId, chunk) => readFileSync(chunkPath(dataDir, batchId, chunk), 'utf8'),
+        writeRaw: async (batchId, chunk, text) => writeFileSync(chunkPath(dataDir, batchId, chunk), text),
       };
     },
   ],
@@ -110,6 +143,24 @@ const subjects: Array<[string, () => Promise<Subject>]> = [
       return {
         store,
         dir,
+        dataDir: join(dir, 'data'),
+        readRaw: (batchId, chunk) => {
+          const { table, where, keys } = rawSql(chunk);
+          return onTable(db.url, async (c) => {
+            const r = await c.query<{ sealed: string }>(`SELECT sealed FROM ${table} WHERE ${where}`, [
+              batchId,
+              ...keys,
+            ]);
+            return r.rows[0]!.sealed;
+          });
+        },
+        writeRaw: (batchId, chunk, text) => {
+          const { table, where, keys } = rawSql(chunk);
+          const at = where.replace('$2', '$3').replace('$1', '$2');
+          return onTable(db.url, async (c) => {
+            await c.query(`UPDATE ${table} SET sealed = $1 WHERE ${at}`, [text, batchId, ...keys]);
+          });
+        },
         rawContents: () =>
           tableContents(db.url, [
             'batch_meta',
@@ -236,7 +287,64 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     await s.store.appendStatement(SHA, statement('anna'));
     await s.store.writeFinal(ROOT, { reportPath: 'r', summaryPath: 's', summary: `${LAST_NAME} ${INN}` });
     const raw = await s.rawContents();
-    expect(raw.split('payrun-enc:v1:').length - 1).toBeGreaterThanOrEqual(5); // sealed, not missing
+    expect(raw.split('payrun-enc:v2:').length - 1).toBeGreaterThanOrEqual(5); // sealed in place, not missing
     for (const secret of [CARD, INN, LAST_NAME, 'ref-2']) expect(raw).not.toContain(secret);
+  });
+
+  test('an entry copied from another batch or another position does not open, and says which entry', async () => {
+    const other = 'batch-00000000000000bb';
+    await s.store.writeBatch(
+      meta(ROOT, s.dir),
+      Array.from({ length: 1001 }, (_, i) => row(i + 2)),
+    );
+    await s.store.writeBatch(meta(other, s.dir, { rootBatchId: other }), [row(2)]);
+    const own = await s.readRaw(ROOT, 0);
+    await s.writeRaw(ROOT, 0, await s.readRaw(other, 0)); // another batch's chunk 0, same file hash
+    await expect(s.store.readChunk(ROOT, 0)).rejects.toThrow(
+      `the batch store's entry "chunk/0" of batch ${ROOT} does not open as itself`,
+    );
+    await s.writeRaw(ROOT, 0, await s.readRaw(ROOT, 1)); // its own chunk 1, moved to 0
+    await expect(s.store.readChunk(ROOT, 0)).rejects.toThrow(/entry "chunk\/0" of batch .* does not open/);
+    await s.writeRaw(ROOT, 0, await s.readRaw(other, undefined)); // a meta where a chunk belongs
+    await expect(s.store.readChunk(ROOT, 0)).rejects.toThrow(/does not open as itself/);
+    await s.writeRaw(ROOT, 0, own);
+    expect((await s.store.readChunk(ROOT, 0))[0]).toEqual(row(2));
+  });
+
+  test('plain and v1 entries read outside production, are refused in it, and `store seal` seals them in place', async () => {
+    const rows = Array.from({ length: 1001 }, (_, i) => row(i + 2));
+    const written = await s.store.writeBatch(meta(ROOT, s.dir), rows);
+    await s.store.appendStatement(SHA, statement('anna'));
+    // As a store written before this change holds them: the meta and chunk 1 payrun-enc:v1, chunk 0 in clear.
+    await s.writeRaw(ROOT, undefined, sealJson(s.dataDir, written));
+    await s.writeRaw(ROOT, 0, JSON.stringify(rows.slice(0, 500)));
+    await s.writeRaw(ROOT, 1, sealJson(s.dataDir, rows.slice(500, 1000)));
+    expect((await s.store.readChunk(ROOT, 0)).length).toBe(500);
+    const production = process.env.NODE_ENV;
+    try {
+      process.env.NODE_ENV = 'production';
+      await expect(s.store.readChunk(ROOT, 0)).rejects.toThrow(
+        `the batch store's entry "chunk/0" of batch ${ROOT} is written in clear (plain JSON), not sealed: refused in production; run \`payrun store seal\``,
+      );
+      await expect(s.store.readChunk(ROOT, 1)).rejects.toThrow(
+        /entry "chunk\/1" of batch .* is sealed without its batch and file \(payrun-enc:v1\): refused in production/,
+      );
+      await expect(s.store.readMeta(ROOT)).rejects.toThrow(/entry "meta" of batch .*: refused in production/);
+
+      const first = await resealStore(s.store, s.dataDir);
+      expect(first).toEqual({ resealed: 3, current: 2, failed: [] }); // meta, chunks 0 and 1; chunk 2 and the statement in place
+      expect(await s.store.readMeta(ROOT)).toEqual(written);
+      for (let i = 0; i < 3; i++)
+        expect(await s.store.readChunk(ROOT, i)).toEqual(rows.slice(i * 500, i * 500 + 500));
+      expect(await resealStore(s.store, s.dataDir)).toEqual({ resealed: 0, current: 5, failed: [] });
+    } finally {
+      process.env.NODE_ENV = production;
+    }
+    // A sealed entry out of its place is not the migration's to fix: it is named and left.
+    await s.writeRaw(ROOT, 0, await s.readRaw(ROOT, 1));
+    const after = await resealStore(s.store, s.dataDir);
+    expect(after.failed).toEqual([
+      expect.stringMatching(/^entry "chunk\/0" of batch batch-0+aa: .*does not open as itself/),
+    ]);
   });
 });

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { ConfigError, loadTemporalConfig, parsePayloadKeys, type PayloadKey } from '../../src/config';
 import {
+  sealTextIn,
+  openTextIn,
+  LegacyEnvelopeError,
   DecryptionError,
   EncryptionCodec,
   ENCRYPTED_ENCODING,
@@ -91,6 +94,20 @@ describe('file envelope', () => {
     expect(JSON.parse(openText(ring, sealed))).toEqual(row);
     expect(openText(ring, '{"a":1}')).toBe('{"a":1}');
     expect(() => openText(new KeyRing([A]), sealed)).toThrow(/key id "key-b"/);
+  });
+
+  it('a v2 line opens only in the context it was sealed for; older forms only when asked', () => {
+    const ring = new KeyRing([B, A]);
+    const sealed = sealTextIn(ring, 'batch x chunk 0', JSON.stringify(row));
+    expect(sealed).toMatch(/^payrun-enc:v2:key-b:[A-Za-z0-9+/=]+$/);
+    expect(JSON.parse(openTextIn(ring, 'batch x chunk 0', sealed))).toEqual(row);
+    expect(() => openTextIn(ring, 'batch x chunk 1', sealed)).toThrow(DecryptionError);
+    expect(() => openTextIn(ring, 'batch y chunk 0', sealed)).toThrow(DecryptionError);
+    expect(() => openText(ring, sealed)).toThrow(/only with its context/);
+    const v1 = sealText(ring, '{"a":1}');
+    expect(() => openTextIn(ring, 'batch x chunk 0', v1)).toThrow(LegacyEnvelopeError);
+    expect(() => openTextIn(ring, 'batch x chunk 0', '{"a":1}')).toThrow(/written in clear/);
+    expect(openTextIn(ring, 'batch x chunk 0', v1, true)).toBe('{"a":1}');
   });
 });
 

@@ -7,6 +7,10 @@
 import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
 import type { StoredBatchMeta, StoredRow } from '../store';
+import type { StoreEntry } from './sealing';
+
+/** What to keep instead of an entry's stored text, or undefined to leave it (`payrun store seal`). */
+export type Reseal = (entry: StoreEntry, stored: string) => string | undefined;
 
 /** Files a batch keeps besides its rows: the submitted file and, once finished, its report and summary. */
 export type BatchFileKind = 'source' | 'report' | 'summary';
@@ -49,6 +53,13 @@ export interface BatchStore {
   saveFile(batchId: string, kind: BatchFileKind, from: string): Promise<void>;
   /** Writes a batch's kept file to `to` (owner-only); false when the store has none of that kind. */
   fetchFile(batchId: string, kind: BatchFileKind, to: string): Promise<boolean>;
+
+  /**
+   * Offers every sealed value the store holds, with the entry it belongs to, to `reseal`, and stores
+   * what it returns instead (the migration to entries bound to their place: store/reseal.ts). Run with
+   * no worker, watcher or console writing to the store.
+   */
+  resealEntries(reseal: Reseal): Promise<void>;
 
   /** Frees connections (PostgreSQL); the folder store holds none. */
   close(): Promise<void>;

@@ -10,7 +10,8 @@ import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
 import { outcomeLines } from '../outcome-index';
 import * as files from '../store';
-import type { BatchFileKind, BatchStore } from './contract';
+import type { BatchFileKind, BatchStore, Reseal } from './contract';
+import { resealFolderStore } from './folder-reseal';
 
 export class FolderBatchStore implements BatchStore {
   readonly sharesFolders = true;
@@ -83,6 +84,10 @@ export class FolderBatchStore implements BatchStore {
     const meta = await this.readMeta(batchId);
     if (existsSync(meta.sourcePath)) return meta.sourcePath;
     return meta.doneName ? join(meta.doneDir, meta.doneName) : undefined;
+  }
+
+  async resealEntries(reseal: Reseal): Promise<void> {
+    resealFolderStore(this.dataDir, reseal);
   }
 
   async close(): Promise<void> {}

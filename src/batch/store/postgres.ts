@@ -1,7 +1,8 @@
 /**
  * The batch store in payrun's own PostgreSQL database (beside Temporal's, never inside it): workers,
  * the inbox watcher, the console and the command line on any number of hosts share it. Every value
- * is sealed exactly as the folder store seals its files (store.ts sealJson: the payload keys), so a
+ * is sealed exactly as the folder store seals its files (store/sealing.ts: the payload keys, bound to
+ * its batch, file and place, so a value copied into another row fails to open), so a
  * table holds ids, hashes and sealed text, nothing personal in clear; every process must therefore
  * have the same payload keys (PAYRUN_PAYLOAD_KEYS), as it must for Temporal's payloads anyway.
  */
@@ -13,17 +14,21 @@ import { runner } from 'node-pg-migrate';
 import { PRIVATE_FILE_MODE } from '../../private-fs';
 import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
-import {
-  CHUNK_ROWS,
-  checkBatchId,
-  checkFileSha256,
-  openJson,
-  sealJson,
-  type StoredBatchMeta,
-  type StoredRow,
-} from '../store';
+import { CHUNK_ROWS, checkBatchId, checkFileSha256, type StoredBatchMeta, type StoredRow } from '../store';
 import { chunkRows } from './chunks';
-import type { BatchFileKind, BatchStore } from './contract';
+import type { BatchFileKind, BatchStore, Reseal } from './contract';
+import { resealPostgresStore } from './postgres-reseal';
+import {
+  checkMetaOf,
+  chunkEntry,
+  fileEntry,
+  finalEntry,
+  metaEntry,
+  outcomeEntry,
+  statementEntry,
+  type EntryOwner,
+} from './entries';
+import { openEntry, sealEntry, type StoreEntry } from './sealing';
 
 /** Outcomes and statements are read in pages of this many rows: a batch of any size in bounded memory. */
 const PAGE_ROWS = 2000;
@@ -104,8 +109,19 @@ export class PostgresBatchStore implements BatchStore {
     }
   }
 
-  private seal = (value: unknown) => sealJson(this.dataDir, value);
-  private unseal = <T>(text: string) => openJson<T>(this.dataDir, text);
+  private seal = (entry: StoreEntry, value: unknown) => sealEntry(this.dataDir, entry, value);
+  private unseal = <T>(entry: StoreEntry, text: string) => openEntry<T>(this.dataDir, entry, text);
+
+  /** Which batch and file a batch's entries are bound to: its meta's hash, read once per process. */
+  private readonly owners = new Map<string, EntryOwner>();
+  private async ownerOf(batchId: string): Promise<EntryOwner> {
+    let owner = this.owners.get(batchId);
+    if (!owner) {
+      owner = { batchId, fileSha256: (await this.readMeta(batchId)).contentHash };
+      this.owners.set(batchId, owner);
+    }
+    return owner;
+  }
 
   async exists(batchId: string) {
     const r = await this.query('SELECT 1 FROM batch_meta WHERE batch_id = $1', [checkBatchId(batchId)]);
@@ -116,18 +132,19 @@ export class PostgresBatchStore implements BatchStore {
     const batchId = checkBatchId(meta.batchId);
     const chunks = chunkRows(rows);
     const full: StoredBatchMeta = { ...meta, chunkCount: chunks.length, chunkSize: CHUNK_ROWS };
+    const at = { batchId, fileSha256: meta.contentHash };
     await this.transaction(async (db) => {
       await db.query('DELETE FROM batch_chunks WHERE batch_id = $1', [batchId]);
       for (const [i, chunk] of chunks.entries())
         await db.query('INSERT INTO batch_chunks (batch_id, chunk, sealed) VALUES ($1, $2, $3)', [
           batchId,
           i,
-          this.seal(chunk),
+          this.seal(chunkEntry(at, i), chunk),
         ]);
       await db.query(
         `INSERT INTO batch_meta (batch_id, root_batch_id, sealed) VALUES ($1, $2, $3)
          ON CONFLICT (batch_id) DO UPDATE SET root_batch_id = $2, sealed = $3, written_at = now()`,
-        [batchId, meta.rootBatchId, this.seal(full)],
+        [batchId, meta.rootBatchId, this.seal(metaEntry(batchId), full)],
       );
     });
     return full;
@@ -138,7 +155,7 @@ export class PostgresBatchStore implements BatchStore {
       checkBatchId(batchId),
     ]);
     if (!r.rows[0]) throw new Error(`batch ${batchId} is not in the batch store (${this.where})`);
-    return this.unseal<StoredBatchMeta>(r.rows[0].sealed);
+    return checkMetaOf(batchId, this.unseal<StoredBatchMeta>(metaEntry(batchId), r.rows[0].sealed));
   }
 
   async readChunk(batchId: string, index: number): Promise<StoredRow[]> {
@@ -148,26 +165,30 @@ export class PostgresBatchStore implements BatchStore {
     );
     if (!r.rows[0])
       throw new Error(`batch ${batchId} has no chunk ${index} in the batch store (${this.where})`);
-    return this.unseal<StoredRow[]>(r.rows[0].sealed);
+    return this.unseal<StoredRow[]>(chunkEntry(await this.ownerOf(batchId), index), r.rows[0].sealed);
   }
 
   async appendOutcomes(batchId: string, outcomes: BatchRowOutcome[]) {
     if (outcomes.length === 0) return;
+    const entry = outcomeEntry(await this.ownerOf(checkBatchId(batchId)));
     await this.query('INSERT INTO batch_outcomes (batch_id, sealed) SELECT $1, unnest($2::text[])', [
-      checkBatchId(batchId),
-      outcomes.map((o) => this.seal(o)),
+      batchId,
+      outcomes.map((o) => this.seal(entry, o)),
     ]);
   }
 
   /** Keyset pages by the append order: no transaction held open, any size in the same memory. */
   async *outcomes(batchId: string) {
     checkBatchId(batchId);
+    let entry: StoreEntry | undefined; // a batch with no outcomes may have no meta either
     for (let after = '0'; ;) {
       const page = await this.query<{ seq: string; sealed: string }>(
         'SELECT seq, sealed FROM batch_outcomes WHERE batch_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
         [batchId, after, PAGE_ROWS],
       );
-      for (const { sealed } of page.rows) yield { sealed, outcome: this.unseal<BatchRowOutcome>(sealed) };
+      if (page.rows.length > 0) entry ??= outcomeEntry(await this.ownerOf(batchId));
+      for (const { sealed } of page.rows)
+        yield { sealed, outcome: this.unseal<BatchRowOutcome>(entry!, sealed) };
       if (page.rows.length < PAGE_ROWS) return;
       after = page.rows[page.rows.length - 1]!.seq;
     }
@@ -177,7 +198,7 @@ export class PostgresBatchStore implements BatchStore {
     await this.query(
       `INSERT INTO batch_finals (batch_id, sealed) VALUES ($1, $2)
        ON CONFLICT (batch_id) DO UPDATE SET sealed = $2`,
-      [checkBatchId(batchId), this.seal(final)],
+      [checkBatchId(batchId), this.seal(finalEntry(await this.ownerOf(batchId)), final)],
     );
   }
 
@@ -185,7 +206,8 @@ export class PostgresBatchStore implements BatchStore {
     const r = await this.query<{ sealed: string }>('SELECT sealed FROM batch_finals WHERE batch_id = $1', [
       checkBatchId(batchId),
     ]);
-    return r.rows[0] ? this.unseal<BatchFinal>(r.rows[0].sealed) : undefined;
+    if (!r.rows[0]) return undefined;
+    return this.unseal<BatchFinal>(finalEntry(await this.ownerOf(batchId)), r.rows[0].sealed);
   }
 
   async retryCount(rootBatchId: string) {
@@ -204,7 +226,7 @@ export class PostgresBatchStore implements BatchStore {
   async appendStatement(fileSha256: string, signed: SignedStatement) {
     await this.query('INSERT INTO file_statements (file_sha256, sealed) VALUES ($1, $2)', [
       checkFileSha256(fileSha256),
-      this.seal(signed),
+      this.seal(statementEntry(fileSha256), signed),
     ]);
   }
 
@@ -221,7 +243,7 @@ export class PostgresBatchStore implements BatchStore {
       'SELECT sealed FROM file_statements WHERE file_sha256 = $1 ORDER BY seq',
       [checkFileSha256(fileSha256)],
     );
-    return r.rows.map((x) => this.unseal<SignedStatement>(x.sealed));
+    return r.rows.map((x) => this.unseal<SignedStatement>(statementEntry(fileSha256), x.sealed));
   }
 
   /** Replaces the kept file of that kind, a sealed piece at a time, in one transaction. */
@@ -239,7 +261,7 @@ export class PostgresBatchStore implements BatchStore {
             batchId,
             kind,
             part,
-            this.seal(piece.subarray(0, bytesRead).toString('base64')),
+            this.seal(fileEntry(batchId, kind, part), piece.subarray(0, bytesRead).toString('base64')),
           ]);
           if (bytesRead < FILE_PIECE_BYTES) break;
         }
@@ -262,7 +284,8 @@ export class PostgresBatchStore implements BatchStore {
           [batchId, kind, parts],
         );
         if (!r.rows[0]) break;
-        await out.write(Buffer.from(this.unseal<string>(r.rows[0].sealed), 'base64'));
+        const piece = this.unseal<string>(fileEntry(batchId, kind, parts), r.rows[0].sealed);
+        await out.write(Buffer.from(piece, 'base64'));
         parts++;
       }
     } finally {
@@ -274,6 +297,11 @@ export class PostgresBatchStore implements BatchStore {
     }
     await rename(tmp, to);
     return true;
+  }
+
+  async resealEntries(reseal: Reseal) {
+    await resealPostgresStore((sql, params) => this.query(sql, params), this.dataDir, reseal);
+    this.owners.clear();
   }
 
   async close() {
