@@ -10,6 +10,7 @@ import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
 import { outcomeLines } from '../outcome-index';
 import * as files from '../store';
+import { advancePasskeyCounter, readPasskeyCounters } from './passkey-counters';
 import type { BatchFileKind, BatchStore } from './contract';
 
 export class FolderBatchStore implements BatchStore {
@@ -63,6 +64,13 @@ export class FolderBatchStore implements BatchStore {
   }
   async readStatements(fileSha256: string) {
     return files.readStatements(this.dataDir, fileSha256);
+  }
+
+  async passkeyCounters(credentialIds: string[]) {
+    return readPasskeyCounters(this.dataDir, credentialIds);
+  }
+  async advancePasskeyCounter(credentialId: string, counter: number) {
+    return advancePasskeyCounter(this.dataDir, credentialId, counter);
   }
 
   /** The folders are shared: the file already is where the meta (or the final) says. */
