@@ -20,6 +20,7 @@ import type { BatchStatement } from '../../workflows/contracts/approval';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
 import type { ConsoleContext } from './context';
 import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
+import { passkeyDecision } from './routes-passkeys';
 import { messagePage } from './views';
 import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
 
@@ -94,7 +95,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   });
 
   for (const decision of ['approve', 'reject'] as const)
-    app.post<{ Params: { id: string }; Body: { reason?: string } }>(
+    app.post<{ Params: { id: string }; Body: { reason?: string; statement?: string; passkey?: string } }>(
       `/batches/:id/${decision}`,
       { preHandler: app.csrfProtection },
       async (req, reply) => {
@@ -107,13 +108,20 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
         const reason = String(req.body?.reason ?? '')
           .trim()
           .slice(0, 500);
-        const signed = signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
-          kind: 'batch',
-          decision,
-          ...subjectOf(meta),
-          ...(decision === 'reject' && reason ? { reason } : {}),
-        });
-        await answer(req, () => sendBatchDecision(client, meta.batchId, signed));
+        // Signed by the person's passkey in the browser; without one, by the console (counted only where the policy says).
+        const posted = passkeyDecision(ctx, req.body, viewer, meta, decision);
+        if (posted && 'refused' in posted) ctx.flash(req, 'error', m.batch.refused(posted.refused));
+        else {
+          const signed =
+            posted?.signed ??
+            signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
+              kind: 'batch',
+              decision,
+              ...subjectOf(meta),
+              ...(decision === 'reject' && reason ? { reason } : {}),
+            });
+          await answer(req, () => sendBatchDecision(client, meta.batchId, signed));
+        }
         return reply.redirect(`/batches/${meta.batchId}`, 303);
       },
     );

@@ -18,6 +18,7 @@ import { createLogger } from '../logger';
 import { ConsoleContext, Forbidden, type ConsoleOptions } from './context';
 import { totpStep, verifyPassword } from './passwords';
 import { registerBatchRoutes } from './routes-batches';
+import { registerPasskeyRoutes } from './routes-passkeys';
 import { registerRecipientRoutes } from './routes-recipients';
 import { registerUploadRoutes } from './routes-upload';
 import { SessionStore } from './sessions';
@@ -172,6 +173,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerRecipientRoutes(app, ctx);
+  registerPasskeyRoutes(app, ctx);
   return app;
 }
 

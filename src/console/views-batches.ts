@@ -8,6 +8,7 @@ import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';
 import { html, masked, table, type Html } from './html';
 import { csrfField, layout, type PageContext } from './views';
+import { passkeyForm, passkeyStatus } from './views-passkeys';
 
 export const PHASES = [
   'awaiting_approval',
@@ -111,14 +112,15 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
   const decisions =
     d.canApprove && p && p.phase !== 'done'
       ? html`<div class="actions while-running">
-          <form method="post" action="/batches/${id}/approve">
+          <form method="post" action="/batches/${id}/approve" ${passkeyForm(ctx, id, 'approve')}>
             ${csrfField(ctx)}<button type="submit" class="primary">${m.batch.approve}</button>
           </form>
-          <form method="post" action="/batches/${id}/reject" class="stack">
+          <form method="post" action="/batches/${id}/reject" class="stack" ${passkeyForm(ctx, id, 'reject')}>
             ${csrfField(ctx)}<label for="reason">${m.batch.reason}</label
             ><input id="reason" name="reason" maxlength="500" required />
             <button type="submit">${m.batch.reject}</button>
           </form>
+          ${passkeyStatus()}
         </div>`
       : '';
   const operate =

@@ -6,6 +6,7 @@ import { ANSWER_MESSAGES } from './answers';
 import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
+import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
 import { SUBMIT_MESSAGES } from './submit';
 import { currentLang, type Lang } from './lang';
@@ -19,6 +20,7 @@ const CATALOGUE = {
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
   ...ENGINE_MESSAGES,
+  ...PASSKEY_ANSWER_MESSAGES,
   ...RECIPIENT_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
