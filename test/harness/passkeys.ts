@@ -26,6 +26,8 @@ export class SoftPasskey {
   private readonly privateKey: KeyObject;
   private readonly spki: Buffer;
   counter = 0;
+  /** The site this passkey was made for: what its answers name unless told otherwise. */
+  rp = TEST_RP;
 
   constructor(readonly alg: PasskeyAlgorithm = 'es256') {
     const pair =
@@ -45,7 +47,7 @@ export class SoftPasskey {
     this.counter = Math.max(this.counter, counter);
     const authData = Buffer.alloc(37);
     createHash('sha256')
-      .update(o.rpId ?? TEST_RP.rpId)
+      .update(o.rpId ?? this.rp.rpId)
       .digest()
       .copy(authData, 0);
     authData[32] = o.flags ?? 0x05;
@@ -54,7 +56,7 @@ export class SoftPasskey {
       JSON.stringify({
         type: 'webauthn.get',
         challenge: toBase64url(statementChallenge(o.challengeOf ?? statement)),
-        origin: o.origin ?? TEST_RP.origin,
+        origin: o.origin ?? this.rp.origin,
         crossOrigin: false,
       }),
     );
