@@ -3,6 +3,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
 import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/authorize';
+import { withPasskeyCounters } from '../src/batch/passkey-evidence';
 import { loadBatchPaths } from '../src/batch/config';
 import { finishBatch } from '../src/batch/finish';
 import { ledgerHeadroom, reportHeadroom } from '../src/batch/headroom';
@@ -110,7 +111,8 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       ignoreAge?: boolean;
     }): Promise<BatchAuthorization> {
       const { batchId, ...opts } = input;
-      return batchAuthorization(dir(), policy.current(), batchId, opts);
+      // With the passkey counters, for the batch's validators (not on a payout's path: no read per payout).
+      return withPasskeyCounters(store(), await batchAuthorization(dir(), policy.current(), batchId, opts));
     },
 
     /** An approval or rejection the batch's validator let through, checked again under the current policy and kept. */

@@ -4,12 +4,10 @@
  * includes it): Ed25519 from @noble/curves, a pure-JS implementation, because workflow code may not
  * load Node's crypto; `now` is always passed in.
  */
-import { ed25519 } from '@noble/curves/ed25519';
-import { hexToBytes, utf8ToBytes } from '@noble/curves/abstract/utils';
 import { z } from 'zod';
 import { isBatchId, isReference } from '../src/domain/rules';
+import { checkProof, passkeyProofSchema } from './approval-proofs';
 import {
-  statementMessage,
   type BatchAuthorization,
   type BatchStatement,
   type Decision,
@@ -63,10 +61,18 @@ const payoutStatement = z.strictObject({
   via: personId.optional(),
 });
 
-const signedStatement = z.strictObject({
-  statement: z.discriminatedUnion('kind', [batchStatement, payoutStatement]),
-  signature: z.string().regex(/^[0-9a-f]{128}$/, 'expected an Ed25519 signature: 128 hex digits'),
-});
+const signedStatement = z
+  .strictObject({
+    statement: z.discriminatedUnion('kind', [batchStatement, payoutStatement]),
+    signature: z
+      .string()
+      .regex(/^[0-9a-f]{128}$/, 'expected an Ed25519 signature: 128 hex digits')
+      .optional(),
+    passkey: passkeyProofSchema.optional(),
+  })
+  .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
+    message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
+  });
 
 /**
  * A signed statement, or why the input is not one. An old-style `{ by: "name" }` is refused with the way
@@ -94,18 +100,6 @@ const MAY: Record<Decision | 'payout' | 'resolve', readonly Role[]> = {
   resolve: ['preparer', 'approver', 'admin'],
 };
 
-function verifies(signed: SignedStatement, keys: string[]): boolean {
-  const message = utf8ToBytes(statementMessage(signed.statement));
-  const signature = hexToBytes(signed.signature);
-  return keys.some((k) => {
-    try {
-      return ed25519.verify(signature, message, hexToBytes(k));
-    } catch {
-      return false; // a malformed key in the policy verifies nothing
-    }
-  });
-}
-
 const revoked = (p: PolicyPerson, at: number) => p.revokedAt !== undefined && Date.parse(p.revokedAt) <= at;
 
 /**
@@ -116,6 +110,7 @@ export function checkStatement(
   policy: PolicyView,
   signed: SignedStatement,
   now: number,
+  passkeyCounters?: Record<string, number>,
 ): Checked<PolicyPerson> {
   const s = signed.statement;
   const person = policy.people.find((p) => p.id === s.person);
@@ -135,11 +130,9 @@ export function checkStatement(
     if (revoked(via, now)) return { ok: false, reason: `${s.via} was revoked at ${via.revokedAt}` };
     signer = via;
   }
-  if (!verifies(signed, signer.keys))
-    return {
-      ok: false,
-      reason: `the signature is not ${signer.id}’s (no key of theirs in the policy verifies it)`,
-    };
+  // Which proof counts for this act (the console's key alone approves nothing by default), and that it holds.
+  const proven = checkProof(policy, signed, signer, role, passkeyCounters);
+  if (!proven.ok) return proven;
   if (Date.parse(s.at) > now + CLOCK_SKEW_MS)
     return { ok: false, reason: `it is dated in the future (${s.at})` };
   return { ok: true, value: person };
@@ -265,7 +258,7 @@ export function checkBatchDecision(
     sameBatch(s, subject) ??
     (s.batchId !== subject.batchId ? `it is about batch ${s.batchId}, not ${subject.batchId}` : undefined);
   if (mismatch) return { ok: false, reason: mismatch };
-  const checked = checkStatement(auth.policy, signed, now);
+  const checked = checkStatement(auth.policy, signed, now, auth.passkeyCounters);
   if (!checked.ok) return checked;
   if (s.decision === 'approve') {
     if (auth.rejected && Date.parse(s.at) <= Date.parse(auth.rejected.at))

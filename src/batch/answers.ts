@@ -5,6 +5,7 @@
  * another shape is shown as it was given.
  */
 import { currentLang, t, type Lang } from '../i18n';
+import { PASSKEY_REASONS_RU } from '../i18n/passkeys';
 
 type Say = (m: RegExpExecArray, lang: Lang) => string;
 
@@ -80,6 +81,32 @@ const SHAPES: [RegExp, Say][] = [
     (m, l) => t('answer.self_approval', { by: m[1]! }, l),
   ],
   [/^(.+) has already approved this batch$/, (m, l) => t('answer.approved_twice', { by: m[1]! }, l)],
+  [
+    /^signed by the console’s key alone \((.+)\): to (\w+), the policy counts only (.+)$/,
+    (m, l) => t('answer.console_key_alone', { via: m[1]!, act: m[2]!, allowed: m[3]! }, l),
+  ],
+  [
+    /^proven by ([\w-]+): to (\w+), the policy counts only (.+)$/,
+    (m, l) => t('answer.proof_not_counted', { proof: m[1]!, act: m[2]!, allowed: m[3]! }, l),
+  ],
+  [
+    /^this passkey is not one of (.+)’s in the policy$/,
+    (m, l) => t('answer.passkey_not_listed', { person: m[1]! }, l),
+  ],
+  [/^the policy names no console \(webauthn/, (_, l) => t('answer.passkey_no_console', {}, l)],
+  [
+    /^the passkey’s counter (\d+) does not move past one already accepted/,
+    (m, l) => t('answer.passkey_replayed', { counter: m[1]! }, l),
+  ],
+  [
+    /^([^\s]+)’s passkey: (.+)$/s,
+    (m, l) => {
+      const known = PASSKEY_REASONS_RU.map(([shape, say]) => [shape.exec(m[2]!), say] as const).find(
+        ([r]) => r,
+      );
+      return t('answer.passkey_refused', { person: m[1]!, why: known ? known[1](known[0]!) : m[2]! }, l);
+    },
+  ],
 ];
 
 /** The workflow's answer (or refusal) in `lang`; English answers are given back as they are. */

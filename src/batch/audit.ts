@@ -53,7 +53,11 @@ export async function batchAudit(
     const s = signed.statement as BatchStatement;
     if (s.kind !== 'batch' || (!ids.includes(s.batchId) && s.decision !== 'reject')) continue;
     const checked = policy ? checkStatement(policy.view, signed, now) : undefined;
-    const signer = s.via ? `${s.via} signing for ${s.person}` : `${s.person}'s own key`;
+    const signer = signed.passkey
+      ? `${s.person}'s passkey`
+      : s.via
+        ? `${s.via} signing for ${s.person}`
+        : `${s.person}'s own key`;
     entries.push({
       at: s.at,
       batchId: s.batchId,

@@ -13,6 +13,7 @@ import type {
 import type { PayoutRequest } from '../domain';
 import type { Policy } from '../policy/file';
 import { signStatement, type Signer } from '../policy/keys';
+import { claimPasskeyCounter, withPasskeyCounters } from './passkey-evidence';
 import type { StoredBatchMeta } from './store';
 import { batchStoreFor } from './store/open';
 import { boundRows, canonical } from './bound-rows';
@@ -110,13 +111,20 @@ export async function recordDecision(
   const store = batchStoreFor(dataDir);
   const meta = await store.readMeta(batchId);
   const subject = subjectOf(meta);
-  const before = judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts);
+  const judged = judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts);
+  // With the counters accepted so far: a passkey's answer must move its counter on (a replay does not).
+  const before = await withPasskeyCounters(store, judged);
   const checked = checkBatchDecision(before, signed, subject, now);
   if (!checked.ok) return { accepted: false, auth: before, reason: checked.reason };
+  const replayed = await claimPasskeyCounter(store, signed);
+  if (replayed) return { accepted: false, auth: before, reason: replayed };
   await store.appendStatement(meta.contentHash, signed);
   return {
     accepted: true,
-    auth: judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts),
+    auth: await withPasskeyCounters(
+      store,
+      judgeBatch(policy.view, await store.readStatements(meta.contentHash), subject, now, opts),
+    ),
   };
 }
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError, loadPolicyPath } from '../config';
+import { addPasskeyToPolicy } from '../policy/add-passkey';
 import { credentialDir, findSigner, login, logout } from '../policy/credential';
 import { loadPolicy } from '../policy/file';
 import { generateSigningKey } from '../policy/keys';
@@ -24,6 +25,23 @@ export function registerPeople(program: Command): void {
       console.error(`private key written to ${out} (readable by you only; never share it)`);
       console.error(`add this line to ${flags.person}'s keys in the policy file:`);
       console.log(publicKey);
+    });
+
+  program
+    .command('people')
+    .description('people of the policy file')
+    .command('add-passkey')
+    .requiredOption('--person <id>', 'whose passkey it is (their id in the policy file)')
+    .requiredOption(
+      '--passkey <line>',
+      'the passkey:… line the console showed after the person registered it',
+    )
+    .option('--policy <file>', 'the policy file to edit (default: PAYRUN_POLICY_FILE)')
+    .description('add a passkey registered in the console to a person’s keys in the policy file')
+    .action((flags: { person: string; passkey: string; policy?: string }) => {
+      const path = flags.policy ?? loadPolicyPath();
+      const line = addPasskeyToPolicy(path, flags.person, flags.passkey);
+      console.log(`added to ${flags.person}'s keys in ${path}: ${line}`);
     });
 
   program

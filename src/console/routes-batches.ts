@@ -26,6 +26,7 @@ import type { ConsoleContext } from './context';
 import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
 import { ReviewCache } from './review-cache';
 import { reviewCsv } from './review-csv';
+import { passkeyDecision } from './routes-passkeys';
 import { messagePage } from './views';
 import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
 import { confirmFigures, confirmPage, type ReviewQuery } from './views-review';
@@ -175,7 +176,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   });
 
   for (const decision of ['approve', 'reject'] as const)
-    app.post<{ Params: { id: string }; Body: DecisionBody }>(
+    app.post<{ Params: { id: string }; Body: DecisionBody & { statement?: string; passkey?: string } }>(
       `/batches/:id/${decision}`,
       { preHandler: app.csrfProtection },
       async (req, reply) => {
@@ -190,13 +191,20 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
           .slice(0, 500);
         if (!(await confirmed(req, reply, decision, meta, decision === 'reject' ? reason : undefined)))
           return reply;
-        const signed = signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
-          kind: 'batch',
-          decision,
-          ...subjectOf(meta),
-          ...(decision === 'reject' && reason ? { reason } : {}),
-        });
-        await answer(req, () => sendBatchDecision(client, meta.batchId, signed));
+        // Signed by the person's passkey in the browser; without one, by the console (counted only where the policy says).
+        const posted = passkeyDecision(ctx, req.body, viewer, meta, decision);
+        if (posted && 'refused' in posted) ctx.flash(req, 'error', m.batch.refused(posted.refused));
+        else {
+          const signed =
+            posted?.signed ??
+            signStatement<BatchStatement>(ctx.signerFor(viewer.id), {
+              kind: 'batch',
+              decision,
+              ...subjectOf(meta),
+              ...(decision === 'reject' && reason ? { reason } : {}),
+            });
+          await answer(req, () => sendBatchDecision(client, meta.batchId, signed));
+        }
         return reply.redirect(`/batches/${meta.batchId}`, 303);
       },
     );

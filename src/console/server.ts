@@ -17,6 +17,7 @@ import rateLimit from '@fastify/rate-limit';
 import { ConsoleContext, type ConsoleOptions } from './context';
 import { barePage, clientErrorHandler, sendErrorPage } from './errors';
 import { registerBatchRoutes } from './routes-batches';
+import { registerPasskeyRoutes } from './routes-passkeys';
 import { registerRecipientRoutes } from './routes-recipients';
 import { registerSignInRoutes, SESSION_COOKIE } from './routes-signin';
 import { registerUploadRoutes } from './routes-upload';
@@ -151,6 +152,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerRecipientRoutes(app, ctx);
+  registerPasskeyRoutes(app, ctx);
   return app;
 }
 

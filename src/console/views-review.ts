@@ -11,6 +11,7 @@ import type { Only, Order, ReviewRow } from './review';
 import type { ReviewEntry } from './review-cache';
 import { pageOf } from './review';
 import { csrfField, layout, type PageContext } from './views';
+import { passkeyForm, passkeyStatus } from './views-passkeys';
 
 export const ROWS_PER_PAGE = 100;
 export const PEOPLE_PER_PAGE = 50;
@@ -238,7 +239,12 @@ export function confirmPage(ctx: PageContext, d: ConfirmData): string {
       }
       ${d.reason ? html`<p>${masked(t('confirm.reason', { reason: d.reason }, lang))}</p>` : ''}
       <div class="actions">
-        <form method="post" action="/batches/${id}/${decision}" id="confirm-form">
+        <form
+          method="post"
+          action="/batches/${id}/${decision}"
+          id="confirm-form"
+          ${decision === 'approve' || decision === 'reject' ? passkeyForm(ctx, id, decision) : ''}
+        >
           ${csrfField(ctx)}
           <input type="hidden" name="confirm" value="1" />
           <input type="hidden" name="rows" value="${figures.rows}" />
@@ -250,6 +256,7 @@ export function confirmPage(ctx: PageContext, d: ConfirmData): string {
           </button>
         </form>
         <p><a href="/batches/${id}" id="confirm-back">${t('confirm.back', {}, lang)}</a></p>
-      </div>`,
+      </div>
+      ${decision === 'approve' || decision === 'reject' ? passkeyStatus() : ''}`,
   );
 }

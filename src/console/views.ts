@@ -10,6 +10,7 @@ import type { LoadedBatch, RowError } from '../csv';
 import type { HeldLogin } from './sign-in-guard';
 import { html, masked, table, type Html } from './html';
 import type { Messages } from './messages';
+import { PASSKEY_MESSAGES } from './messages-passkeys';
 
 export interface Viewer {
   id: string;
@@ -35,6 +36,7 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
           <li><a href="/payouts">${m.nav.payout}</a></li>
           <li><a href="/recipients">${t('recipient.page.nav', {}, ctx.lang)}</a></li>
           ${viewer.roles.includes('admin') ? html`<li><a href="/admin/sign-in">${m.nav.admin}</a></li>` : ''}
+          <li><a href="/passkeys">${PASSKEY_MESSAGES[ctx.lang].nav}</a></li>
         </ul>
         <p class="who">${m.signedInAs(viewer.name, viewer.roles.map((r) => m.roles[r] ?? r).join(', '))}</p>
         <form method="post" action="/logout">

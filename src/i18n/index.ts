@@ -7,6 +7,7 @@ import { BATCH_MESSAGES } from './batch';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { PAYOUT_MESSAGES } from './payout';
+import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
 import { RECONCILE_MESSAGES } from './reconcile';
 import { REVIEW_MESSAGES } from './review';
@@ -23,6 +24,7 @@ const CATALOGUE = {
   ...BATCH_MESSAGES,
   ...ENGINE_MESSAGES,
   ...PAYOUT_MESSAGES,
+  ...PASSKEY_ANSWER_MESSAGES,
   ...RECIPIENT_MESSAGES,
   ...RECONCILE_MESSAGES,
   ...REVIEW_MESSAGES,

@@ -12,6 +12,7 @@ import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
 import { isValidInn } from '../domain/rules';
 import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
 import type { IncomeLimits } from '../../workflows/contracts/recipient';
+import { keyEntry, passkeyView, proofsBlock, splitKeys, webauthnBlock } from './passkeys';
 
 export const ROLES = [
   'preparer',
@@ -71,13 +72,7 @@ const person = z.strictObject({
   roles: z
     .array(z.enum(ROLES, { error: `expected roles among ${ROLES.join(', ')}` }))
     .min(1, 'expected at least one role'),
-  keys: z
-    .array(
-      z
-        .string()
-        .regex(/^ed25519:[0-9a-f]{64}$/, 'expected ed25519:<64 hex digits> (payrun keys generate prints it)'),
-    )
-    .min(1, 'expected at least one public key'),
+  keys: z.array(keyEntry).min(1, 'expected at least one public key'),
   revoked: z.union([z.string(), z.date()]).optional(),
   password: z
     .string()
@@ -133,6 +128,9 @@ const policyFile = z.strictObject({
   rules,
   /** Per person: income known from elsewhere this year, and limits of their own. */
   recipients: z.array(recipient).default([]),
+  /** The console's WebAuthn relying party, and which proofs count per act (src/policy/passkeys.ts). */
+  webauthn: webauthnBlock.optional(),
+  proofs: proofsBlock.optional(),
 });
 
 /** Parses policy text; every problem is named with its line (`path:line: field: rule`). */
@@ -179,10 +177,12 @@ export function parsePolicy(text: string, path: string): Policy {
         );
       else revokedAt = new Date(t).toISOString();
     }
+    const { ed25519, passkeys } = splitKeys(p.keys);
     people.push({
       id: p.id,
       roles: [...new Set(p.roles)],
-      keys: p.keys.map((k) => k.slice('ed25519:'.length)),
+      keys: ed25519,
+      ...(passkeys.length > 0 ? { passkeys } : {}),
       ...(revokedAt ? { revokedAt } : {}),
     });
     names.set(p.id, p.name);
@@ -231,6 +231,7 @@ export function parsePolicy(text: string, path: string): Policy {
         handStartedApprovalAboveKopecks: rl.hand_started_payouts_need_approval_above,
         approvalExpiresAfterMs: rl.approvals_expire_after_hours * HOUR,
       },
+      ...passkeyView(r.data.webauthn, r.data.proofs),
     },
   };
 }

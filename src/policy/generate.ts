@@ -18,6 +18,14 @@ export interface PersonSpec {
   passwordHash?: string;
   /** Console sign-in's second factor: a base32 TOTP secret. */
   totp?: string;
+  /** `passkey:…` lines listed after the person's key (the console's passkey page prints them). */
+  passkeys?: string[];
+}
+
+/** The policy's passkey blocks (src/policy/passkeys.ts), written as they are. */
+export interface PolicyPasskeySpec {
+  webauthn?: { rp_id: string; origin: string };
+  proofs?: Partial<Record<'submit' | 'approve' | 'reject' | 'payout', string[]>>;
 }
 
 export interface PolicyRulesSpec {
@@ -44,7 +52,12 @@ export interface WrittenPolicy {
  * `<dir>/policy.yaml` and `<dir>/keys/<id>.pem`, owner-only. Keys already in `dir` are kept (the demo's
  * people keep their keys from run to run); the policy file is written anew from `people` and `rules`.
  */
-export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRulesSpec = {}): WrittenPolicy {
+export function writePolicy(
+  dir: string,
+  people: PersonSpec[],
+  rules: PolicyRulesSpec = {},
+  passkeys: PolicyPasskeySpec = {},
+): WrittenPolicy {
   ensurePrivateDir(dir);
   ensurePrivateDir(join(dir, 'keys'));
   const keyFiles: Record<string, string> = {};
@@ -61,7 +74,7 @@ export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRule
       id: p.id,
       name: p.name,
       roles: p.roles,
-      keys: [readFileSync(publicFile, 'utf8').trim()],
+      keys: [readFileSync(publicFile, 'utf8').trim(), ...(p.passkeys ?? [])],
       ...(p.revoked ? { revoked: p.revoked } : {}),
       ...(p.passwordHash ? { password: p.passwordHash } : {}),
       ...(p.totp ? { totp: p.totp } : {}),
@@ -75,6 +88,7 @@ export function writePolicy(dir: string, people: PersonSpec[], rules: PolicyRule
         people: listed,
         rules: { ...rules, recipients: undefined },
         recipients: rules.recipients ?? [],
+        ...passkeys,
       }),
   );
   return { file, keyFiles };

@@ -281,6 +281,17 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     expect(await s.store.fetchFile(ROOT, 'report', join(s.dir, 'no-report.csv'))).toBe(false);
   });
 
+  test('a passkey counter moves only forward, and the same counter sent at once is accepted once', async () => {
+    const id = 'cred-AAAAAAAAAAAAAAAA';
+    expect(await s.store.passkeyCounters([id, 'other'])).toEqual({});
+    expect(await s.store.advancePasskeyCounter(id, 5)).toBe(true);
+    expect(await s.store.advancePasskeyCounter(id, 5)).toBe(false);
+    expect(await s.store.advancePasskeyCounter(id, 3)).toBe(false);
+    const together = await Promise.all([6, 6, 6].map((n) => s.store.advancePasskeyCounter(id, n)));
+    expect(together.filter(Boolean)).toHaveLength(1);
+    expect(await s.store.passkeyCounters([id, 'other'])).toEqual({ [id]: 6 });
+  });
+
   test('nothing personal is stored in clear', async () => {
     await s.store.writeBatch(meta(ROOT, s.dir), [row(2), row(3)]);
     await s.store.appendOutcomes(ROOT, [outcome(2, 'succeeded')]);

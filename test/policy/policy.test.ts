@@ -215,8 +215,15 @@ describe('statements and their signatures', () => {
     const d = department();
     const viaConsole = say(d, 'oleg', 'approve', NOW, {}, 'console');
     expect(viaConsole.statement).toMatchObject({ person: 'oleg', via: 'console' });
-    expect(checkStatement(d.policy.view, viaConsole, NOW).ok).toBe(true);
-    const r = checkStatement(d.policy.view, say(d, 'maria', 'approve', NOW, {}, 'console'), NOW);
+    // The console's key alone approves nothing by default (issue 35); a policy may still count it.
+    const refused = checkStatement(d.policy.view, viaConsole, NOW);
+    expect(refused.ok ? '' : refused.reason).toMatch(/console’s key alone/);
+    const withConsole = { ...d.policy.view, proofs: { approve: ['console-session' as const] } };
+    expect(checkStatement(withConsole, viaConsole, NOW).ok).toBe(true);
+    // A preparer submitting through the console: console-signed counts by default.
+    expect(checkStatement(d.policy.view, say(d, 'maria', 'submit', NOW, {}, 'console'), NOW).ok).toBe(true);
+    const d2 = { ...d, policy: { ...d.policy, view: withConsole } };
+    const r = checkStatement(d2.policy.view, say(d, 'maria', 'approve', NOW, {}, 'console'), NOW);
     expect(r.ok ? '' : r.reason).toMatch(/maria may not approve/);
     // The service's key alone, not claiming `via`, is not the person's.
     const posing = signStatement<BatchStatement>(signerFromKeyFile('oleg', d.written.keyFiles.console!), {
@@ -224,9 +231,9 @@ describe('statements and their signatures', () => {
       decision: 'approve',
       ...subject,
     });
-    expect(checkStatement(d.policy.view, posing, NOW).ok).toBe(false);
+    expect(checkStatement(d2.policy.view, posing, NOW).ok).toBe(false);
     // Only an authenticator may sign for others.
-    const r2 = checkStatement(d.policy.view, say(d, 'oleg', 'approve', NOW, {}, 'irina'), NOW);
+    const r2 = checkStatement(d2.policy.view, say(d, 'oleg', 'approve', NOW, {}, 'irina'), NOW);
     expect(r2.ok ? '' : r2.reason).toMatch(/irina is not an authenticating service/);
   });
 });

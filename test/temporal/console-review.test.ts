@@ -105,6 +105,13 @@ describe('the approver reviews the rows before approving', () => {
         { id: 'console', name: 'Консоль бухгалтерии', roles: ['authenticator'] },
       ],
       RULES,
+      // The review is this test's subject; deciding with a passkey is console-passkey.test.ts's.
+      {
+        proofs: {
+          approve: ['cli-key', 'passkey', 'console-session'],
+          reject: ['cli-key', 'passkey', 'console-session'],
+        },
+      },
     );
     app = await spawnConsole({
       ...stack.workerEnv,

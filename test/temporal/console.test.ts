@@ -28,6 +28,16 @@ const PASSWORD = 'пароль-для-теста-1';
 const APPROVER_TOTP = 'JBSWY3DPEHPK3PXPJBSWY3DP';
 const CARDS = [...Object.values(TEST_CARDS), '2200000000000013'];
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'console');
+/**
+ * This story approves with the console's key (as consoles did before passkeys): a policy must say so,
+ * since by default only a person's own key or passkey approves (console-passkey.test.ts tries that).
+ */
+const CONSOLE_SIGNS_DECISIONS = {
+  proofs: {
+    approve: ['cli-key', 'passkey', 'console-session'],
+    reject: ['cli-key', 'passkey', 'console-session'],
+  },
+};
 
 describe('accounting console in a browser', () => {
   let stack: Stack;
@@ -48,14 +58,19 @@ describe('accounting console in a browser', () => {
     const passwordHash = await hashPassword(PASSWORD);
     // The stack's people with passwords, and the console as an authenticating service: the worker's
     // policy source reads the rewritten file (same directory, same keys).
-    const written = writePolicy(stack.people.dir, [
-      ...TEST_PEOPLE.map((p) => ({
-        ...p,
-        passwordHash,
-        ...(p.id === 'approver' ? { totp: APPROVER_TOTP } : {}),
-      })),
-      { id: 'console', name: 'Консоль бухгалтерии', roles: ['authenticator'] },
-    ]);
+    const written = writePolicy(
+      stack.people.dir,
+      [
+        ...TEST_PEOPLE.map((p) => ({
+          ...p,
+          passwordHash,
+          ...(p.id === 'approver' ? { totp: APPROVER_TOTP } : {}),
+        })),
+        { id: 'console', name: 'Консоль бухгалтерии', roles: ['authenticator'] },
+      ],
+      {},
+      CONSOLE_SIGNS_DECISIONS,
+    );
     const env = {
       ...stack.workerEnv,
       PAYRUN_POLICY_FILE: written.file,

@@ -69,10 +69,38 @@ export interface DifferenceStatement {
 
 export type Statement = BatchStatement | PayoutStatement | DifferenceStatement;
 
+/**
+ * A passkey's answer (WebAuthn assertion, each part base64url as the browser gives it) whose challenge is
+ * SHA-256 of `statementMessage(statement)`: the person's own authenticator signed this very statement.
+ */
+export interface PasskeyProof {
+  credentialId: string;
+  authenticatorData: string;
+  clientDataJSON: string;
+  signature: string;
+}
+
+/** A statement with exactly one proof: an Ed25519 `signature` (a person's or service's key) or a `passkey`. */
 export interface SignedStatement<S extends Statement = Statement> {
   statement: S;
   /** Ed25519 signature, 128 hex digits. */
-  signature: string;
+  signature?: string;
+  passkey?: PasskeyProof;
+}
+
+/**
+ * How a statement was proven: `cli-key` a person's (or service's) own Ed25519 key, `passkey` the person's
+ * passkey in a browser, `console-session` the console's key signing for the person it signed in (`via`).
+ */
+export type Proof = 'cli-key' | 'passkey' | 'console-session';
+
+/** A passkey the policy lists for a person: the raw public key (65-byte P-256 point, 32-byte Ed25519). */
+export interface PolicyPasskey {
+  /** The credential id, base64url. */
+  id: string;
+  alg: 'es256' | 'eddsa';
+  /** The raw public key, base64url. */
+  publicKey: string;
 }
 
 /** A person as workflows see the policy: no display names (those stay in the policy file). */
@@ -81,6 +109,8 @@ export interface PolicyPerson {
   roles: Role[];
   /** Ed25519 public keys, 64 hex digits each; several while a key is rotated. */
   keys: string[];
+  /** Passkeys registered in the console and added to the policy by an admin (absent: none). */
+  passkeys?: PolicyPasskey[];
   /** From this time on, nothing this person signs counts (ISO 8601). */
   revokedAt?: string;
 }
@@ -104,7 +134,17 @@ export interface PolicyView {
   version: string;
   people: PolicyPerson[];
   rules: PolicyRules;
+  /** The console's WebAuthn relying party: the only origin and id a passkey's answer may name. */
+  webauthn?: { rpId: string; origin: string };
+  /** Which proofs count for each act (absent: the defaults in workflows/approval-proofs.ts). */
+  proofs?: Partial<Record<ProvenAct, Proof[]>>;
 }
+
+/**
+ * The acts a proof is asked of: a batch's submit, approve, reject; `payout` a hand-started payout's approval;
+ * `resolve` closing a reconciliation difference.
+ */
+export type ProvenAct = Decision | 'payout' | 'resolve';
 
 /** What the worker found about a batch's file: the requirement, and which statements count. */
 export interface BatchAuthorization {
@@ -122,6 +162,8 @@ export interface BatchAuthorization {
   /** Paying may start: not required, or enough valid approvals and no standing rejection. */
   satisfied: boolean;
   policy: PolicyView;
+  /** The highest signature counter the worker has accepted per passkey (credential id): one must move on. */
+  passkeyCounters?: Record<string, number>;
 }
 
 /** How a payout started with a batch id proved it belongs to an approved file. */

@@ -49,6 +49,14 @@ export interface BatchStore {
   statementsVersion(fileSha256: string): Promise<number>;
   readStatements(fileSha256: string): Promise<SignedStatement[]>;
 
+  /** The highest signature counter accepted so far for each of these passkeys (credential ids) that has one. */
+  passkeyCounters(credentialIds: string[]): Promise<Record<string, number>>;
+  /**
+   * Records `counter` for the passkey only when it is above every one recorded, atomically: false when it
+   * is not (the assertion is a replay, or its authenticator was copied).
+   */
+  advancePasskeyCounter(credentialId: string, counter: number): Promise<boolean>;
+
   /** Keeps a batch's file (the bytes at `from`) for processes on other hosts. */
   saveFile(batchId: string, kind: BatchFileKind, from: string): Promise<void>;
   /** Writes a batch's kept file to `to` (owner-only); false when the store has none of that kind. */

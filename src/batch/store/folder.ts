@@ -12,6 +12,7 @@ import { outcomeLines } from '../outcome-index';
 import * as files from '../store';
 import type { BatchFileKind, BatchStore, Reseal } from './contract';
 import { resealFolderStore } from './folder-reseal';
+import { advancePasskeyCounter, readPasskeyCounters } from './passkey-counters';
 
 export class FolderBatchStore implements BatchStore {
   readonly sharesFolders = true;
@@ -64,6 +65,13 @@ export class FolderBatchStore implements BatchStore {
   }
   async readStatements(fileSha256: string) {
     return files.readStatements(this.dataDir, fileSha256);
+  }
+
+  async passkeyCounters(credentialIds: string[]) {
+    return readPasskeyCounters(this.dataDir, credentialIds);
+  }
+  async advancePasskeyCounter(credentialId: string, counter: number) {
+    return advancePasskeyCounter(this.dataDir, credentialId, counter);
   }
 
   /** The folders are shared: the file already is where the meta (or the final) says. */

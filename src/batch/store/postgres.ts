@@ -246,6 +246,26 @@ export class PostgresBatchStore implements BatchStore {
     return r.rows.map((x) => this.unseal<SignedStatement>(statementEntry(fileSha256), x.sealed));
   }
 
+  async passkeyCounters(credentialIds: string[]) {
+    if (credentialIds.length === 0) return {};
+    const r = await this.query<{ credential_id: string; counter: string }>(
+      'SELECT credential_id, counter FROM passkey_counters WHERE credential_id = ANY($1::text[])',
+      [credentialIds],
+    );
+    return Object.fromEntries(r.rows.map((x) => [x.credential_id, Number(x.counter)]));
+  }
+
+  /** One statement: the row moves only forward, so two hosts sending the same assertion see one success. */
+  async advancePasskeyCounter(credentialId: string, counter: number) {
+    const r = await this.query(
+      `INSERT INTO passkey_counters (credential_id, counter) VALUES ($1, $2)
+       ON CONFLICT (credential_id) DO UPDATE SET counter = EXCLUDED.counter, updated_at = now()
+       WHERE passkey_counters.counter < EXCLUDED.counter`,
+      [credentialId, counter],
+    );
+    return r.rowCount === 1;
+  }
+
   /** Replaces the kept file of that kind, a sealed piece at a time, in one transaction. */
   async saveFile(batchId: string, kind: BatchFileKind, from: string) {
     checkBatchId(batchId);
