@@ -51,6 +51,8 @@ export function withoutNotes(lookup: PayoutLookup): PayoutLookup {
 export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
   const store = () => batchStoreFor(dir());
+  // Where a daily approval limit's evidence is checked against: without a task queue it is incomplete.
+  const evidence = taskQueue ? { client, taskQueue } : undefined;
   return {
     async openBatch({ batchId }: { batchId: string }): Promise<BatchMetaView> {
       const m = await store().readMeta(batchId);
@@ -76,7 +78,7 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       ignoreAge?: boolean;
     }): Promise<BatchAuthorization> {
       const { batchId, ...opts } = input;
-      return batchAuthorization(dir(), policy.current(), batchId, opts);
+      return batchAuthorization(dir(), policy.current(), batchId, opts, Date.now(), evidence);
     },
 
     /** An approval or rejection the batch's validator let through, checked again under the current policy and kept. */
@@ -85,9 +87,15 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       signed: SignedStatement;
       requested?: boolean;
     }): Promise<DecisionOutcome> {
-      return recordDecision(dir(), policy.current(), input.batchId, input.signed, {
-        requested: input.requested,
-      });
+      return recordDecision(
+        dir(),
+        policy.current(),
+        input.batchId,
+        input.signed,
+        { requested: input.requested },
+        Date.now(),
+        evidence,
+      );
     },
 
     /** One chunk of valid rows, each with what an existing payout workflow of its reference says. */

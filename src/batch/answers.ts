@@ -80,6 +80,18 @@ const SHAPES: [RegExp, Say][] = [
     (m, l) => t('answer.self_approval', { by: m[1]! }, l),
   ],
   [/^(.+) has already approved this batch$/, (m, l) => t('answer.approved_twice', { by: m[1]! }, l)],
+  [
+    /^the file's record has no verified submit statement: resubmit it$/,
+    (_, l) => t('answer.no_submitter', {}, l),
+  ],
+  [
+    /^it was signed at (\S+), more than 5 minutes ago: sign it again$/,
+    (m, l) => t('answer.signed_long_ago', { at: m[1]! }, l),
+  ],
+  [
+    /^(\S+) approved batch (\S+) at (\S+), after this approval's time (\S+): sign it again$/,
+    (m, l) => t('answer.dated_before_own', { by: m[1]!, batchId: m[2]!, at: m[3]!, own: m[4]! }, l),
+  ],
 ];
 
 /** The workflow's answer (or refusal) in `lang`; English answers are given back as they are. */

@@ -261,6 +261,11 @@ export const BATCH_MESSAGES = {
     ru: (p) => `${p.file}: уже отправлен как ${p.batchId}; дважды не платится`,
     en: (p) => `${p.file}: already submitted as ${p.batchId}; nothing paid twice`,
   }),
+  'watch.resubmitted': entry<{ file: string; batchId: string }>({
+    ru: (p) =>
+      `${p.file}: отправлен повторно как ${p.batchId}: в записи файла не было проверенного заявления об отправке`,
+    en: (p) => `${p.file}: resubmitted as ${p.batchId}: the file's record had no verified submit statement`,
+  }),
   'watch.settled': entry<{ file: string; batchId: string }>({
     ru: (p) => `${p.file}: ${p.batchId} завершён, файл и отчёт в done/`,
     en: (p) => `${p.file}: ${p.batchId} finished; the file and its report are in done/`,
