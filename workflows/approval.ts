@@ -300,9 +300,11 @@ export function judgeBatch(
     }
   }
   let needed = approversNeeded(policy, subject.totalKopecks);
-  const lone = needed === 1 && approvedBy.length === 1 ? approvedBy[0]! : undefined;
+  // The first approver, as if alone: past the day's sum, the file needs more (and says so once it has them).
+  const first =
+    needed === 1 && (approvedBy.length === 1 || (daily && approvedBy.length > 1)) ? approvedBy[0] : undefined;
   const shortfall =
-    lone !== undefined ? dailyShortfall(policy, daily, subject, lone, approvedAt[lone]!) : undefined;
+    first !== undefined ? dailyShortfall(policy, daily, subject, first, approvedAt[first]!) : undefined;
   if (shortfall) needed = Math.max(2, policy.rules.approversAboveDailyLimit ?? 2);
   const enough = approvedBy.length >= needed;
   const standingRejection = rejection && !enough;

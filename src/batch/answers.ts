@@ -103,3 +103,39 @@ export function commandAnswer(answer: string, lang: Lang = currentLang()): strin
   }
   return answer;
 }
+
+/**
+ * Why a batch waits beyond an ordinary approval, in `lang`, from the reason the worker gave (its
+ * `because`): a record with no verified submit statement, or a lone approver past the daily limit.
+ */
+export function holdReason(because: string | undefined, lang: Lang = currentLang()): string | undefined {
+  if (!because) return undefined;
+  if (because.startsWith("the file's record has no verified submit statement"))
+    return t('status.no_submitter', {}, lang);
+  const over =
+    /; (\S+)'s approvals alone on (\S+) would total (.+?) with this file .*?, more than the daily limit of (.+?): (\d+) approvers needed$/.exec(
+      because,
+    );
+  if (over)
+    return t(
+      'status.daily_limit',
+      { person: over[1]!, day: over[2]!, sum: over[3]!, limit: over[4]!, needed: over[5]! },
+      lang,
+    );
+  const unknown =
+    /; (\S+) approved alone and (?:the evidence of (\S+)'s approvals is incomplete \((.+)\)|the approvals of (\S+) could not be summed): a second approver is needed: (\d+) approvers needed$/.exec(
+      because,
+    );
+  if (unknown)
+    return t(
+      'status.daily_unknown',
+      {
+        person: unknown[1]!,
+        day: unknown[2] ?? unknown[4]!,
+        why: unknown[3] ?? 'no evidence',
+        needed: unknown[5]!,
+      },
+      lang,
+    );
+  return undefined;
+}

@@ -88,10 +88,10 @@ async function judgeRecord(
   const subject = subjectOf(meta);
   let auth = judgeBatch(policy.view, record.statements, subject, now, opts);
   let daily: DailyEvidence | undefined;
-  const lone = auth.approvedBy.length === 1 ? auth.approvedBy[0]! : undefined;
+  const first = auth.approvedBy[0];
   const limited = policy.view.rules.oneApproverDailyLimitKopecks !== undefined;
-  if (limited && lone && approversNeeded(policy.view, meta.totalKopecks) === 1) {
-    const day = moscowDay(auth.approvedAt![lone]!);
+  if (limited && first !== undefined && approversNeeded(policy.view, meta.totalKopecks) === 1) {
+    const day = moscowDay(auth.approvedAt![first]!);
     daily = await dailyEvidence(dataDir, policy.view, day, meta.batchId, source);
     auth = judgeBatch(policy.view, record.statements, subject, now, opts, daily);
   }

@@ -415,7 +415,7 @@ describe('what one approver may approve alone in a day', () => {
       /oleg's approvals alone on 2026-11-24 would total 1 100,00 ₽ .*daily limit of 1 000,00 ₽: 2 approvers needed/,
     );
     expect(judgeWith(d, approvedBy(d, 'oleg', 'irina'), earlier)).toMatchObject({
-      needed: 1,
+      needed: 2,
       satisfied: true,
     });
     const d3 = limited({ approvers_above_daily_limit: 3 });
