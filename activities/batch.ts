@@ -86,6 +86,8 @@ async function provenChunk(dataDir: string, batchId: string, index: number): Pro
 export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
   const store = () => batchStoreFor(dir());
+  // Where a daily approval limit's evidence is checked against: without a task queue it is incomplete.
+  const evidence = taskQueue ? { client, taskQueue } : undefined;
   return {
     async openBatch({ batchId }: { batchId: string }): Promise<BatchMetaView> {
       const m = await store().readMeta(batchId);
@@ -112,7 +114,10 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
     }): Promise<BatchAuthorization> {
       const { batchId, ...opts } = input;
       // With the passkey counters, for the batch's validators (not on a payout's path: no read per payout).
-      return withPasskeyCounters(store(), await batchAuthorization(dir(), policy.current(), batchId, opts));
+      return withPasskeyCounters(
+        store(),
+        await batchAuthorization(dir(), policy.current(), batchId, opts, Date.now(), evidence),
+      );
     },
 
     /** An approval or rejection the batch's validator let through, checked again under the current policy and kept. */
@@ -121,9 +126,15 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       signed: SignedStatement;
       requested?: boolean;
     }): Promise<DecisionOutcome> {
-      return recordDecision(dir(), policy.current(), input.batchId, input.signed, {
-        requested: input.requested,
-      });
+      return recordDecision(
+        dir(),
+        policy.current(),
+        input.batchId,
+        input.signed,
+        { requested: input.requested },
+        Date.now(),
+        evidence,
+      );
     },
 
     /**

@@ -85,6 +85,8 @@ export function createPayoutRunActivities(deps: {
             deps.dataDir ?? loadBatchPaths().dataDir,
             deps.policy.current(),
             input.authorize,
+            Date.now(),
+            { client: deps.client, taskQueue: deps.taskQueue },
           )
         : undefined;
       const [earlier, verdict, reservation] = await Promise.all([

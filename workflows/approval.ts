@@ -10,6 +10,7 @@ import { checkProof, passkeyProofSchema } from './approval-proofs';
 import {
   type BatchAuthorization,
   type BatchStatement,
+  type DailyEvidence,
   type Decision,
   type PayoutStatement,
   type PolicyPerson,
@@ -160,11 +161,78 @@ export function approversNeeded(policy: PolicyView, totalKopecks: number): numbe
   return above !== null && totalKopecks > above ? 2 : 1;
 }
 
+/** Why a batch without a verified submit statement pays nothing: deleting evidence must not remove the rule. */
+export const NO_SUBMITTER = "the file's record has no verified submit statement: resubmit it";
+
+/** A Moscow calendar date (YYYY-MM-DD) of an ISO moment: the day a daily limit sums over. */
+export function moscowDay(iso: string): string {
+  return new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
+}
+
+const rubles = (kopecks: number) =>
+  `${Math.floor(kopecks / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ' ')},${String(kopecks % 100).padStart(2, '0')} ₽`;
+
+/**
+ * A lone approver's sum for the day of their approval: the files they approved alone earlier that day
+ * (by time, then batch id) plus this one. Only earlier approvals count, so a later file never takes
+ * paying away from one already allowed; a backdated approval is refused when it is recorded.
+ */
+function dailyShortfall(
+  policy: PolicyView,
+  daily: DailyEvidence | undefined,
+  subject: BatchSubject,
+  person: string,
+  at: string,
+): string | undefined {
+  const limit = policy.rules.oneApproverDailyLimitKopecks;
+  if (limit === undefined) return undefined;
+  const day = moscowDay(at);
+  if (!daily || daily.day !== day)
+    return `${person} approved alone and the approvals of ${day} could not be summed: a second approver is needed`;
+  if (daily.incomplete)
+    return `${person} approved alone and the evidence of ${day}'s approvals is incomplete (${daily.incomplete}): a second approver is needed`;
+  const earlier = daily.approvals.filter(
+    (a) =>
+      a.person === person &&
+      a.alone &&
+      a.batchId !== subject.batchId &&
+      moscowDay(a.at) === day &&
+      (Date.parse(a.at) < Date.parse(at) ||
+        (Date.parse(a.at) === Date.parse(at) && a.batchId < subject.batchId)),
+  );
+  const sum = earlier.reduce((n, a) => n + a.totalKopecks, subject.totalKopecks);
+  if (sum <= limit) return undefined;
+  return `${person}'s approvals alone on ${day} would total ${rubles(sum)} with this file (${earlier.length} before it), more than the daily limit of ${rubles(limit)}`;
+}
+
+/**
+ * The worker's check of a new approval against the approver's others of that day: dated before one they
+ * already gave, it could slip under the daily sum of the files approved before it, so it is refused.
+ */
+export function checkDailyOrder(
+  daily: DailyEvidence | undefined,
+  s: BatchStatement,
+): Checked<BatchStatement> {
+  const later = daily?.approvals.find(
+    (a) => a.person === s.person && a.batchId !== s.batchId && Date.parse(a.at) > Date.parse(s.at),
+  );
+  return later
+    ? {
+        ok: false,
+        reason: `${s.person} approved batch ${later.batchId} at ${later.at}, after this approval's time ${s.at}: sign it again`,
+      }
+    : { ok: true, value: s };
+}
+
 /**
  * Everything said about a batch's file, judged: who submitted it, whether approval is required (the policy
- * for how it came, or its submitter's or starter's request: nothing lowers it), who approved it since the
- * last rejection, and whether paying may start. `ignoreAge`: approvals that counted when the batch started
- * paying still count for its payouts (expiry guards the start, not a batch already paying).
+ * for how it came, or its submitters' or starter's request: nothing lowers it), who approved it since the
+ * last rejection, and whether paying may start. A batch with no verified submit statement cannot be paid
+ * or approved until it is resubmitted. `ignoreAge`: approvals that counted when the batch started paying
+ * still count for its payouts (expiry guards the start, not a batch already paying). `daily`: the other
+ * files' approvals of the lone approver's day, when the policy limits what one approver approves alone.
  */
 export function judgeBatch(
   policy: PolicyView,
@@ -172,6 +240,7 @@ export function judgeBatch(
   subject: BatchSubject,
   now: number,
   opts: { requested?: boolean; ignoreAge?: boolean } = {},
+  daily?: DailyEvidence,
 ): BatchAuthorization {
   const refused: BatchAuthorization['refused'] = [];
   const valid: BatchStatement[] = [];
@@ -191,41 +260,56 @@ export function judgeBatch(
   }
   const byTime = (a: BatchStatement, b: BatchStatement) => Date.parse(a.at) - Date.parse(b.at);
   valid.sort(byTime);
-  const submit = valid.filter((s) => s.decision === 'submit').pop();
+  const submits = valid.filter((s) => s.decision === 'submit');
+  const submit = submits[submits.length - 1];
+  const submittedBy = [...new Set(submits.map((s) => s.person))];
+  const needs = (s: BatchStatement) =>
+    (s.source === 'inbox' ? policy.rules.droppedNeedApproval : policy.rules.submittedNeedApproval) ||
+    !!s.requireApproval;
   const fromInbox = submit?.source === 'inbox';
   const byPolicy = fromInbox ? policy.rules.droppedNeedApproval : policy.rules.submittedNeedApproval;
-  const required = !submit || byPolicy || !!submit.requireApproval || !!opts.requested;
+  const required = !submit || submits.some(needs) || !!opts.requested;
   const because = !submit
-    ? 'no proven submitter: approval required'
+    ? NO_SUBMITTER
     : byPolicy
       ? `the policy requires approval of ${fromInbox ? 'dropped' : 'submitted'} files`
-      : submit.requireApproval || opts.requested
+      : required
         ? 'its submitter asked for approval'
         : `the policy does not require approval of ${fromInbox ? 'dropped' : 'submitted'} files`;
   const rejection = valid.filter((s) => s.decision === 'reject').pop();
   const approvedBy: string[] = [];
+  const approvedAt: Record<string, string> = {};
   for (const s of valid) {
     if (s.decision !== 'approve') continue;
-    const reason =
-      submit && s.person === submit.person
-        ? `${s.person} submitted this batch: an approver must be someone else`
-        : rejection && Date.parse(s.at) <= Date.parse(rejection.at)
-          ? `given before ${rejection.person} rejected the file at ${rejection.at}`
-          : !opts.ignoreAge && Date.parse(s.at) + policy.rules.approvalExpiresAfterMs < now
-            ? `expired: given at ${s.at}, approvals count for ${Math.round(policy.rules.approvalExpiresAfterMs / 3_600_000)} h`
-            : undefined;
+    const reason = submittedBy.includes(s.person)
+      ? `${s.person} submitted this batch: an approver must be someone else`
+      : rejection && Date.parse(s.at) <= Date.parse(rejection.at)
+        ? `given before ${rejection.person} rejected the file at ${rejection.at}`
+        : !opts.ignoreAge && Date.parse(s.at) + policy.rules.approvalExpiresAfterMs < now
+          ? `expired: given at ${s.at}, approvals count for ${Math.round(policy.rules.approvalExpiresAfterMs / 3_600_000)} h`
+          : undefined;
     if (reason) refused.push({ person: s.person, decision: 'approve', reason });
-    else if (!approvedBy.includes(s.person)) approvedBy.push(s.person);
+    else if (!approvedBy.includes(s.person)) {
+      approvedBy.push(s.person);
+      approvedAt[s.person] = s.at;
+    }
   }
-  const needed = approversNeeded(policy, subject.totalKopecks);
+  let needed = approversNeeded(policy, subject.totalKopecks);
+  // The first approver, as if alone: past the day's sum, the file needs more (and says so once it has them).
+  const first =
+    needed === 1 && (approvedBy.length === 1 || (daily && approvedBy.length > 1)) ? approvedBy[0] : undefined;
+  const shortfall =
+    first !== undefined ? dailyShortfall(policy, daily, subject, first, approvedAt[first]!) : undefined;
+  if (shortfall) needed = Math.max(2, policy.rules.approversAboveDailyLimit ?? 2);
   const enough = approvedBy.length >= needed;
   const standingRejection = rejection && !enough;
   return {
     required,
     needed,
-    because,
-    ...(submit ? { submitter: submit.person } : {}),
+    because: shortfall ? `${because}; ${shortfall}: ${needed} approvers needed` : because,
+    ...(submit ? { submitter: submit.person, submittedBy } : {}),
     approvedBy,
+    ...(approvedBy.length ? { approvedAt } : {}),
     ...(standingRejection
       ? {
           rejected: {
@@ -236,7 +320,7 @@ export function judgeBatch(
         }
       : {}),
     refused,
-    satisfied: enough || (!required && !rejection),
+    satisfied: !!submit && (enough || (!required && !rejection)),
     policy,
   };
 }
@@ -261,17 +345,21 @@ export function checkBatchDecision(
   const checked = checkStatement(auth.policy, signed, now, auth.passkeyCounters);
   if (!checked.ok) return checked;
   if (s.decision === 'approve') {
+    if (auth.submitter === undefined) return { ok: false, reason: NO_SUBMITTER };
     if (auth.rejected && Date.parse(s.at) <= Date.parse(auth.rejected.at))
       return {
         ok: false,
         reason: `given before ${auth.rejected.by} rejected the file at ${auth.rejected.at}`,
       };
-    if (auth.submitter === s.person)
+    if (auth.submitter === s.person || auth.submittedBy?.includes(s.person))
       return { ok: false, reason: `${s.person} submitted this batch: an approver must be someone else` };
     if (auth.approvedBy.includes(s.person))
       return { ok: false, reason: `${s.person} has already approved this batch` };
     if (Date.parse(s.at) + auth.policy.rules.approvalExpiresAfterMs < now)
       return { ok: false, reason: `the statement expired (given at ${s.at})` };
+    // An approval is of now: a backdated one could slip before a day's earlier approvals (a daily limit).
+    if (Date.parse(s.at) < now - CLOCK_SKEW_MS)
+      return { ok: false, reason: `it was signed at ${s.at}, more than 5 minutes ago: sign it again` };
   }
   return { ok: true, value: s };
 }

@@ -70,6 +70,8 @@ export class BatchRun {
   /** Who may pay, as the worker last judged the file's record under its policy; unset until it has read it. */
   private auth?: BatchAuthorization;
   private fundsChanged = false;
+  /** The file's record changed outside a decision (a resubmission): judge it again while waiting. */
+  private recordChanged = false;
   /** Signals (Temporal UI's "Send signal") are noted and ignored when malformed, never thrown on. */
   private readonly ignoredSignals: string[] = [];
 
@@ -98,7 +100,15 @@ export class BatchRun {
     // Every run asks, a hand-restarted one too: what the file's record requires, the input cannot lower.
     const requested = this.opts.requireApproval;
     this.auth = await authorizeBatch({ batchId, requested, ignoreAge: carry.approval !== undefined });
-    if (this.mustAwaitApproval()) await condition(() => this.auth!.satisfied || this.cancelled);
+    if (this.mustAwaitApproval())
+      // A resubmission nudges a waiting batch (recordChanged): the worker judges its record again. Without
+      // the nudge this is the one wait it always was, so recorded histories replay unchanged.
+      while (!(this.auth!.satisfied || this.cancelled)) {
+        await condition(() => this.auth!.satisfied || this.cancelled || this.recordChanged);
+        if (!this.recordChanged) continue;
+        this.recordChanged = false;
+        this.auth = await authorizeBatch({ batchId, requested });
+      }
     this.notePayingAllowed();
     while (!carry.fundsOk && !this.cancelled) {
       const neededKopecks = carry.meta.totalKopecks - carry.dispatchedKopecks;
@@ -239,6 +249,10 @@ export class BatchRun {
 
   fundsChangedSignalled(): void {
     this.fundsChanged = true;
+  }
+
+  recordChangedSignalled(): void {
+    if (this.stage === 'approval' && !this.final) this.recordChanged = true;
   }
 
   noteIgnored(what: string): void {

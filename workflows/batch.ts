@@ -5,6 +5,7 @@ import type { BatchCarry } from './batch-state';
 import {
   batchFundsChangedSignal,
   batchProgressQuery,
+  batchRecordChangedSignal,
   payoutSettledSignal,
   type BatchResult,
   type BatchWorkflowInput,
@@ -34,5 +35,6 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   handleOperatorCommands(batchCommands(run));
   setHandler(batchFundsChangedSignal, () => run.fundsChangedSignalled());
   setHandler(payoutSettledSignal, (report) => run.window.payoutSettled(report));
+  setHandler(batchRecordChangedSignal, () => run.recordChangedSignalled());
   return run.run();
 }

@@ -107,6 +107,18 @@ const SHAPES: [RegExp, Say][] = [
       return t('answer.passkey_refused', { person: m[1]!, why: known ? known[1](known[0]!) : m[2]! }, l);
     },
   ],
+  [
+    /^the file's record has no verified submit statement: resubmit it$/,
+    (_, l) => t('answer.no_submitter', {}, l),
+  ],
+  [
+    /^it was signed at (\S+), more than 5 minutes ago: sign it again$/,
+    (m, l) => t('answer.signed_long_ago', { at: m[1]! }, l),
+  ],
+  [
+    /^(\S+) approved batch (\S+) at (\S+), after this approval's time (\S+): sign it again$/,
+    (m, l) => t('answer.dated_before_own', { by: m[1]!, batchId: m[2]!, at: m[3]!, own: m[4]! }, l),
+  ],
 ];
 
 /** The workflow's answer (or refusal) in `lang`; English answers are given back as they are. */
@@ -117,4 +129,40 @@ export function commandAnswer(answer: string, lang: Lang = currentLang()): strin
     if (m) return say(m, lang);
   }
   return answer;
+}
+
+/**
+ * Why a batch waits beyond an ordinary approval, in `lang`, from the reason the worker gave (its
+ * `because`): a record with no verified submit statement, or a lone approver past the daily limit.
+ */
+export function holdReason(because: string | undefined, lang: Lang = currentLang()): string | undefined {
+  if (!because) return undefined;
+  if (because.startsWith("the file's record has no verified submit statement"))
+    return t('status.no_submitter', {}, lang);
+  const over =
+    /; (\S+)'s approvals alone on (\S+) would total (.+?) with this file .*?, more than the daily limit of (.+?): (\d+) approvers needed$/.exec(
+      because,
+    );
+  if (over)
+    return t(
+      'status.daily_limit',
+      { person: over[1]!, day: over[2]!, sum: over[3]!, limit: over[4]!, needed: over[5]! },
+      lang,
+    );
+  const unknown =
+    /; (\S+) approved alone and (?:the evidence of (\S+)'s approvals is incomplete \((.+)\)|the approvals of (\S+) could not be summed): a second approver is needed: (\d+) approvers needed$/.exec(
+      because,
+    );
+  if (unknown)
+    return t(
+      'status.daily_unknown',
+      {
+        person: unknown[1]!,
+        day: unknown[2] ?? unknown[4]!,
+        why: unknown[3] ?? 'no evidence',
+        needed: unknown[5]!,
+      },
+      lang,
+    );
+  return undefined;
 }

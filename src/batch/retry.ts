@@ -4,7 +4,8 @@ import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/contrac
 import type { SubmitSource } from '../../workflows/contracts/approval';
 import { t } from '../i18n';
 import type { Signer } from '../policy/keys';
-import { recordSubmission } from './authorize';
+import type { Policy } from '../policy/file';
+import { signSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { recheckRefusedTaxpayers } from './retry-verdicts';
 import { startBatchWorkflow } from './submit';
@@ -41,6 +42,8 @@ export async function retryFailed(
     /** Who asks for the retry: a retry is a new batch, approved on its own (docs/batches.md#approval). */
     submitter: Signer;
     source?: SubmitSource;
+    /** The policy the retry's submit statement must verify under before it starts (the CLI's file). */
+    whoMayPay?: Policy;
   },
 ): Promise<{ batchId: string; rows: number; totalKopecks: number }> {
   const { dataDir } = opts.paths;
@@ -59,7 +62,15 @@ export async function retryFailed(
   const n = (await store.retryCount(meta.rootBatchId)) + 1;
   const id = retryBatchWorkflowId(meta.rootBatchId, n);
   const totalKopecks = rows.reduce((s, r) => s + r.request.amount, 0);
-  const retryMeta = await store.writeBatch(
+  // Checked before the retry is stored: a submit statement the worker would not verify starts nothing.
+  const submission = signSubmission(
+    opts.whoMayPay,
+    { batchId: id, contentHash: meta.contentHash, totalKopecks, rowCount: rows.length },
+    opts.submitter,
+    opts.source ?? 'cli',
+    opts.batchOptions?.requireApproval === true,
+  );
+  await store.writeBatch(
     {
       batchId: id,
       rootBatchId: meta.rootBatchId,
@@ -77,13 +88,7 @@ export async function retryFailed(
     },
     rows,
   );
-  await recordSubmission(
-    dataDir,
-    retryMeta,
-    opts.submitter,
-    opts.source ?? 'cli',
-    opts.batchOptions?.requireApproval === true,
-  );
+  await store.appendStatement(meta.contentHash, submission);
   // People the taxpayer check refused are checked again first: the retry must not reuse that verdict.
   await recheckRefusedTaxpayers(client, opts.taskQueue, rows, outcomes);
   if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))

@@ -10,6 +10,7 @@ import {
 import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
 import { payoutLimit } from '../csv/limits';
 import {
+  batchRecordChangedSignal,
   batchWorkflowId,
   DEFAULT_MAX_IN_FLIGHT,
   type BatchOptions,
@@ -17,8 +18,9 @@ import {
 } from '../../workflows/contracts/batch';
 import type { SubmitSource } from '../../workflows/contracts/approval';
 import type { Signer } from '../policy/keys';
+import type { Policy as WhoMayPay } from '../policy/file';
 import { t } from '../i18n';
-import { recordSubmission } from './authorize';
+import { hasVerifiedSubmission, signSubmission } from './authorize';
 import type { BatchPaths } from './config';
 import { batchFolders, freeName, moveFile } from './folders';
 import type { StoredBatchMeta } from './store';
@@ -32,6 +34,8 @@ export interface SubmitOptions {
   batchOptions?: BatchOptions;
   /** Who submits: their signed statement is stored with the file before the batch starts. */
   submitter: Signer;
+  /** The policy the submit statement must verify under (the worker's file): otherwise nothing starts. */
+  whoMayPay: WhoMayPay;
   /** How the file came; the policy may ask approval of dropped files and not of submitted ones. Default cli. */
   source?: SubmitSource;
 }
@@ -46,6 +50,8 @@ export type SubmitOutcome =
       totalKopecks: number;
     }
   | { status: 'already_submitted'; batchId: string; firstFile: string }
+  /** The batch existed and its record had lost its verified submit statement: a fresh one is stored. */
+  | { status: 'resubmitted'; batchId: string; firstFile: string }
   | { status: 'rejected'; batchId: string; errors: RowError[]; rejectedPath: string; errorsPath: string };
 
 /** One error as one line: row, column and rule. */
@@ -92,14 +98,24 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     return { rejectedPath, errorsPath };
   };
 
+  const source = opts.source ?? 'cli';
+  const requireApproval = opts.batchOptions?.requireApproval === true;
   if ((await store.exists(batchId)) && (await workflowExists(client, batchId))) {
     const first = await store.readMeta(batchId);
     const firstFile = first.fileName;
+    // A record that lost its submitter (deleted, emptied, unverifiable) blocks approval until this.
+    const resubmit = !(await hasVerifiedSubmission(dataDir, opts.whoMayPay, first));
+    const signed = resubmit
+      ? signSubmission(opts.whoMayPay, first, opts.submitter, source, requireApproval)
+      : undefined;
     if (owned && resolve(file) !== resolve(first.sourcePath))
       refuse([
         { row: 1, column: null, rule: 'already_submitted', message: `already submitted as ${batchId}` },
       ]);
-    return { status: 'already_submitted', batchId, firstFile };
+    if (!signed) return { status: 'already_submitted', batchId, firstFile };
+    await store.appendStatement(first.contentHash, signed);
+    await nudge(client, batchId);
+    return { status: 'resubmitted', batchId, firstFile };
   }
 
   const load = loadOptionsFor(opts);
@@ -108,6 +124,19 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     const errors = [...batch.fileErrors, ...batch.rows.flatMap((r) => r.errors)];
     return { status: 'rejected', batchId, errors, ...refuse(errors) };
   }
+  // Checked before anything moves or is stored: a statement the worker would not verify starts nothing.
+  const submission = signSubmission(
+    opts.whoMayPay,
+    {
+      batchId,
+      contentHash: hash,
+      totalKopecks: batch.totals.acceptedKopecks,
+      rowCount: batch.accepted.length,
+    },
+    opts.submitter,
+    source,
+    requireApproval,
+  );
 
   const processingPath = within(file, folders.processing)
     ? resolve(file)
@@ -140,13 +169,7 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     meta,
     rows.map((r) => ({ row: r.row, request: r.request! })),
   );
-  await recordSubmission(
-    dataDir,
-    meta,
-    opts.submitter,
-    opts.source ?? 'cli',
-    opts.batchOptions?.requireApproval === true,
-  );
+  await store.appendStatement(hash, submission);
   const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions);
   if (!started) return { status: 'already_submitted', batchId, firstFile: name };
   return {
@@ -181,6 +204,15 @@ export async function startBatchWorkflow(
   } catch (err) {
     if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
     throw err;
+  }
+}
+
+/** Tells a running batch its record changed, so a batch waiting for approval judges it again. */
+async function nudge(client: Client, batchId: string): Promise<void> {
+  try {
+    await client.workflow.getHandle(batchId).signal(batchRecordChangedSignal);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err; // finished: its retry reads the record afresh
   }
 }
 

@@ -11,6 +11,7 @@ export type WatchEvent =
   | { kind: 'submitted'; file: string; batchId: string }
   | { kind: 'rejected'; file: string; batchId: string; errors: number; errorsPath: string }
   | { kind: 'already_submitted'; file: string; batchId: string }
+  | { kind: 'resubmitted'; file: string; batchId: string }
   | { kind: 'settled'; file: string; batchId: string }
   | { kind: 'error'; file: string; message: string };
 
@@ -82,6 +83,7 @@ export class InboxWatcher {
           errors: r.errors.length,
           errorsPath: r.errorsPath,
         };
+      if (r.status === 'resubmitted') return { kind: 'resubmitted', file, batchId: r.batchId };
       return { kind: 'already_submitted', file, batchId: r.batchId };
     } catch (err) {
       return { kind: 'error', file, message: err instanceof Error ? err.message : String(err) };

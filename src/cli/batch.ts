@@ -9,7 +9,7 @@ import { lookupPayout } from '../batch/lookup';
 import { batchAudit } from '../batch/audit';
 import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
 import { t } from '../i18n';
-import { subjectOf } from '../batch/authorize';
+import { SubmitterRefused, subjectOf } from '../batch/authorize';
 import { sendBatchDecision } from '../batch/decide';
 import { retryFailed } from '../batch/retry';
 import { largestStoredRows } from '../batch/amounts';
@@ -66,6 +66,16 @@ function parseExpectTotal(value: string): number {
     return rublesToKopecks(value);
   } catch (err) {
     if (err instanceof MoneyFormatError) throw new InvalidArgumentError(t('submit.expect_total'));
+    throw err;
+  }
+}
+
+/** A submit statement the policy would not verify, as a one-line failure (exit 1) naming the person and why. */
+async function refusedSubmitter<T>(submit: () => Promise<T>): Promise<T> {
+  try {
+    return await submit();
+  } catch (err) {
+    if (err instanceof SubmitterRefused) throw new CliFailure(err.message);
     throw err;
   }
 }
@@ -127,12 +137,16 @@ export function registerBatch(program: Command): void {
         return;
       }
       const submitter = requireSigner();
+      // The worker's policy file: a submit statement it would not verify starts nothing.
+      const whoMayPay = loadPolicy();
       await withClient(async (client, taskQueue) => {
         const batchOptions = {
           ...(flags.approveRequired ? { requireApproval: true } : {}),
           ...(flags.maxInFlight !== undefined ? { maxInFlight: flags.maxInFlight } : {}),
         };
-        const r = await submitBatch(client, file, { ...common, taskQueue, batchOptions, submitter });
+        const r = await refusedSubmitter(() =>
+          submitBatch(client, file, { ...common, taskQueue, batchOptions, submitter, whoMayPay }),
+        );
         if (r.status === 'rejected') {
           for (const e of r.errors) console.error(describeError(e));
           throw new CliFailure(
@@ -141,6 +155,10 @@ export function registerBatch(program: Command): void {
         }
         if (r.status === 'already_submitted') {
           console.log(t('submit.already', { batchId: r.batchId, firstFile: r.firstFile }));
+          return;
+        }
+        if (r.status === 'resubmitted') {
+          console.log(t('submit.resubmitted', { batchId: r.batchId, person: submitter.person }));
           return;
         }
         console.log(r.batchId);
@@ -275,8 +293,11 @@ export function registerBatch(program: Command): void {
     .description('a new batch of only the rows whose payout failed, was rejected, expired or was cancelled')
     .action(async (id: string, flags: { follow?: boolean }) => {
       const submitter = requireSigner();
+      const whoMayPay = loadPolicy();
       await withClient(async (client, taskQueue) => {
-        const r = await retryFailed(client, id, { paths: loadBatchPaths(), taskQueue, submitter });
+        const r = await refusedSubmitter(() =>
+          retryFailed(client, id, { paths: loadBatchPaths(), taskQueue, submitter, whoMayPay }),
+        );
         console.log(r.batchId);
         console.error(t('retry.started', { rows: r.rows, total: r.totalKopecks, from: id }));
         if (flags.follow) {

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
 import type { AmountRow } from '../batch/amounts';
+import { holdReason } from '../batch/answers';
 import { failureReason } from '../batch/reasons';
 import { t } from '../i18n';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
@@ -44,6 +45,8 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
         ? t('status.approval_given', { by: p.approval.by, at: p.approval.at })
         : t('status.approval_waiting'),
     );
+  const held = p.phase === 'awaiting_approval' ? holdReason(p.approval?.because) : undefined;
+  if (held) lines.push(held);
   if (p.funds) {
     const balance = p.funds.balanceKopecks ?? 0;
     lines.push(

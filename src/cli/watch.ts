@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/config';
 import { watchInbox, type WatchEvent } from '../batch/watch';
 import { requireSigner } from '../policy/credential';
+import { loadPolicy } from '../policy/file';
 import { t } from '../i18n';
 import { withClient } from './connect';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from './numbers';
@@ -15,6 +16,8 @@ const describe = (e: WatchEvent): string => {
       return t('watch.rejected', { file: e.file, errors: e.errors, errorsPath: e.errorsPath });
     case 'already_submitted':
       return t('watch.already_submitted', { file: e.file, batchId: e.batchId });
+    case 'resubmitted':
+      return t('watch.resubmitted', { file: e.file, batchId: e.batchId });
     case 'settled':
       return t('watch.settled', { file: e.file, batchId: e.batchId });
     case 'error':
@@ -37,6 +40,8 @@ export function registerWatch(program: Command): void {
       const paths = loadBatchPaths();
       // A service identity (PAYRUN_PERSON, PAYRUN_KEY_FILE): it submits dropped files and can never approve them.
       const submitter = requireSigner();
+      // The worker's policy: the watcher's own submit statements must verify under it, or nothing starts.
+      const whoMayPay = loadPolicy();
       const abort = new AbortController();
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
@@ -46,6 +51,7 @@ export function registerWatch(program: Command): void {
           paths,
           taskQueue,
           submitter,
+          whoMayPay,
           source: 'inbox',
           policy: flags.partial ? 'partial' : 'whole-file',
           intervalMs: flags.interval * 1000,

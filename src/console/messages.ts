@@ -100,6 +100,8 @@ const ru = {
     already: (id: string, file: string) =>
       `Этот файл уже отправлен (пакет ${id}, как ${file}): дважды ничего не платится.`,
     submitted: (id: string) => `Пакет ${id} отправлен. Он ждёт утверждения, если этого требуют правила.`,
+    resubmitted: (id: string) =>
+      `Пакет ${id} отправлен повторно: в записи файла снова есть проверенное заявление об отправке, его можно утверждать.`,
     expectTotalBad: (v: string) => `Контрольная сумма «${v}» — не сумма в рублях (пример: 14 234,46).`,
     gone: 'Проверенный файл не найден: загрузите его снова.',
   },
@@ -301,6 +303,8 @@ const en: Messages = {
     already: (id, file) =>
       `This file was already submitted (batch ${id}, as ${file}): nothing is paid twice.`,
     submitted: (id) => `Batch ${id} submitted. It waits for approval where the rules ask for it.`,
+    resubmitted: (id) =>
+      `Batch ${id} resubmitted: the file's record has a verified submit statement again, and it can be approved.`,
     expectTotalBad: (v) => `Control total "${v}" is not an amount in roubles (for example 14 234,46).`,
     gone: 'The checked file is gone: upload it again.',
   },

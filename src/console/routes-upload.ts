@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dryRunBatch } from '../batch/dry-run';
 import { ledgerHeadroom } from '../batch/headroom';
 import { lookupPayout } from '../batch/lookup';
+import { SubmitterRefused } from '../batch/authorize';
 import { loadOptionsFor, submitBatch, describeError } from '../batch/submit';
 import { verdictFromTaxpayerWorkflow } from '../batch/verdicts';
 import { loadBatch } from '../csv';
@@ -198,13 +199,25 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
           .send(messagePage(page, m.upload.heading, m.upload.gone));
       }
       const { client, taskQueue, batchOptions } = ctx.opts;
-      const r = await submitBatch(client, u.file, {
-        ...options(u),
-        taskQueue,
-        submitter: ctx.signerFor(viewer.id),
-        source: 'console',
-        ...(batchOptions ? { batchOptions } : {}),
-      });
+      let r: Awaited<ReturnType<typeof submitBatch>>;
+      try {
+        r = await submitBatch(client, u.file, {
+          ...options(u),
+          taskQueue,
+          submitter: ctx.signerFor(viewer.id),
+          whoMayPay: ctx.opts.policy.current(),
+          source: 'console',
+          ...(batchOptions ? { batchOptions } : {}),
+        });
+      } catch (err) {
+        if (!(err instanceof SubmitterRefused)) throw err;
+        forget(u);
+        const page = ctx.page(req, reply);
+        return reply
+          .code(403)
+          .type('text/html; charset=utf-8')
+          .send(messagePage(page, m.upload.heading, err.message));
+      }
       forget(u);
       if (r.status === 'rejected') {
         const page = ctx.page(req, reply);
@@ -217,7 +230,11 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
       ctx.flash(
         req,
         'ok',
-        r.status === 'started' ? m.upload.submitted(r.batchId) : m.upload.already(r.batchId, r.firstFile),
+        r.status === 'started'
+          ? m.upload.submitted(r.batchId)
+          : r.status === 'resubmitted'
+            ? m.upload.resubmitted(r.batchId)
+            : m.upload.already(r.batchId, r.firstFile),
       );
       return reply.redirect(`/batches/${r.batchId}`, 303);
     },

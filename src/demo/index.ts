@@ -11,6 +11,7 @@ import { subjectOf } from '../batch/authorize';
 import { commandAnswer } from '../batch/answers';
 import { sendBatchDecision } from '../batch/decide';
 import { readMeta } from '../batch/store';
+import { parsePolicy } from '../policy/file';
 import { writePolicy, type PersonSpec } from '../policy/generate';
 import { hashPassword } from '../console/passwords';
 import { signerFromKeyFile, signStatement } from '../policy/keys';
@@ -115,6 +116,7 @@ async function main(): Promise<void> {
       policy: 'partial',
       batchOptions: { payout: { pollAfterMs: 5_000 } },
       submitter: signerFromKeyFile('demo-preparer', people.keyFiles['demo-preparer']!),
+      whoMayPay: parsePolicy(readFileSync(people.file, 'utf8'), people.file),
     });
     if (submitted.status !== 'started')
       throw new Error(`the demo batch was not started (${submitted.status})`);

@@ -96,4 +96,19 @@ export const ANSWER_MESSAGES = {
     ru: (p) => `${p.by} уже одобрил(а) этот пакет`,
     en: (p) => `${p.by} has already approved this batch`,
   }),
+  'answer.no_submitter': entry({
+    ru: () =>
+      'в записи файла нет проверенного заявления об отправке: отправьте файл повторно (payrun batch submit), тогда его можно будет одобрить',
+    en: () => "the file's record has no verified submit statement: resubmit it",
+  }),
+  'answer.signed_long_ago': entry<{ at: string }>({
+    ru: (p) => `одобрение подписано в ${p.at}, больше 5 минут назад: подпишите его заново`,
+    en: (p) => `it was signed at ${p.at}, more than 5 minutes ago: sign it again`,
+  }),
+  'answer.dated_before_own': entry<Who & { batchId: string; at: string; own: string }>({
+    ru: (p) =>
+      `${p.by} одобрил(а) пакет ${p.batchId} в ${p.at}, позже времени этого одобрения (${p.own}): подпишите его заново`,
+    en: (p) =>
+      `${p.by} approved batch ${p.batchId} at ${p.at}, after this approval's time ${p.own}: sign it again`,
+  }),
 };

@@ -158,6 +158,25 @@ export const BATCH_MESSAGES = {
     ru: () => 'утверждение: ожидается (payrun batch approve ID)',
     en: () => 'approval: waiting (payrun batch approve ID)',
   }),
+  /** Why a batch waits beyond the usual approval: its record lost its submitter, or a daily limit. */
+  'status.no_submitter': entry({
+    ru: () =>
+      '  в записи файла нет проверенного заявления об отправке: никто не может его одобрить, пока файл не отправят повторно (payrun batch submit ФАЙЛ)',
+    en: () =>
+      "  the file's record has no verified submit statement: nobody can approve it until the file is resubmitted (payrun batch submit FILE)",
+  }),
+  'status.daily_limit': entry<{ person: string; day: string; sum: string; limit: string; needed: string }>({
+    ru: (p) =>
+      `  одобрения ${p.person} без второго человека за ${p.day} с этим файлом составили бы ${p.sum} — больше дневного лимита ${p.limit}: нужно одобрений: ${p.needed}`,
+    en: (p) =>
+      `  ${p.person}'s approvals alone on ${p.day} would total ${p.sum} with this file, more than the daily limit of ${p.limit}: ${p.needed} approvers needed`,
+  }),
+  'status.daily_unknown': entry<{ person: string; day: string; why: string; needed: string }>({
+    ru: (p) =>
+      `  сумму одобрений ${p.person} за ${p.day} проверить нельзя (${p.why}): нужно одобрений: ${p.needed}`,
+    en: (p) =>
+      `  ${p.person}'s approvals of ${p.day} cannot be summed (${p.why}): ${p.needed} approvers needed`,
+  }),
   'status.funds': entry<{ balance: number; needed: number; checkedAt?: string }>({
     ru: (p) =>
       `депозит ${money(p.balance)}, к выплате ${money(p.needed)}${p.checkedAt ? ` (проверено ${moscowTime(p.checkedAt, 'ru')})` : ''}`,
@@ -274,6 +293,11 @@ export const BATCH_MESSAGES = {
   'watch.already_submitted': entry<{ file: string; batchId: string }>({
     ru: (p) => `${p.file}: уже отправлен как ${p.batchId}; дважды не платится`,
     en: (p) => `${p.file}: already submitted as ${p.batchId}; nothing paid twice`,
+  }),
+  'watch.resubmitted': entry<{ file: string; batchId: string }>({
+    ru: (p) =>
+      `${p.file}: отправлен повторно как ${p.batchId}: в записи файла не было проверенного заявления об отправке`,
+    en: (p) => `${p.file}: resubmitted as ${p.batchId}: the file's record had no verified submit statement`,
   }),
   'watch.settled': entry<{ file: string; batchId: string }>({
     ru: (p) => `${p.file}: ${p.batchId} завершён, файл и отчёт в done/`,

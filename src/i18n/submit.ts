@@ -30,6 +30,38 @@ export const SUBMIT_MESSAGES = {
     ru: (p) => `${p.batchId}: уже отправлен (как ${p.firstFile}); дважды ничего не платится`,
     en: (p) => `${p.batchId}: already submitted (as ${p.firstFile}); nothing is paid twice`,
   }),
+  /** A submit statement that would not verify in the worker: nothing is moved, stored or started. */
+  'submit.refused.unknown': entry<{ person: string; where: string }>({
+    ru: (p) => `пакет не отправлен: ${p.person} нет среди людей политики ${p.where}`,
+    en: (p) => `the batch was not submitted: ${p.person} is not a person of the policy ${p.where}`,
+  }),
+  'submit.refused.revoked': entry<{ person: string; at: string }>({
+    ru: (p) => `пакет не отправлен: права ${p.person} отозваны (${p.at})`,
+    en: (p) => `the batch was not submitted: ${p.person} was revoked at ${p.at}`,
+  }),
+  'submit.refused.role': entry<{ person: string; roles: string }>({
+    ru: (p) =>
+      `пакет не отправлен: ${p.person} не может отправлять пакеты (роли: ${p.roles}; нужна preparer, service или admin)`,
+    en: (p) =>
+      `the batch was not submitted: ${p.person} may not submit (roles: ${p.roles}; needs preparer, service or admin)`,
+  }),
+  'submit.refused.key': entry<{ person: string; where: string }>({
+    ru: (p) =>
+      `пакет не отправлен: подпись не проверяется ни одним ключом ${p.person} из политики ${p.where} (не тот ключ?)`,
+    en: (p) =>
+      `the batch was not submitted: no key of ${p.person}'s in the policy ${p.where} verifies the signature (the wrong key?)`,
+  }),
+  'submit.refused.other': entry<{ person: string; reason: string }>({
+    ru: (p) => `пакет не отправлен: заявление ${p.person} не проверяется (${p.reason})`,
+    en: (p) => `the batch was not submitted: ${p.person}'s statement does not verify (${p.reason})`,
+  }),
+  /** The same file again, when its record had lost its verified submit statement. */
+  'submit.resubmitted': entry<{ batchId: string; person: string }>({
+    ru: (p) =>
+      `${p.batchId}: отправлен повторно (${p.person}); заявление об отправке снова в записи файла, пакет можно одобрять`,
+    en: (p) =>
+      `${p.batchId}: resubmitted by ${p.person}; the file's record has a verified submit statement again and the batch can be approved`,
+  }),
   /** After --follow: the counts by state (describeCounts), and the invalid rows, which were never paid. */
   'submit.followed': entry<{ counts: string; invalid: number }>({
     ru: (p) => `${p.counts}${p.invalid ? `, с ошибками ${p.invalid} (не выплачено)` : ''}`,

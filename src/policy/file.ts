@@ -95,6 +95,10 @@ const rules = z
       .positive()
       .max(24 * 366)
       .default(72),
+    // Splitting a file under two_approvers_above: what one approver may approve alone per Moscow day,
+    // summed over files, and how many distinct approvers a file needs once it would pass that sum.
+    one_approver_daily_limit: limit.nullable().default(null),
+    approvers_above_daily_limit: z.number().int().min(2).max(10).default(2),
     // A self-employed person's income for the year may not pass 2.4 million roubles; payrun sees only its
     // own payouts, so a margin (or a person's known income, below) keeps room for the rest.
     self_employed_yearly_cap: limit.default(rublesToKopecks('2 400 000,00')),
@@ -230,6 +234,12 @@ export function parsePolicy(text: string, path: string): Policy {
         twoApproversAboveKopecks: rl.two_approvers_above,
         handStartedApprovalAboveKopecks: rl.hand_started_payouts_need_approval_above,
         approvalExpiresAfterMs: rl.approvals_expire_after_hours * HOUR,
+        ...(rl.one_approver_daily_limit !== null
+          ? {
+              oneApproverDailyLimitKopecks: rl.one_approver_daily_limit,
+              approversAboveDailyLimit: rl.approvers_above_daily_limit,
+            }
+          : {}),
       },
       ...passkeyView(r.data.webauthn, r.data.proofs),
     },

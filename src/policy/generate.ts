@@ -34,6 +34,8 @@ export interface PolicyRulesSpec {
   two_approvers_above?: string | null;
   hand_started_payouts_need_approval_above?: string;
   approvals_expire_after_hours?: number;
+  one_approver_daily_limit?: string | null;
+  approvers_above_daily_limit?: number;
   self_employed_yearly_cap?: string;
   self_employed_cap_margin?: string;
   per_payout_limit?: string | null;

@@ -8,6 +8,7 @@ import * as iconv from 'iconv-lite';
 import type { BatchPaths } from '../../src/batch/config';
 import { batchFolders } from '../../src/batch/folders';
 import { submitBatch, type SubmitOptions } from '../../src/batch/submit';
+import { loadPolicy } from '../../src/policy/file';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
@@ -104,6 +105,7 @@ export function submitOptions(
     paths,
     taskQueue: stack.taskQueue,
     submitter: stack.signer('preparer'),
+    whoMayPay: loadPolicy({ PAYRUN_POLICY_FILE: stack.people.file }),
     ...extra,
     batchOptions: { fundsRecheckMs: 500, payout: FAST_PAYOUTS, ...extra.batchOptions },
   };

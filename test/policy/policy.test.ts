@@ -4,13 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   checkBatchDecision,
+  checkDailyOrder,
   checkStatement,
   judgeBatch,
+  NO_SUBMITTER,
   parseSignedStatement,
 } from '../../workflows/approval';
 import {
   statementMessage,
   type BatchStatement,
+  type DailyEvidence,
   type SignedStatement,
 } from '../../workflows/contracts/approval';
 import { ConfigError } from '../../src/config';
@@ -242,12 +245,12 @@ describe('judging a file', () => {
   const judge = (d: ReturnType<typeof department>, statements: SignedStatement[], opts = {}) =>
     judgeBatch(d.policy.view, statements, subject, NOW, opts);
 
-  it('requires approval without a proven submitter, and by the policy for how the file came', () => {
+  it('pays nothing without a verified submitter, and requires approval by the policy for how the file came', () => {
     const d = department({ submitted_files_need_approval: false });
     expect(judge(d, [])).toMatchObject({
       required: true,
       satisfied: false,
-      because: 'no proven submitter: approval required',
+      because: NO_SUBMITTER,
     });
     expect(judge(d, [say(d, 'maria', 'submit', NOW, { source: 'cli' })])).toMatchObject({
       required: false,
@@ -334,6 +337,150 @@ describe('judging a file', () => {
     expect(check(say(d, 'irina', 'approve', NOW, { rows: 3 }))).toMatch(/3 rows/);
     expect(check(say(d, 'irina', 'submit'))).toMatch(/expected an approve or reject/);
     expect(check(say(d, 'irina', 'approve', NOW - 73 * HOUR))).toMatch(/expired/);
+  });
+});
+
+describe('a submitter who cannot vanish', () => {
+  const judge = (d: ReturnType<typeof department>, statements: SignedStatement[]) =>
+    judgeBatch(d.policy.view, statements, subject, NOW);
+  const check = (auth: ReturnType<typeof judge>, s: SignedStatement) => {
+    const r = checkBatchDecision(auth, s, subject, NOW);
+    return r.ok ? 'ok' : r.reason;
+  };
+
+  it('lets no approval count, and no approval in, while the record has no verified submit statement', () => {
+    const d = department({ submitted_files_need_approval: false });
+    const forged = signStatement<BatchStatement>(
+      signerFromKey('maria', generateKeyPairSync('ed25519').privateKey),
+      { kind: 'batch', decision: 'submit', ...subject },
+      at(NOW),
+    );
+    const approved = [forged, say(d, 'oleg', 'approve'), say(d, 'irina', 'approve')];
+    const auth = judge(d, approved);
+    expect(auth).toMatchObject({ satisfied: false, because: NO_SUBMITTER, approvedBy: ['oleg', 'irina'] });
+    expect(auth.submitter).toBeUndefined();
+    expect(auth.refused[0]).toMatchObject({ person: 'maria', decision: 'submit' });
+    for (const who of ['oleg', 'irina', 'petr'])
+      expect(check(auth, say(d, who, 'approve'))).toBe(NO_SUBMITTER);
+    // A rejection stops payment: it is let in.
+    expect(check(auth, say(d, 'oleg', 'reject'))).toBe('ok');
+    // Resubmitted: a fresh verified statement, and the same approvals count again.
+    const again = judge(d, [...approved, say(d, 'maria', 'submit', NOW + 1)]);
+    expect(again).toMatchObject({ satisfied: true, submitter: 'maria', approvedBy: ['oleg', 'irina'] });
+  });
+
+  it('refuses an approval by anyone who submitted the batch, and one signed more than 5 minutes ago', () => {
+    const d = department();
+    const auth = judge(d, [say(d, 'petr', 'submit', NOW - 2000), say(d, 'maria', 'submit', NOW - 1000)]);
+    expect(auth.submitter).toBe('maria');
+    expect(check(auth, say(d, 'petr', 'approve'))).toMatch(/petr submitted this batch/);
+    expect(
+      judge(d, [say(d, 'petr', 'submit'), say(d, 'maria', 'submit'), say(d, 'petr', 'approve')]),
+    ).toMatchObject({
+      approvedBy: [],
+      satisfied: false,
+    });
+    expect(check(auth, say(d, 'oleg', 'approve', NOW - 6 * 60_000))).toMatch(/more than 5 minutes ago/);
+    expect(check(auth, say(d, 'oleg', 'approve', NOW - 4 * 60_000))).toBe('ok');
+  });
+});
+
+describe('what one approver may approve alone in a day', () => {
+  // 1 000,00 ₽ a day alone; each file here is 500,00 ₽ (subject), no per-file two-approver threshold.
+  const limited = (extra = {}) =>
+    department({ two_approvers_above: null, one_approver_daily_limit: '1 000,00', ...extra });
+  const day = '2026-11-24'; // NOW is 13:00 in Moscow
+  const other = (n: number, person: string, when: number, totalKopecks: number, alone = true) => ({
+    batchId: `batch-${String(n).padStart(16, '0')}`,
+    person,
+    at: new Date(when).toISOString(),
+    totalKopecks,
+    alone,
+  });
+  const judgeWith = (d: ReturnType<typeof limited>, statements: SignedStatement[], daily?: DailyEvidence) =>
+    judgeBatch(d.policy.view, statements, subject, NOW, {}, daily);
+  const approvedBy = (d: ReturnType<typeof limited>, ...who: string[]) => [
+    say(d, 'maria', 'submit', NOW - HOUR),
+    ...who.map((p) => say(d, p, 'approve')),
+  ];
+
+  it('reads the rules into the view only when set', () => {
+    expect(limited().policy.view.rules).toMatchObject({
+      oneApproverDailyLimitKopecks: 100_000,
+      approversAboveDailyLimit: 2,
+    });
+    expect(limited({ approvers_above_daily_limit: 3 }).policy.view.rules.approversAboveDailyLimit).toBe(3);
+    expect(department().policy.view.rules).not.toHaveProperty('oneApproverDailyLimitKopecks');
+  });
+
+  it('sends a file that would pass the sum of the files approved alone before it to another approver', () => {
+    const d = limited();
+    const earlier = { day, approvals: [other(1, 'oleg', NOW - HOUR, 60_000)] };
+    const alone = judgeWith(d, approvedBy(d, 'oleg'), earlier);
+    expect(alone).toMatchObject({ needed: 2, satisfied: false, approvedBy: ['oleg'] });
+    expect(alone.because).toMatch(
+      /oleg's approvals alone on 2026-11-24 would total 1 100,00 ₽ .*daily limit of 1 000,00 ₽: 2 approvers needed/,
+    );
+    expect(judgeWith(d, approvedBy(d, 'oleg', 'irina'), earlier)).toMatchObject({
+      needed: 2,
+      satisfied: true,
+    });
+    const d3 = limited({ approvers_above_daily_limit: 3 });
+    expect(judgeWith(d3, approvedBy(d3, 'oleg'), earlier).needed).toBe(3);
+    // Up to the limit exactly, alone is enough.
+    expect(
+      judgeWith(d, approvedBy(d, 'oleg'), { day, approvals: [other(1, 'oleg', NOW - HOUR, 50_000)] }),
+    ).toMatchObject({
+      needed: 1,
+      satisfied: true,
+    });
+  });
+
+  it('sums only earlier files of the same Moscow day that the same person approved alone', () => {
+    const d = limited();
+    const big = 90_000;
+    for (const approvals of [
+      [other(1, 'oleg', NOW + 60_000, big)], // approved after this one: never takes paying away from it
+      [other(1, 'oleg', NOW - HOUR, big, false)], // approved with someone else
+      [other(1, 'irina', NOW - HOUR, big)], // someone else's
+      [other(1, 'oleg', Date.parse('2026-11-23T20:59:00Z'), big)], // 23:59 in Moscow the day before
+    ])
+      expect(judgeWith(d, approvedBy(d, 'oleg'), { day, approvals })).toMatchObject({
+        needed: 1,
+        satisfied: true,
+      });
+    expect(
+      judgeWith(d, approvedBy(d, 'oleg'), {
+        day,
+        approvals: [other(1, 'oleg', Date.parse('2026-11-23T21:00:00Z'), big)],
+      }),
+    ).toMatchObject({ needed: 2, satisfied: false });
+  });
+
+  it('counts missing evidence as past the limit', () => {
+    const d = limited();
+    expect(judgeWith(d, approvedBy(d, 'oleg'))).toMatchObject({ needed: 2, satisfied: false });
+    const incomplete = judgeWith(d, approvedBy(d, 'oleg'), {
+      day,
+      approvals: [],
+      incomplete: 'batch x is not in the batch store',
+    });
+    expect(incomplete).toMatchObject({ needed: 2, satisfied: false });
+    expect(incomplete.because).toMatch(
+      /evidence of 2026-11-24's approvals is incomplete \(batch x is not in the batch store\)/,
+    );
+  });
+
+  it('refuses an approval dated before one its approver already gave', () => {
+    const daily = { day, approvals: [other(1, 'oleg', NOW + 1000, 10_000)] };
+    const s = say(limited(), 'oleg', 'approve').statement;
+    expect(checkDailyOrder(daily, s)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/sign it again/),
+    });
+    expect(checkDailyOrder({ day, approvals: [other(1, 'oleg', NOW - 1000, 10_000)] }, s)).toMatchObject({
+      ok: true,
+    });
   });
 });
 

@@ -6,6 +6,7 @@ import { parse } from 'csv-parse/sync';
 import { batchFolders } from '../../src/batch/folders';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { submitBatch } from '../../src/batch/submit';
+import { loadPolicy } from '../../src/policy/file';
 import { PROJECT_ROOT } from '../../src/paths';
 import { batchHandle, FAST_PAYOUTS } from '../harness/batches';
 import { folderStore, reportPathOf } from '../harness/reports';
@@ -68,6 +69,7 @@ it('leaves every file and folder of a demo-sized batch owner-only, and no person
   writeFileSync(file, csv);
   const submitted = await submitBatch(stack.client, file, {
     submitter: stack.signer('preparer'),
+    whoMayPay: loadPolicy({ PAYRUN_POLICY_FILE: stack.people.file }),
     paths,
     taskQueue: stack.taskQueue,
     policy: 'partial',

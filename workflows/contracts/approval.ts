@@ -126,6 +126,12 @@ export interface PolicyRules {
   handStartedApprovalAboveKopecks: number;
   /** An approval counts for this long after it was given. */
   approvalExpiresAfterMs: number;
+  /**
+   * What one approver may approve alone in one Moscow day, summed over files (kopecks); absent: no limit.
+   * A file that would pass it waits for `approversAboveDailyLimit` distinct approvers.
+   */
+  oneApproverDailyLimitKopecks?: number;
+  approversAboveDailyLimit?: number;
 }
 
 /** The public part of the policy, as the worker read it from its file: what workflows verify against. */
@@ -154,7 +160,11 @@ export interface BatchAuthorization {
   /** Why approval is (not) required, for the audit and the status. */
   because: string;
   submitter?: string;
+  /** Everyone whose verified submit statement of this batch is in the record: none of them may approve it. */
+  submittedBy?: string[];
   approvedBy: string[];
+  /** When each counted approver approved (their first approval that counts): the day a daily limit sums. */
+  approvedAt?: Record<string, string>;
   /** The latest rejection of the file that no later approval outweighs. */
   rejected?: { by: string; at: string; reason?: string };
   /** Statements that were found and do not count, each with why. */
@@ -164,6 +174,26 @@ export interface BatchAuthorization {
   policy: PolicyView;
   /** The highest signature counter the worker has accepted per passkey (credential id): one must move on. */
   passkeyCounters?: Record<string, number>;
+}
+
+/** Another file's approval, as the worker found it in the batch store: what a day's sum is made of. */
+export interface DayApproval {
+  batchId: string;
+  person: string;
+  at: string;
+  totalKopecks: number;
+  /** The person is the only approver of that batch whose approval counts. */
+  alone: boolean;
+}
+
+/**
+ * What the worker found about one approver's day across batches: every approval it could verify, or why
+ * the evidence is incomplete (then a lone approval counts as past the limit: missing evidence never helps).
+ */
+export interface DailyEvidence {
+  day: string;
+  approvals: DayApproval[];
+  incomplete?: string;
 }
 
 /** How a payout started with a batch id proved it belongs to an approved file. */

@@ -214,3 +214,9 @@ export const payoutSettledSignal = defineSignal<[{ reference: string }]>('payout
 
 /** The deposit may have grown (a nominal_topup arrived): a batch waiting for funds re-checks at once. */
 export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('fundsChanged');
+
+/**
+ * The file's record changed outside a decision (it was resubmitted): a batch waiting for approval asks the
+ * worker to judge it again. Only a nudge: the worker reads the record itself, so a forged one changes nothing.
+ */
+export const batchRecordChangedSignal = defineSignal<[]>('recordChanged');
