@@ -70,6 +70,15 @@ const withPasskey = (s: BatchStatement, key: SoftPasskey, o: AnswerOptions = {})
 });
 const reason = (r: { ok: boolean; reason?: string }) => (r.ok ? 'ok' : r.reason!);
 
+/** The preparer's submit statement a batch's record starts with (no approval counts without one). */
+function submitted(d: ReturnType<typeof department>) {
+  return signStatement<BatchStatement>(
+    signerFromKeyFile('maria', d.keyOf('maria')),
+    { kind: 'batch', decision: 'submit', ...subject, source: 'cli' },
+    new Date(NOW - 1000),
+  );
+}
+
 describe('passkeys in the policy file', () => {
   it('reads a passkey line with its key raw or as SPKI into the same raw key, beside the person’s Ed25519 key', () => {
     const d = department();
@@ -177,7 +186,7 @@ describe('a statement proven by a passkey', () => {
 
   it('refuses, before history, a counter that does not move past the one the worker accepted', () => {
     const d = department();
-    const judged = judgeBatch(d.policy.view, [], subject, NOW);
+    const judged = judgeBatch(d.policy.view, [submitted(d)], subject, NOW);
     const auth = { ...judged, passkeyCounters: { [d.oleg.id]: 7 } };
     for (const counter of [7, 3])
       expect(
@@ -197,11 +206,16 @@ describe('a statement proven by a passkey', () => {
       { kind: 'batch', decision: 'approve', ...subject },
       new Date(NOW + 2000),
     );
-    const auth = judgeBatch(d.policy.view, [first, again, byKey], subject, NOW + 3000);
+    const auth = judgeBatch(d.policy.view, [submitted(d), first, again, byKey], subject, NOW + 3000);
     expect(auth).toMatchObject({ needed: 2, approvedBy: ['oleg'], satisfied: false });
     expect(
       reason(
-        checkBatchDecision(judgeBatch(d.policy.view, [first], subject, NOW), byKey, subject, NOW + 3000),
+        checkBatchDecision(
+          judgeBatch(d.policy.view, [submitted(d), first], subject, NOW),
+          byKey,
+          subject,
+          NOW + 3000,
+        ),
       ),
     ).toMatch(/oleg has already approved/);
   });
