@@ -40,13 +40,14 @@ export function sdkStopped(worker: PayrunWorker): string | undefined {
  * Runs the worker until a stop signal (then drains, within STOP_DEADLINE_MS) or until the SDK stops it
  * (then the process exits 1 within FATAL_EXIT_MS, so its supervisor starts a fresh one: a process that
  * stays up without polling stalls every payout while looking healthy). A second signal exits at once.
- * Resolves when the worker has stopped; the caller closes what it opened, still under the deadline.
+ * Resolves when the worker has stopped: with why it failed when nobody asked it to stop, undefined after
+ * a stop signal. The caller closes what it opened, still under the deadline, and exits 1 on a failure.
  */
-export async function runUntilStopped(worker: PayrunWorker, rules: StopRules): Promise<void> {
+export async function runUntilStopped(worker: PayrunWorker, rules: StopRules): Promise<string | undefined> {
   const { log } = rules;
   const exit = rules.exit ?? ((code: number) => process.exit(code));
   let stopAsked = false;
-  let failed = false;
+  let failed: string | undefined;
   // Unref'd: a process that ends by itself first is not kept waiting for them.
   const exitWithin = (ms: number, why: string) =>
     setTimeout(() => {
@@ -73,7 +74,7 @@ export async function runUntilStopped(worker: PayrunWorker, rules: StopRules): P
 
   const fail = (reason: string, err?: unknown) => {
     if (failed || stopAsked) return;
-    failed = true;
+    failed = reason;
     process.exitCode = 1;
     log.error(
       { reason, ...(err !== undefined ? { err } : {}) },
@@ -98,4 +99,5 @@ export async function runUntilStopped(worker: PayrunWorker, rules: StopRules): P
   } finally {
     clearInterval(watch);
   }
+  return failed;
 }

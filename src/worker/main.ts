@@ -95,7 +95,9 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       'worker started',
     );
     readiness.start();
-    await runUntilStopped(worker, { log });
+    const failed = await runUntilStopped(worker, { log });
+    // The command then exits 1 (src/cli/index.ts), if the exit timer has not ended the process already.
+    if (failed) throw new Error(`the Temporal worker stopped by itself: ${failed}`);
     log.info('worker stopped');
   } finally {
     readiness?.stop();

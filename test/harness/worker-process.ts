@@ -79,3 +79,14 @@ export function superviseWorkerProcess(env: NodeJS.ProcessEnv, name: string) {
   start();
   return supervised;
 }
+
+/** What the worker's /ready answers now (503 and its reasons, or 200), or `down` when nothing listens. */
+export async function readyAt(port: number): Promise<{ status: number | 'down'; reasons: string[] }> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(5_000) });
+    const body = (await res.json()) as { reasons: string[] };
+    return { status: res.status, reasons: body.reasons };
+  } catch {
+    return { status: 'down', reasons: [] };
+  }
+}

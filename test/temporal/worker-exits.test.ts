@@ -3,19 +3,8 @@ import { readFileSync } from 'node:fs';
 import { msToTs } from '@temporalio/common/lib/time';
 import { freePort } from '../../src/devserver/ports';
 import { startStack, type Stack } from '../harness/stack';
-import { superviseWorkerProcess, workerLogPath } from '../harness/worker-process';
+import { readyAt, superviseWorkerProcess, workerLogPath } from '../harness/worker-process';
 import { waitFor } from '../harness/wait';
-
-/** What the worker's /ready answers now (503 and its reasons, or 200), or `down` when nothing listens. */
-export async function readyAt(port: number): Promise<{ status: number | 'down'; reasons: string[] }> {
-  try {
-    const res = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(5_000) });
-    const body = (await res.json()) as { reasons: string[] };
-    return { status: res.status, reasons: body.reasons };
-  } catch {
-    return { status: 'down', reasons: [] };
-  }
-}
 
 /** The worker's log lines (pino JSON), each with its time. */
 function logLines(pid: number | undefined): { time: number; level: number; msg: string }[] {
