@@ -85,7 +85,7 @@ describe('docker-compose.yml (production)', () => {
   it("the payrun services' HTTP healthchecks pass on the answer they want and fail otherwise", async () => {
     const checks = {
       ingress: { path: '/healthz', healthy: [200], unhealthy: [503] },
-      worker: { path: '/metrics', healthy: [200], unhealthy: [500] },
+      worker: { path: '/ready', healthy: [200], unhealthy: [503] },
       'codec-server': { path: '/', healthy: [200, 401], unhealthy: [] },
     };
     for (const [name, want] of Object.entries(checks)) {
@@ -117,7 +117,7 @@ describe('docker-compose.yml (production)', () => {
 
   it("checks the worker's health on the payrun metrics port it is told to serve", () => {
     const port = String(s.worker!.environment!.PAYRUN_WORKER_METRICS_ADDRESS).split(':').pop();
-    expect(healthcheckArgs('worker')).toEqual(['ok', `http://127.0.0.1:${port}/metrics`]);
+    expect(healthcheckArgs('worker')).toEqual(['ok', `http://127.0.0.1:${port}/ready`]);
   });
 
   it("the watcher's healthcheck fails once a file has waited in the inbox longer than its limit", async () => {

@@ -3,7 +3,7 @@ import { collectDefaultMetrics, type Registry } from 'prom-client';
 
 export { IngressMetrics, OUTCOMES, CONNECTION_ERRORS, type Outcome, type ConnectionError } from './ingress';
 export { WorkerMetrics } from './worker';
-export { serveMetrics, type MetricsServer } from './server';
+export { serveMetrics, type MetricsServer, type ReadyProbe } from './server';
 
 /**
  * prom-client's process metrics (CPU, resident memory, event-loop lag, GC, handles) on a process's

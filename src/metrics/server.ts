@@ -8,13 +8,29 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
+/** Whether the process can do its work now, and each reason it cannot. */
+export type ReadyProbe = () => { ready: boolean; reasons: string[] };
+
 /**
  * `GET /metrics` on its own small server, for processes that have no HTTP server of their own (the
- * worker). Anything else is 404: this port is for Prometheus, never for the bank or the internet.
+ * worker), and `GET /ready` when a probe is given: 200 when ready, 503 when not, the reasons as JSON.
+ * Anything else is 404: this port is for Prometheus and health checks, never the bank or the internet.
  */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<MetricsServer> {
+export async function serveMetrics(
+  registry: Registry,
+  host: string,
+  port: number,
+  ready?: ReadyProbe,
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
-    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/ready' && ready) {
+      const answer = ready();
+      const body = JSON.stringify(answer) + '\n';
+      res.writeHead(answer.ready ? 200 : 503, { 'content-type': 'application/json' }).end(body);
+      return;
+    }
+    if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }

@@ -45,6 +45,8 @@ export const WORKFLOWS_PATH = require.resolve('../../workflows');
 export interface PayrunWorker {
   /** The worker on payrun's task queue (the recipients' worker follows its state). */
   readonly main: Worker;
+  /** Both: the main one and the recipients' (their states and pollers, for readiness and the exit watch). */
+  readonly workers: readonly Worker[];
   run(): Promise<void>;
   shutdown(): void;
   getState(): State;
@@ -55,6 +57,7 @@ export async function createPayrunWorker(opts: PayrunWorkerOptions): Promise<Pay
   const ledgers = await createOneWorker(opts, recipientTaskQueue(opts.taskQueue));
   return {
     main,
+    workers: [main, ledgers],
     getState: () => main.getState(),
     shutdown() {
       for (const w of [main, ledgers]) if (w.getState() === 'RUNNING') w.shutdown();

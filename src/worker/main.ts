@@ -12,11 +12,19 @@ import { buildActivities } from './activities';
 import { loadWorkerBankKey } from './bank-key';
 import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
 import { createLogger } from '../logger';
-import { addProcessMetrics, serveMetrics, WorkerMetrics, type MetricsServer } from '../metrics';
+import {
+  addProcessMetrics,
+  serveMetrics,
+  WorkerMetrics,
+  type MetricsServer,
+  type ReadyProbe,
+} from '../metrics';
 import { connectClient, loadTemporalSetup, type TemporalSetup } from '../temporal';
 import { connectNative } from '../temporal/worker-options';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { createPayrunWorker } from './create';
+import { runUntilStopped } from './lifecycle';
+import { PollReadiness } from './readiness';
 import { installTemporalRuntime } from './runtime';
 
 const log = createLogger('worker');
@@ -24,7 +32,10 @@ const log = createLogger('worker');
 /** In compose the worker may start before the server is ready. */
 const CONNECT_PATIENCE_MS = 120_000;
 
-/** Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits. */
+/**
+ * Runs a payrun worker until SIGINT/SIGTERM, then drains in-flight tasks and exits; exits 1 within
+ * seconds when the SDK stops the worker by itself (src/worker/lifecycle.ts), so a supervisor restarts it.
+ */
 export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Promise<void> {
   const { config } = setup;
   // Used deep inside a batch (PAYRUN_LANG, PAYRUN_MAX_PAYOUT, the workflow id secret of every taxpayer
@@ -43,10 +54,13 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   installTemporalRuntime(undefined, {
     sdkMetricsAddress: metricsConfig.sdk,
     sdkMetricsVariable: WORKER_METRICS_VARS.sdk,
+    shutdownSignals: [],
   });
   const metrics = new WorkerMetrics();
   addProcessMetrics(metrics.registry);
-  const metricsServer = await startMetricsServer(metrics, metricsConfig);
+  let readiness: PollReadiness | undefined;
+  const ready = () => readiness?.current() ?? { ready: false, reasons: ['the worker is starting'] };
+  const metricsServer = await startMetricsServer(metrics, metricsConfig, ready);
   const connection = await connectNative(setup, CONNECT_PATIENCE_MS);
   const { client, close: closeClient } = await connectClient(setup, { retryForMs: CONNECT_PATIENCE_MS });
   try {
@@ -65,6 +79,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       }),
       metrics,
     });
+    readiness = new PollReadiness(worker, client, config.namespace);
     log.info(
       {
         address: config.address,
@@ -79,9 +94,13 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       },
       'worker started',
     );
-    await worker.run();
+    readiness.start();
+    const failed = await runUntilStopped(worker, { log });
+    // The command then exits 1 (src/cli/index.ts), if the exit timer has not ended the process already.
+    if (failed) throw new Error(`the Temporal worker stopped by itself: ${failed}`);
     log.info('worker stopped');
   } finally {
+    readiness?.stop();
     await metricsServer?.close();
     await bank.close();
     await closeClient();
@@ -93,10 +112,11 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
 async function startMetricsServer(
   metrics: WorkerMetrics,
   config: WorkerMetricsConfig,
+  ready: ReadyProbe,
 ): Promise<MetricsServer | undefined> {
   if (!config.payrun) return undefined;
   try {
-    return await serveMetrics(metrics.registry, config.payrun.host, config.payrun.port);
+    return await serveMetrics(metrics.registry, config.payrun.host, config.payrun.port, ready);
   } catch (err) {
     log.warn(
       {

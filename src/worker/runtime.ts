@@ -12,6 +12,11 @@ export interface TemporalRuntimeOptions {
   sdkMetricsAddress?: string;
   /** The variable that chose the address, named when it cannot be bound. */
   sdkMetricsVariable?: string;
+  /**
+   * Signals on which the SDK shuts its workers down by itself (its default: SIGINT, SIGTERM, SIGQUIT,
+   * SIGUSR2). `payrun worker` passes none: src/worker/lifecycle.ts owns stopping, with a deadline.
+   */
+  shutdownSignals?: NodeJS.Signals[];
 }
 
 /**
@@ -36,7 +41,11 @@ export function installTemporalRuntime(
   });
   // Core's own events at the same level as the TypeScript side's; its third-party crates' at ERROR only.
   const logging = { filter: { core: level, other: 'ERROR' as const }, forward: {} };
-  const base: RuntimeOptions = { logger, telemetryOptions: { logging } };
+  const base: RuntimeOptions = {
+    logger,
+    telemetryOptions: { logging },
+    ...(opts.shutdownSignals ? { shutdownSignals: opts.shutdownSignals } : {}),
+  };
   if (!opts.sdkMetricsAddress) {
     Runtime.install(base);
     return;

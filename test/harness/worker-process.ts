@@ -21,11 +21,15 @@ export function spawnPayrunProcess(args: string[], env: NodeJS.ProcessEnv, cwd =
   );
 }
 
+/** Where a worker process's output is kept (spawnWorkerProcess), for a post-mortem or a test that reads it. */
+export const workerLogPath = (pid: number | undefined) =>
+  join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), `worker-${pid}.log`);
+
 /** A payrun worker in its own OS process (`payrun worker`), its output kept for a failing test's post-mortem. */
 export function spawnWorkerProcess(env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
   const child = spawnPayrunProcess(['worker'], env, cwd);
   // Kept for the post-mortem of a failing crash test.
-  const log = createWriteStream(join(process.env.PAYRUN_TEST_DIR ?? tmpdir(), `worker-${child.pid}.log`));
+  const log = createWriteStream(workerLogPath(child.pid));
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   return child;
@@ -49,6 +53,12 @@ export function superviseWorkerProcess(env: NodeJS.ProcessEnv, name: string) {
   let child: ChildProcess;
   const supervised = {
     restarts: 0,
+    /** Each exit on its own: when (Date.now()), the process and how it ended. */
+    exits: [] as { at: number; pid?: number; code: number | null; signal: NodeJS.Signals | null }[],
+    /** The process running now. */
+    get pid(): number | undefined {
+      return child.pid;
+    },
     async stop(): Promise<void> {
       stopped = true;
       await killHard(child);
@@ -58,6 +68,7 @@ export function superviseWorkerProcess(env: NodeJS.ProcessEnv, name: string) {
     child = spawnWorkerProcess(env);
     child.once('exit', (code, signal) => {
       if (stopped) return;
+      supervised.exits.push({ at: Date.now(), pid: child.pid, code, signal });
       supervised.restarts++;
       process.stderr.write(
         `[${name}] worker process ${child.pid} exited (${signal ?? code}); started again\n`,
@@ -67,4 +78,15 @@ export function superviseWorkerProcess(env: NodeJS.ProcessEnv, name: string) {
   };
   start();
   return supervised;
+}
+
+/** What the worker's /ready answers now (503 and its reasons, or 200), or `down` when nothing listens. */
+export async function readyAt(port: number): Promise<{ status: number | 'down'; reasons: string[] }> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/ready`, { signal: AbortSignal.timeout(5_000) });
+    const body = (await res.json()) as { reasons: string[] };
+    return { status: res.status, reasons: body.reasons };
+  } catch {
+    return { status: 'down', reasons: [] };
+  }
 }
