@@ -38,7 +38,7 @@ export function recipientLedgerId(
 }
 
 /**
- * The clock a reservation is dated by (provePayout, in the ledger's worker): the Moscow year and month it
+ * The clock a reservation is dated by (provePayouts, in the ledger's worker): the Moscow year and month it
  * counts in are this moment's. The worker's own clock. Only a test replaces it (setLedgerClockForTests, from code in the worker's own
  * process) to pay on either side of a Moscow midnight: no setting, file, flag or workflow input reaches it.
  */
@@ -120,33 +120,35 @@ export function createRecipientActivities({
 }) {
   return {
     /**
-     * Whether a reservation comes from the running payout run it names (src/recipient/proof.ts), and if it
+     * Whether each reservation comes from the running payout run it names (src/recipient/proof.ts), and if it
      * does, what it counts as: self-employed or not as the run's input says, dated by the worker's clock,
      * under the worker's policy for the person. A local activity of the ledger: it reads the server's
      * record of the run (describe, its first event), never the payout workflow itself, whose workflow task
      * stays open while its own local activity waits for this answer.
      */
-    async provePayout(ask: ProvePayoutAsk): Promise<PayoutProof> {
+    async provePayouts({ asks }: { asks: ProvePayoutAsk[] }): Promise<PayoutProof[]> {
       const ledgerId = Context.current().info.workflowExecution?.workflowId;
-      if (!ledgerId) throw ApplicationFailure.nonRetryable('provePayout runs only for a ledger workflow');
-      const run =
-        ask.workflowId === payoutWorkflowId(ask.reference)
-          ? await readPayoutRun(client, ask.workflowId, ask.runId)
-          : undefined;
-      const judged = judgePayoutRun(ask, run, {
-        taskQueue,
-        ledgerId,
-        ledgerOf: (inn) => recipientLedgerId(taskQueue, inn),
+      if (!ledgerId) throw ApplicationFailure.nonRetryable('provePayouts runs only for a ledger workflow');
+      return mapLimit(asks, LOOKUP_CONCURRENCY, async (ask): Promise<PayoutProof> => {
+        const run =
+          ask.workflowId === payoutWorkflowId(ask.reference)
+            ? await readPayoutRun(client, ask.workflowId, ask.runId)
+            : undefined;
+        const judged = judgePayoutRun(ask, run, {
+          taskQueue,
+          ledgerId,
+          ledgerOf: (inn) => recipientLedgerId(taskQueue, inn),
+        });
+        if (!judged.ok) return judged;
+        const { recipient, selfEmployed } = judged.request;
+        const limits = policy.current().limitsFor(recipient.taxReference, selfEmployed);
+        return {
+          ok: true,
+          selfEmployed,
+          at: new Date(ledgerClock()).toISOString(),
+          ...(limits ? { limits } : {}),
+        };
       });
-      if (!judged.ok) return judged;
-      const { recipient, selfEmployed } = judged.request;
-      const limits = policy.current().limitsFor(recipient.taxReference, selfEmployed);
-      return {
-        ok: true,
-        selfEmployed,
-        at: new Date(ledgerClock()).toISOString(),
-        ...(limits ? { limits } : {}),
-      };
     },
 
     /**

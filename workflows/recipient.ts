@@ -25,6 +25,7 @@ import {
   type ReserveAnswer,
   type ReserveRequest,
 } from './contracts/recipient';
+import { ProofQueue } from './ledger-proofs';
 import { IncomeLedger, linkStillOpen, type LedgerState } from './recipient-ledger';
 import { parseRequestLink, parseReserveRequest } from './recipient-validation';
 import { iso, workflowNow } from './time';
@@ -33,7 +34,7 @@ type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);
 /** A person asking waits for the answer: a few minutes of attempts, then the error. */
 const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
-const { provePayout } = proxyLocalActivities<Acts>(LEDGER_PROOF);
+const { provePayouts } = proxyLocalActivities<Acts>(LEDGER_PROOF);
 
 /**
  * Reservations proven against the payout's run before they count (recorded before it, a reservation was
@@ -114,10 +115,11 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
    * holds it, says whether it is that payout's and what it counts as. The sender's date and limits are
    * never taken. A payout asking again for the reservation it holds needs no second proof.
    */
+  const proofs = new ProofQueue((asks) => provePayouts({ asks }));
   const prove = async (req: ReserveRequest): Promise<PayoutProof> =>
     req.runId === undefined
       ? { ok: false, why: 'no_run', reason: 'the reservation names no payout run' }
-      : provePayout({
+      : proofs.proof({
           reference: req.reference,
           workflowId: req.workflowId,
           runId: req.runId,

@@ -5,7 +5,7 @@ import { parsePayoutInput } from '../../workflows/validation';
 
 // Whether a reservation comes from the payout it names, judged from what the Temporal server holds of that
 // run (its description and its first event), never from what the sender says. Pure: the activity
-// (activities/recipient.ts provePayout) reads the facts, this judges them.
+// (activities/recipient.ts provePayouts) reads the facts, this judges them.
 
 /** The payout workflow's type name, as the worker registers it (workflows/payout.ts). */
 export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';

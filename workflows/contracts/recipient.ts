@@ -21,7 +21,7 @@ export interface IncomeLimits {
 /**
  * What a payout sends its recipient's ledger. Only `reference`, `workflowId`, `runId` and `amount` are
  * asked of the sender; the ledger proves them against the payout's run and takes everything else (the
- * person, self-employed or not, the date, the limits) from that run and the worker's policy (provePayout).
+ * person, self-employed or not, the date, the limits) from that run and the worker's policy (provePayouts).
  */
 export interface ReserveRequest {
   reference: string;
@@ -81,7 +81,7 @@ export type ReserveAnswer =
       limit?: never;
     };
 
-/** What the ledger's provePayout activity found for a reservation. */
+/** What the ledger's provePayouts activity found for a reservation. */
 export type PayoutProof =
   | {
       ok: true;
