@@ -17,13 +17,14 @@ import {
   type PayoutProof,
   type PreviousLedger,
   type ProvePayoutAsk,
+  type RefusedReservation,
   type ReserveAnswer,
   type ReserveRequest,
 } from '../workflows/contracts/recipient';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
 import { PAID_STATES } from '../workflows/payout-ending';
-import type { PayoutOutcome } from '../workflows/recipient-ledger';
+import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger';
 
 /** Payouts looked up at once when the ledger settles its reservations. */
 const LOOKUP_CONCURRENCY = 8;
@@ -277,6 +278,8 @@ export async function readPreviousLedger(
   // Only reservations the run answered ok: one it refused (a limit, or not proven) never counted.
   const accepted = new Map<string, ReserveRequest>();
   const restored: PreviousLedger['reservations'] = [];
+  // And the ones it refused as not from a payout, still to be shown (never counted).
+  const refused: RefusedReservation[] = [];
   const previousLedgerTasks = new Set<string>();
   for (const e of events) {
     const scheduled = e.activityTaskScheduledEventAttributes;
@@ -297,7 +300,21 @@ export async function readPreviousLedger(
       // Dated as the ledger dated it (a proven reservation's answer says when), else as it was sent.
       const at = (answer?.ok ? answer.at : undefined) ?? req.at;
       if (answer?.ok && at) restored.push({ ...req, at });
+      if (answer && !answer.ok && 'unproven' in answer)
+        refused.push({
+          reference: req.reference,
+          workflowId: req.workflowId,
+          ...(req.runId !== undefined ? { runId: req.runId } : {}),
+          amount: req.amount,
+          at: new Date(Number(e.eventTime?.seconds ?? 0) * 1000).toISOString(),
+          why: answer.unproven,
+          reason: answer.reason,
+        });
     }
   }
-  return { ...base, reservations: [...base.reservations, ...restored] };
+  return {
+    ...base,
+    reservations: [...base.reservations, ...restored],
+    refused: [...(base.refused ?? []), ...refused].slice(-REFUSED_KEPT),
+  };
 }

@@ -93,6 +93,7 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
           if (before.state && typeof before.state === 'object')
             ledger = new IncomeLedger(before.state as LedgerState);
           for (const r of before.reservations) ledger.restore({ ...r, limits: {} });
+          for (const r of before.refused ?? []) ledger.refuse(r);
           await settle();
         })()
       : Promise.resolve();

@@ -17,7 +17,7 @@ import {
   uniquePrefix,
 } from '../harness/batches';
 import { runCli } from '../harness/cli-process';
-import { outcome, payoutRequest } from '../harness/payouts';
+import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';
 
@@ -135,5 +135,21 @@ describe('reservations only a payout can make', () => {
     expect(proofs.length).toBeLessThanOrEqual(3 + 3);
     await ledger.terminate('a test: recorded');
     await recordHistoryIfAsked('recipient-reservations-proven', ledger);
+
+    // Terminated by hand, the ledger is rebuilt by the next payout: the refused ones shown again, still
+    // counted nowhere — exactly the 600 000,00 ₽ left fits, a kopeck more does not.
+    const person = (amount: number) => {
+      const r = payoutRequest({ amount });
+      return { ...r, recipient: { ...r.recipient, taxReference: inn } };
+    };
+    expect((await outcome(await startPayout(stack, person(600_000_00)))).state).toBe('succeeded');
+    expect((await outcome(await startPayout(stack, person(1)))).state).toBe('limit_exceeded');
+    const rebuilt = await ledger.query(recipientQuery);
+    expect(rebuilt.refused?.map((r) => r.why)).toEqual([
+      'no_run',
+      'no_such_run',
+      'not_its_workflow',
+      'not_a_payout',
+    ]);
   });
 });

@@ -140,6 +140,8 @@ export interface RecipientView {
 export interface PreviousLedger {
   state?: unknown;
   reservations: (ReserveRequest & { at: string })[];
+  /** Reservations it refused as not from a payout: shown again, never counted (absent in older records). */
+  refused?: RefusedReservation[];
 }
 
 /** `payrun recipient link`: ask the bank to send this person a link request (docs/payouts.md#linking). */
