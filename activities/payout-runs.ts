@@ -45,18 +45,24 @@ export function createPayoutRunActivities(deps: {
    * Before the session exists, the amount is reserved in the recipient's ledger when a limit applies to
    * the row (a self-employed row's yearly cap, or a per-payout or monthly limit for this person).
    */
-  const reserve = async (workflowId: string, request: PayoutRequest) => {
-    const limits = deps.policy.current().limitsFor(request.recipient.taxReference, request.selfEmployed);
-    if (!limits) return undefined;
+  const reserve = async (workflowId: string, runId: string, request: PayoutRequest) => {
+    // No limit for this row, nothing to reserve. The ledger takes the limits from this same policy itself.
+    if (!deps.policy.current().limitsFor(request.recipient.taxReference, request.selfEmployed))
+      return undefined;
     const answer = await reserveIncome(deps.client, deps.taskQueue, request.recipient.taxReference, {
       reference: request.reference,
       workflowId,
+      runId,
       amount: request.amount,
       selfEmployed: request.selfEmployed,
-      at: new Date().toISOString(),
-      limits,
     });
     if (answer.ok) return answer;
+    // The ledger could not prove this run asked (it always should): paid nothing, as for a limit.
+    if ('unproven' in answer)
+      return {
+        ...answer,
+        reason: `the recipient's ledger did not take the reservation as this payout's (${answer.unproven}: ${answer.reason}); nothing was sent to the bank`,
+      };
     const reason =
       `${formatRubles(request.amount)} ₽ would pass ${LIMIT_WORDS[answer.limit]} ${answer.limit === 'yearly_cap' ? `${answer.year}, ` : ''}` +
       `${formatRubles(answer.limitKopecks)} ₽: ${formatRubles(answer.headroomKopecks)} ₽ left; nothing was sent to the bank`;
@@ -93,7 +99,7 @@ export function createPayoutRunActivities(deps: {
         earlierPayoutRuns(deps.client, input.workflowId, input.currentRunId),
         input.taxpayer ? askTaxpayerVerdict(deps.client, deps.taskQueue, input.taxpayer) : undefined,
         input.authorize && authorization?.kind !== 'refused'
-          ? reserve(input.workflowId, input.authorize.request)
+          ? reserve(input.workflowId, input.currentRunId, input.authorize.request)
           : undefined,
       ]);
       const found = {

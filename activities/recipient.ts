@@ -6,20 +6,25 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import { lookupPayout } from '../src/batch/lookup';
 import { readHistory } from '../src/batch/run-history';
 import { mapLimit } from '../src/map-limit';
+import type { Policy } from '../src/policy/file';
+import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
-import { payoutStatusQuery } from '../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
 import {
   recipientTaskQueue,
   recipientWorkflowId,
   reserveIncomeUpdate,
+  type PayoutProof,
   type PreviousLedger,
+  type ProvePayoutAsk,
+  type RefusedReservation,
   type ReserveAnswer,
   type ReserveRequest,
 } from '../workflows/contracts/recipient';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
 import { PAID_STATES } from '../workflows/payout-ending';
-import type { PayoutOutcome } from '../workflows/recipient-ledger';
+import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger';
 
 /** Payouts looked up at once when the ledger settles its reservations. */
 const LOOKUP_CONCURRENCY = 8;
@@ -34,8 +39,8 @@ export function recipientLedgerId(
 }
 
 /**
- * The clock a reservation is dated by: the Moscow year and month it counts in are this moment's. The
- * worker's own clock. Only a test replaces it (setLedgerClockForTests, from code in the worker's own
+ * The clock a reservation is dated by (provePayouts, in the ledger's worker): the Moscow year and month it
+ * counts in are this moment's. The worker's own clock. Only a test replaces it (setLedgerClockForTests, from code in the worker's own
  * process) to pay on either side of a Moscow midnight: no setting, file, flag or workflow input reaches it.
  */
 let ledgerClock = (): number => Date.now();
@@ -49,7 +54,7 @@ const RUNNING_KEPT = 10_000;
 
 /**
  * Reserves a payout's amount in its recipient's ledger, starting the ledger's workflow if it is not running.
- * The reservation is dated here, by the ledger's clock, whatever `at` the caller gave.
+ * The ledger proves the request against the payout's run and dates and limits it itself.
  */
 export async function reserveIncome(
   client: Client,
@@ -58,7 +63,6 @@ export async function reserveIncome(
   req: ReserveRequest,
 ): Promise<ReserveAnswer> {
   const workflowId = recipientLedgerId(taskQueue, taxReference);
-  req = { ...req, at: new Date(ledgerClock()).toISOString() };
   if (running.has(workflowId)) {
     try {
       return await client.workflow.getHandle(workflowId).executeUpdate(reserveIncomeUpdate, { args: [req] });
@@ -107,12 +111,47 @@ export function createRecipientActivities({
   client,
   bank,
   taskQueue,
+  policy,
 }: {
   client: Client;
   bank: BankClient;
   taskQueue: string;
+  /** The worker's policy: a reservation's limits are its, never the sender's. */
+  policy: { current(): Policy };
 }) {
   return {
+    /**
+     * Whether each reservation comes from the running payout run it names (src/recipient/proof.ts), and if it
+     * does, what it counts as: self-employed or not as the run's input says, dated by the worker's clock,
+     * under the worker's policy for the person. A local activity of the ledger: it reads the server's
+     * record of the run (describe, its first event), never the payout workflow itself, whose workflow task
+     * stays open while its own local activity waits for this answer.
+     */
+    async provePayouts({ asks }: { asks: ProvePayoutAsk[] }): Promise<PayoutProof[]> {
+      const ledgerId = Context.current().info.workflowExecution?.workflowId;
+      if (!ledgerId) throw ApplicationFailure.nonRetryable('provePayouts runs only for a ledger workflow');
+      return mapLimit(asks, LOOKUP_CONCURRENCY, async (ask): Promise<PayoutProof> => {
+        const run =
+          ask.workflowId === payoutWorkflowId(ask.reference)
+            ? await readPayoutRun(client, ask.workflowId, ask.runId)
+            : undefined;
+        const judged = judgePayoutRun(ask, run, {
+          taskQueue,
+          ledgerId,
+          ledgerOf: (inn) => recipientLedgerId(taskQueue, inn),
+        });
+        if (!judged.ok) return judged;
+        const { recipient, selfEmployed } = judged.request;
+        const limits = policy.current().limitsFor(recipient.taxReference, selfEmployed);
+        return {
+          ok: true,
+          selfEmployed,
+          at: new Date(ledgerClock()).toISOString(),
+          ...(limits ? { limits } : {}),
+        };
+      });
+    },
+
     /**
      * Asks the bank to send the person a link request (self_employed/onboarding/create, D22). Keyed by the
      * ledger and the attempt: a retry after a lost answer gets the bank's first answer, not a second request.
@@ -173,6 +212,44 @@ export function createRecipientActivities({
   };
 }
 
+/** gRPC's INVALID_ARGUMENT: the server's answer to a run id it cannot parse. */
+const INVALID_ARGUMENT = 3;
+
+/** What the server holds of one payout run; undefined when it has no such run. */
+async function readPayoutRun(
+  client: Client,
+  workflowId: string,
+  runId: string,
+): Promise<PayoutRunFacts | undefined> {
+  let described;
+  try {
+    described = await client.workflow.getHandle(workflowId, runId).describe();
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return undefined;
+    if ((err as { code?: number }).code === INVALID_ARGUMENT) return undefined;
+    throw err;
+  }
+  if (described.runId !== runId) return undefined;
+  const page = await client.workflowService.getWorkflowExecutionHistory({
+    namespace: client.options.namespace,
+    execution: { workflowId, runId },
+    maximumPageSize: 1,
+  });
+  const payloads = page.history?.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads;
+  let input: unknown;
+  try {
+    input = await decodeFromPayloadsAtIndex(client.options.loadedDataConverter, 0, payloads);
+  } catch {
+    input = undefined; // not readable with the worker's keys: judged unreadable
+  }
+  return {
+    status: described.status.name,
+    workflowType: described.type,
+    taskQueue: described.taskQueue,
+    input,
+  };
+}
+
 /** The newest closed run of the ledger other than `currentRunId`, read as PreviousLedger says. */
 export async function readPreviousLedger(
   client: Client,
@@ -198,7 +275,11 @@ export async function readPreviousLedger(
     const input = (await decode(started.input?.payloads)) as { state?: unknown } | undefined;
     if (input?.state) base = { state: input.state, reservations: [] };
   }
-  const accepted: ReserveRequest[] = [];
+  // Only reservations the run answered ok: one it refused (a limit, or not proven) never counted.
+  const accepted = new Map<string, ReserveRequest>();
+  const restored: PreviousLedger['reservations'] = [];
+  // And the ones it refused as not from a payout, still to be shown (never counted).
+  const refused: RefusedReservation[] = [];
   const previousLedgerTasks = new Set<string>();
   for (const e of events) {
     const scheduled = e.activityTaskScheduledEventAttributes;
@@ -207,11 +288,33 @@ export async function readPreviousLedger(
     const completed = e.activityTaskCompletedEventAttributes;
     if (completed && previousLedgerTasks.has(String(completed.scheduledEventId)))
       base = ((await decode(completed.result?.payloads)) as PreviousLedger | undefined) ?? base;
-    const update = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
-    if (update?.name === reserveIncomeUpdate.name) {
-      const req = (await decode(update.args?.payloads)) as ReserveRequest | undefined;
-      if (req) accepted.push(req);
+    const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
+    if (request?.input?.name === reserveIncomeUpdate.name && request.meta?.updateId) {
+      const req = (await decode(request.input.args?.payloads)) as ReserveRequest | undefined;
+      if (req) accepted.set(request.meta.updateId, req);
+    }
+    const answered = e.workflowExecutionUpdateCompletedEventAttributes;
+    const req = answered?.meta?.updateId ? accepted.get(answered.meta.updateId) : undefined;
+    if (req && answered?.outcome?.success) {
+      const answer = (await decode(answered.outcome.success.payloads)) as ReserveAnswer | undefined;
+      // Dated as the ledger dated it (a proven reservation's answer says when), else as it was sent.
+      const at = (answer?.ok ? answer.at : undefined) ?? req.at;
+      if (answer?.ok && at) restored.push({ ...req, at });
+      if (answer && !answer.ok && 'unproven' in answer)
+        refused.push({
+          reference: req.reference,
+          workflowId: req.workflowId,
+          ...(req.runId !== undefined ? { runId: req.runId } : {}),
+          amount: req.amount,
+          at: new Date(Number(e.eventTime?.seconds ?? 0) * 1000).toISOString(),
+          why: answer.unproven,
+          reason: answer.reason,
+        });
     }
   }
-  return { ...base, reservations: [...base.reservations, ...accepted] };
+  return {
+    ...base,
+    reservations: [...base.reservations, ...restored],
+    refused: [...(base.refused ?? []), ...refused].slice(-REFUSED_KEPT),
+  };
 }

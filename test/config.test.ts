@@ -122,6 +122,7 @@ describe('configuration', () => {
       'TEMPORAL_READ',
       'BATCH_REPORT',
       'LEDGER_READS',
+      'LEDGER_PROOF',
       'DIAGNOSTIC',
       'RECONCILIATION_LIST',
       'RECONCILIATION_STORE',

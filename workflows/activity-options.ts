@@ -99,6 +99,17 @@ export const LEDGER_READS: ActivityOptions = {
 };
 
 /**
+ * The ledger proving a reservation against the payout's run (two reads of the server): a local activity,
+ * one marker. Bounded below the payout's own wait for the answer (TEMPORAL_READ, a minute an attempt), so
+ * a server that does not answer fails the reservation, and the payout asks again, instead of both waiting.
+ */
+export const LEDGER_PROOF: LocalActivityOptions = {
+  startToCloseTimeout: '15 seconds',
+  scheduleToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+};
+
+/**
  * Writing the report: 1 000 000 rows took 82 s here (bench/report.ts), so half an hour leaves room for
  * files many times larger on a slow host; the heartbeat, sent as rows are written, notices a dead worker.
  */

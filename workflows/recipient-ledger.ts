@@ -5,6 +5,8 @@ import type {
   LinkRequestView,
   RecipientView,
   RecipientYearView,
+  RefusedReservation,
+  ReservationToJudge,
   ReserveAnswer,
   ReserveRequest,
 } from './contracts/recipient';
@@ -16,6 +18,8 @@ import type {
 const MOSCOW_OFFSET_MS = 3 * 3_600_000;
 /** The newest payouts kept per year for the ledger's view. */
 const RECENT_KEPT = 20;
+/** The newest refused reservations kept (and carried over continue-as-new): enough to see an attempt. */
+export const REFUSED_KEPT = 20;
 
 export function moscowYearMonth(iso: string): { year: number; month: string } {
   const d = new Date(Date.parse(iso) + MOSCOW_OFFSET_MS);
@@ -35,6 +39,8 @@ export function linkStillOpen(link: LinkRequestView, nowMs: number): boolean {
 export interface Reservation {
   reference: string;
   workflowId: string;
+  /** The payout run the ledger proved it came from (absent: held before reservations were proven). */
+  runId?: string;
   amount: number;
   selfEmployed: boolean;
   year: number;
@@ -58,6 +64,8 @@ interface YearRecord {
 export interface LedgerState {
   years: Record<string, YearRecord>;
   reservations: Record<string, Reservation>;
+  /** Reservations refused as not from a payout, newest last (at most REFUSED_KEPT): shown, never counted. */
+  refused?: RefusedReservation[];
   /** The latest link request sent to the bank for this person, and how many were sent in all. */
   link?: LinkRequestView;
   linkRequests?: number;
@@ -82,12 +90,36 @@ export class IncomeLedger {
       .reduce((sum, r) => sum + r.amount, 0);
   }
 
-  /** The reservation, or the limit it would pass. Asking again for the same reference answers the same. */
-  reserve(req: ReserveRequest): ReserveAnswer {
-    const { year, month } = moscowYearMonth(req.at);
-    const existing = this.state.reservations[req.reference];
+  /**
+   * The reservation this payout run already holds, if it does: asking again (a retried activity, a
+   * restarted worker) needs no new proof. One from another run, or from before runs were recorded, does not
+   * count: it is proven again and replaced.
+   */
+  heldFor(req: ReserveRequest): Reservation | undefined {
+    const r = this.state.reservations[req.reference];
+    return r &&
+      req.runId !== undefined &&
+      r.runId === req.runId &&
+      r.workflowId === req.workflowId &&
+      r.amount === req.amount
+      ? r
+      : undefined;
+  }
+
+  /**
+   * The reservation, or the limit it would pass. A request without a run (recorded before reservations
+   * were proven) finds any reservation of its reference, as it did then. A proven request finds only its own
+   * run's: another run's (which has closed, since one run of a workflow id runs at a time) or an unproven
+   * one is replaced, holding the larger amount, since that run may have paid its amount and this one then
+   * pays nothing.
+   */
+  reserve(asked: ReservationToJudge): ReserveAnswer {
+    const { year, month } = moscowYearMonth(asked.at);
+    const existing = this.state.reservations[asked.reference];
     const record = this.year(year);
-    const { limits } = req;
+    const { limits } = asked;
+    const stale = existing && asked.runId !== undefined && !this.heldFor(asked) ? existing : undefined;
+    const req = stale ? { ...asked, amount: Math.max(stale.amount, asked.amount) } : asked;
     const refuse = (limit: LimitKind, limitKopecks: number, used: number): ReserveAnswer => ({
       ok: false,
       limit,
@@ -101,13 +133,21 @@ export class IncomeLedger {
       this.held(year, (r) => r.selfEmployed, req.reference);
     const headroom = () =>
       req.selfEmployed && limits.yearlyCapKopecks !== undefined
-        ? { headroomKopecks: Math.max(0, limits.yearlyCapKopecks - capUsed() - (existing ? 0 : req.amount)) }
+        ? {
+            headroomKopecks: Math.max(
+              0,
+              limits.yearlyCapKopecks - capUsed() - (existing && !stale ? 0 : req.amount),
+            ),
+          }
         : {};
-    if (existing || record.paid[req.reference]) return { ok: true, year, ...headroom() };
+    // A proven reservation's answer says when it counts: a rebuilt ledger restores it with that date.
+    const dated = asked.runId !== undefined ? { at: asked.at } : {};
+    if ((existing && !stale) || record.paid[req.reference])
+      return { ok: true, year, ...headroom(), ...dated };
     if (limits.perPayoutKopecks !== undefined && req.amount > limits.perPayoutKopecks)
       return refuse('per_payout', limits.perPayoutKopecks, 0);
     if (limits.perMonthKopecks !== undefined) {
-      const used = (record.byMonth[month] ?? 0) + this.held(year, (r) => r.month === month);
+      const used = (record.byMonth[month] ?? 0) + this.held(year, (r) => r.month === month, req.reference);
       if (used + req.amount > limits.perMonthKopecks)
         return refuse('per_month', limits.perMonthKopecks, used);
     }
@@ -117,16 +157,17 @@ export class IncomeLedger {
       capUsed() + req.amount > limits.yearlyCapKopecks
     )
       return refuse('yearly_cap', limits.yearlyCapKopecks, capUsed());
-    const answer: ReserveAnswer = { ok: true, year, ...headroom() };
+    const answer: ReserveAnswer = { ok: true, year, ...headroom(), ...dated };
     this.hold(req);
     return answer;
   }
 
-  private hold(req: ReserveRequest): void {
+  private hold(req: ReservationToJudge): void {
     const { year, month } = moscowYearMonth(req.at);
     this.state.reservations[req.reference] = {
       reference: req.reference,
       workflowId: req.workflowId,
+      ...(req.runId !== undefined ? { runId: req.runId } : {}),
       amount: req.amount,
       selfEmployed: req.selfEmployed,
       year,
@@ -158,10 +199,15 @@ export class IncomeLedger {
    * is rebuilt from its records): held without judging it again, unless its reference is already held or
    * counted. Settling then reads from its payout what became of it.
    */
-  restore(req: ReserveRequest): void {
+  restore(req: ReservationToJudge): void {
     if (this.state.reservations[req.reference]) return;
     if (Object.values(this.state.years).some((y) => y.paid[req.reference])) return;
     this.hold(req);
+  }
+
+  /** Keeps a reservation not proven to come from a payout where people see it; it counts nowhere. */
+  refuse(entry: RefusedReservation): void {
+    this.state.refused = [...(this.state.refused ?? []), entry].slice(-REFUSED_KEPT);
   }
 
   open(): Reservation[] {
@@ -221,6 +267,7 @@ export class IncomeLedger {
         };
       }),
       openReservations: this.open().length,
+      ...(this.state.refused?.length ? { refused: this.state.refused } : {}),
       ...(this.state.link ? { link: this.state.link } : {}),
     };
   }

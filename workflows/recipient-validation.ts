@@ -10,15 +10,23 @@ const limit = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).option
 const reserveRequest = z.strictObject({
   reference: z.string().refine(isReference, 'expected a payout reference'),
   workflowId: z.string().refine(isPayoutWorkflowId, 'expected a payout workflow id'),
+  // A Temporal run id (a UUID, which the server's describe takes); absent, refused as unproven.
+  runId: z
+    .string()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a run id')
+    .optional(),
   amount: kopecks,
   selfEmployed: z.boolean(),
-  at: z.string().datetime({ message: 'expected an ISO 8601 time' }),
-  limits: z.strictObject({
-    yearlyCapKopecks: limit,
-    knownIncomeKopecks: limit,
-    perPayoutKopecks: limit,
-    perMonthKopecks: limit,
-  }),
+  // Recorded before reservations were proven; taken no longer (the ledger dates and limits it itself).
+  at: z.string().datetime({ message: 'expected an ISO 8601 time' }).optional(),
+  limits: z
+    .strictObject({
+      yearlyCapKopecks: limit,
+      knownIncomeKopecks: limit,
+      perPayoutKopecks: limit,
+      perMonthKopecks: limit,
+    })
+    .optional(),
 });
 
 const requestLink = z.strictObject({

@@ -6,21 +6,26 @@ import {
   continueAsNew,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
-import { LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
+import { LEDGER_PROOF, LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
 import {
   headroomQuery,
   recipientQuery,
   refreshRecipientUpdate,
   requestLinkUpdate,
   reserveIncomeUpdate,
+  type PayoutProof,
   type RequestLinkAnswer,
   type RequestLinkInput,
+  type ReservationToJudge,
+  type ReserveAnswer,
   type ReserveRequest,
 } from './contracts/recipient';
+import { ProofQueue } from './ledger-proofs';
 import { IncomeLedger, linkStillOpen, type LedgerState } from './recipient-ledger';
 import { parseRequestLink, parseReserveRequest } from './recipient-validation';
 import { iso, workflowNow } from './time';
@@ -29,6 +34,13 @@ type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);
 /** A person asking waits for the answer: a few minutes of attempts, then the error. */
 const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
+const { provePayouts } = proxyLocalActivities<Acts>(LEDGER_PROOF);
+
+/**
+ * Reservations proven against the payout's run before they count (recorded before it, a reservation was
+ * judged with the sender's date and limits, and replays so).
+ */
+export const RESERVATIONS_PROVEN = 'ledger-reservations-proven';
 
 export interface RecipientWorkflowInput {
   /** Carried over continue-as-new. */
@@ -80,7 +92,8 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
           const before = await previousLedger();
           if (before.state && typeof before.state === 'object')
             ledger = new IncomeLedger(before.state as LedgerState);
-          for (const r of before.reservations) ledger.restore(r);
+          for (const r of before.reservations) ledger.restore({ ...r, limits: {} });
+          for (const r of before.refused ?? []) ledger.refuse(r);
           await settle();
         })()
       : Promise.resolve();
@@ -91,15 +104,59 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
       throw new Error('expected {limits, at}');
     return ledger.headroom(ask);
   });
+  const judge = async (req: ReservationToJudge): Promise<ReserveAnswer> => {
+    const first = ledger.reserve(req);
+    if (first.ok || ledger.open().every((r) => r.reference === req.reference)) return first;
+    // Refused while other payouts hold reservations: some may have ended since. Look, then judge again.
+    await settle();
+    return ledger.reserve(req);
+  };
+  /**
+   * Anyone with Temporal's Update rights can send a reservation: only the run it names, as the server
+   * holds it, says whether it is that payout's and what it counts as. The sender's date and limits are
+   * never taken. A payout asking again for the reservation it holds needs no second proof.
+   */
+  const proofs = new ProofQueue((asks) => provePayouts({ asks }));
+  const prove = async (req: ReserveRequest): Promise<PayoutProof> =>
+    req.runId === undefined
+      ? { ok: false, why: 'no_run', reason: 'the reservation names no payout run' }
+      : proofs.proof({
+          reference: req.reference,
+          workflowId: req.workflowId,
+          runId: req.runId,
+          amount: req.amount,
+          selfEmployed: req.selfEmployed,
+        });
   setHandler(
     reserveIncomeUpdate,
-    async (req: ReserveRequest) => {
+    async (req: ReserveRequest): Promise<ReserveAnswer> => {
       await ready;
-      const first = ledger.reserve(req);
-      if (first.ok || ledger.open().every((r) => r.reference === req.reference)) return first;
-      // Refused while other payouts hold reservations: some may have ended since. Look, then judge again.
-      await settle();
-      return ledger.reserve(req);
+      if (!patched(RESERVATIONS_PROVEN)) return judge(req as ReservationToJudge);
+      const held = ledger.heldFor(req);
+      if (held) return { ok: true, year: held.year, at: held.at };
+      const proof = await prove(req);
+      if (!proof.ok) {
+        const { reference, workflowId, runId, amount } = req;
+        ledger.refuse({
+          reference,
+          workflowId,
+          ...(runId !== undefined ? { runId } : {}),
+          amount,
+          at: iso(),
+          why: proof.why,
+          reason: proof.reason,
+        });
+        return { ok: false, unproven: proof.why, reason: proof.reason };
+      }
+      return judge({
+        reference: req.reference,
+        workflowId: req.workflowId,
+        runId: req.runId,
+        amount: req.amount,
+        selfEmployed: proof.selfEmployed,
+        at: proof.at,
+        limits: proof.limits ?? {},
+      });
     },
     {
       validator: (req) => {

@@ -99,6 +99,17 @@ export function describeRecipient(
         }),
       );
   }
+  const refused = view?.refused ?? [];
+  if (refused.length) lines.push(t('recipient.refused.heading'));
+  for (const r of refused)
+    lines.push(
+      t('recipient.refused', {
+        when: moscowTime(r.at),
+        reference: r.reference,
+        amount: r.amount,
+        why: r.why,
+      }),
+    );
   return [...lines, ...linkLine];
 }
 

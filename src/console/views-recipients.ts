@@ -1,6 +1,7 @@
 /** A recipient's page: the year's figures, headroom under their limits, recent payouts and the link request. */
 import type { RecipientHeadroom } from '../batch/headroom';
 import { moscowTime, money, t } from '../i18n';
+import type { RefusedReservation } from '../../workflows/contracts/recipient';
 import { linkState, type RecipientRead } from '../recipient/read';
 import { html, table, type Html } from './html';
 import { csrfField, layout, type PageContext } from './views';
@@ -77,6 +78,7 @@ function recipientSection(ctx: PageContext, who: string, d: RecipientPageData): 
               ]),
           })}`,
     )}
+    ${refusedTable(ctx, view?.refused ?? [])}
     ${
       link
         ? html`<p id="link-request">
@@ -94,4 +96,27 @@ function recipientSection(ctx: PageContext, who: string, d: RecipientPageData): 
         : ''
     }
   </section>`;
+}
+
+/** Reservations the ledger refused as not from a payout: shown so someone sees the attempt, counted nowhere. */
+function refusedTable(ctx: PageContext, refused: RefusedReservation[]): Html | string {
+  const { lang } = ctx;
+  if (refused.length === 0) return '';
+  const caption = t('recipient.page.refused', {}, lang);
+  const column = (c: 'when' | 'reference' | 'amount' | 'state') =>
+    t('recipient.page.column', { column: c }, lang);
+  return html`<h3 id="refused">${caption}</h3>
+    ${table({
+      caption,
+      headers: [column('when'), column('reference'), column('amount'), column('state')],
+      numeric: [2],
+      rows: [...refused]
+        .reverse()
+        .map((r) => [
+          moscowTime(r.at, lang),
+          r.reference,
+          money(r.amount),
+          t('recipient.page.why', { why: r.why }, lang),
+        ]),
+    })}`;
 }

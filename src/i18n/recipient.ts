@@ -1,4 +1,31 @@
+import type { UnprovenWhy } from '../../workflows/contracts/recipient';
 import { entry, money } from './lang';
+
+/** Why a reservation was refused as not from a payout (src/recipient/proof.ts), as people read it. */
+const UNPROVEN_RU: Record<UnprovenWhy, string> = {
+  no_run: 'не назван запуск выплаты',
+  not_its_workflow: 'назван процесс другой выплаты',
+  no_such_run: 'такого запуска выплаты нет',
+  run_closed: 'запуск выплаты уже завершён',
+  not_a_payout: 'это не выплата payrun',
+  unreadable_input: 'входные данные запуска не читаются',
+  other_reference: 'запуск платит по другому референсу',
+  other_amount: 'запуск платит другую сумму',
+  other_recipient: 'запуск платит другому получателю',
+  other_kind: 'запуск платит строку другого вида (самозанятый или нет)',
+};
+const UNPROVEN_EN: Record<UnprovenWhy, string> = {
+  no_run: 'it names no payout run',
+  not_its_workflow: "it names another reference's payout",
+  no_such_run: 'no such payout run',
+  run_closed: 'the payout run has ended',
+  not_a_payout: 'not a payrun payout',
+  unreadable_input: "the run's input cannot be read",
+  other_reference: 'the run pays another reference',
+  other_amount: 'the run pays another amount',
+  other_recipient: 'the run pays another recipient',
+  other_kind: 'the run pays a row of the other kind (self-employed or not)',
+};
 
 /** `payrun recipient show`: one person's year as payrun recorded it (the tax number always masked). */
 export const RECIPIENT_MESSAGES = {
@@ -145,6 +172,23 @@ export const RECIPIENT_MESSAGES = {
   'recipient.page.state': entry<{ state: string }>({
     ru: (p) => ({ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' })[p.state] ?? p.state,
     en: (p) => p.state,
+  }),
+  /** Reservations the ledger refused as not from a payout: shown, never counted (workflows/recipient.ts). */
+  'recipient.refused.heading': entry({
+    ru: () => '  отклонённые резервы (не от выплаты, не учтены):',
+    en: () => '  refused reservations (not from a payout, never counted):',
+  }),
+  'recipient.refused': entry<{ when: string; reference: string; amount: number; why: UnprovenWhy }>({
+    ru: (p) => `    ${p.when} ${p.reference} ${money(p.amount)} отклонён: ${UNPROVEN_RU[p.why] ?? p.why}`,
+    en: (p) => `    ${p.when} ${p.reference} ${money(p.amount)} refused: ${UNPROVEN_EN[p.why] ?? p.why}`,
+  }),
+  'recipient.page.refused': entry({
+    ru: () => 'Отклонённые резервы: не от выплаты, в суммах не учтены',
+    en: () => 'Refused reservations: not from a payout, counted nowhere',
+  }),
+  'recipient.page.why': entry<{ why: UnprovenWhy }>({
+    ru: (p) => UNPROVEN_RU[p.why] ?? p.why,
+    en: (p) => UNPROVEN_EN[p.why] ?? p.why,
   }),
   /** A tax number on the command line that cannot be anyone's (never repeated back: personal data). */
   'recipient.inn': entry<{ rule: 'format' | 'format12' | 'checksum' | 'region' }>({

@@ -3,6 +3,7 @@ import { MESSAGES } from '../../src/console/messages';
 import { recipientPage } from '../../src/console/views-recipients';
 import type { RecipientHeadroom } from '../../src/batch/headroom';
 import type { Lang } from '../../src/i18n';
+import type { RecipientView } from '../../workflows/contracts/recipient';
 
 /** The console's recipient page names every limit `payrun recipient show` names, with the same figures. */
 const headroom: RecipientHeadroom = {
@@ -53,5 +54,32 @@ describe('console recipient page, limits', () => {
     ]);
     expect(page('ru', organisation)).not.toContain('самозанят');
     expect(page('ru', organisation)).toContain('Лимит одной выплаты 50 000,00 ₽');
+  });
+
+  it('lists reservations refused as not from a payout, with why, apart from the figures, in both languages', () => {
+    const view: RecipientView = {
+      years: [],
+      openReservations: 0,
+      refused: [
+        {
+          reference: 'row-7',
+          workflowId: 'payout-row-7',
+          amount: 1,
+          at: '2026-06-01T10:00:00Z',
+          why: 'no_such_run',
+          reason: 'payout-row-7 has no run',
+        },
+      ],
+    };
+    const shown = (lang: Lang) =>
+      recipientPage({ lang, m: MESSAGES[lang], csrf: 'c' }, { who: '********0190', read: { view } })
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ');
+    expect(shown('ru')).toContain('Отклонённые резервы: не от выплаты, в суммах не учтены');
+    expect(shown('ru')).toMatch(/row-7 0,01 ₽ такого запуска выплаты нет/);
+    expect(shown('en')).toMatch(/row-7 0,01 ₽ no such payout run/);
+    expect(describeRecipient('770700000190', view).join('\n')).toMatch(
+      /отклонённые резервы \(не от выплаты, не учтены\):\n {4}.* row-7 0,01 ₽ отклонён: такого запуска выплаты нет/,
+    );
   });
 });

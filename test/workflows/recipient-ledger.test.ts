@@ -1,13 +1,13 @@
-import { IncomeLedger, moscowYearMonth } from '../../workflows/recipient-ledger';
-import type { ReserveRequest } from '../../workflows/contracts/recipient';
+import { IncomeLedger, moscowYearMonth, REFUSED_KEPT } from '../../workflows/recipient-ledger';
+import type { ReservationToJudge } from '../../workflows/contracts/recipient';
 
 const CAP = 2_400_000_00;
 const req = (
   reference: string,
   amount: number,
   at: string,
-  extra: Partial<ReserveRequest> = {},
-): ReserveRequest => ({
+  extra: Partial<ReservationToJudge> = {},
+): ReservationToJudge => ({
   reference,
   workflowId: `payout-${reference}`,
   amount,
@@ -157,5 +157,55 @@ describe('the recipient ledger', () => {
     expect(l.view().years).toEqual([
       expect.objectContaining({ year: 2026, paidKopecks: 2_000_000_00, reservedKopecks: 0 }),
     ]);
+  });
+
+  it("knows a payout run's own reservation, and replaces another run's, holding the larger amount", () => {
+    const l = new IncomeLedger();
+    const run = (id: string) => `0000000${id}-0000-4000-8000-000000000000`;
+    const at = '2026-06-01T10:00:00Z';
+    // Held before runs were recorded (a reservation of 1 kopeck someone sent by hand, say).
+    l.reserve(req('a', 1, at));
+    expect(l.heldFor({ ...req('a', 1, at), runId: run('1') })).toBeUndefined();
+    // The payout's own run, proven: the forged kopeck is not its reservation and does not stand in for it.
+    expect(l.reserve(req('a', 900_000_00, at, { runId: run('1') }))).toMatchObject({ ok: true, at });
+    expect(l.open()).toEqual([
+      expect.objectContaining({ reference: 'a', runId: run('1'), amount: 900_000_00 }),
+    ]);
+    expect(l.heldFor(req('a', 900_000_00, at, { runId: run('1') }))).toBeDefined();
+    expect(l.heldFor(req('a', 1, at, { runId: run('1') }))).toBeUndefined();
+    // A later run of the reference for less: the earlier run may have paid its 900 000,00.
+    expect(l.reserve(req('a', 100_00, at, { runId: run('2') }))).toMatchObject({ ok: true });
+    expect(l.open()).toEqual([expect.objectContaining({ runId: run('2'), amount: 900_000_00 })]);
+    // Judged against the cap as itself, not on top of the reservation it replaces.
+    expect(l.reserve(req('b', 1_500_000_00, at, { runId: run('3') }))).toMatchObject({ ok: true });
+    expect(l.reserve(req('b', 1_500_000_01, at, { runId: run('4') }))).toMatchObject({
+      ok: false,
+      limit: 'yearly_cap',
+    });
+    expect(l.open().find((r) => r.reference === 'b')).toMatchObject({ runId: run('3') });
+    expect(l.view().years[0]?.reservedKopecks).toBe(2_400_000_00);
+  });
+
+  it('keeps refused reservations to show, the newest few, and never counts them', () => {
+    const l = new IncomeLedger();
+    for (let i = 0; i < REFUSED_KEPT + 5; i++)
+      l.refuse({
+        reference: `r${i}`,
+        workflowId: `payout-r${i}`,
+        amount: 1,
+        at: '2026-06-01T10:00:00Z',
+        why: 'no_such_run',
+        reason: 'payout-r has no run',
+      });
+    const view = l.view();
+    expect(view.refused).toHaveLength(REFUSED_KEPT);
+    expect(view.refused?.at(-1)?.reference).toBe(`r${REFUSED_KEPT + 4}`);
+    expect(view.years).toEqual([]);
+    expect(view.openReservations).toBe(0);
+    expect(l.headroom({ limits: { yearlyCapKopecks: CAP }, at: '2026-06-01T10:00:00Z' }).capLeftKopecks).toBe(
+      CAP,
+    );
+    // Carried over continue-as-new with the rest of the state.
+    expect(new IncomeLedger(JSON.parse(JSON.stringify(l.state))).view().refused).toEqual(view.refused);
   });
 });

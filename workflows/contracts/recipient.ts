@@ -18,21 +18,53 @@ export interface IncomeLimits {
   perMonthKopecks?: number;
 }
 
+/**
+ * What a payout sends its recipient's ledger. Only `reference`, `workflowId`, `runId` and `amount` are
+ * asked of the sender; the ledger proves them against the payout's run and takes everything else (the
+ * person, self-employed or not, the date, the limits) from that run and the worker's policy (provePayouts).
+ */
 export interface ReserveRequest {
   reference: string;
   /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
   workflowId: string;
+  /** The payout's run that asks (absent only in reservations recorded before they were proven). */
+  runId?: string;
   amount: number;
   selfEmployed: boolean;
-  /** When the reservation is made (ISO 8601): its Moscow calendar year and month are the ones it counts in. */
+  /** Recorded before reservations were proven: the sender's date and limits, no longer believed. */
+  at?: string;
+  limits?: IncomeLimits;
+}
+
+/** A reservation as the ledger judges it: dated, with the limits that apply. */
+export interface ReservationToJudge extends ReserveRequest {
   at: string;
   limits: IncomeLimits;
 }
 
 export type LimitKind = 'yearly_cap' | 'per_payout' | 'per_month';
 
+/** Why the ledger did not believe a reservation came from the payout it names (src/recipient/proof.ts). */
+export type UnprovenWhy =
+  | 'no_run'
+  | 'not_its_workflow'
+  | 'no_such_run'
+  | 'run_closed'
+  | 'not_a_payout'
+  | 'unreadable_input'
+  | 'other_reference'
+  | 'other_amount'
+  | 'other_recipient'
+  | 'other_kind';
+
 export type ReserveAnswer =
-  | { ok: true; year: number; headroomKopecks?: number }
+  | {
+      ok: true;
+      year: number;
+      headroomKopecks?: number;
+      /** When the ledger dated the reservation (its year and month are the ones it counts in). */
+      at?: string;
+    }
   | {
       ok: false;
       limit: LimitKind;
@@ -40,7 +72,47 @@ export type ReserveAnswer =
       /** What is left under that limit now (never negative). */
       headroomKopecks: number;
       year: number;
+    }
+  | {
+      ok: false;
+      /** Not proven to come from the payout it names: kept as refused, never counted. */
+      unproven: UnprovenWhy;
+      reason: string;
+      limit?: never;
     };
+
+/** What the ledger's provePayouts activity found for a reservation. */
+export type PayoutProof =
+  | {
+      ok: true;
+      /** From the payout's own input, not the sender. */
+      selfEmployed: boolean;
+      /** The worker's clock: the reservation counts in this moment's Moscow year and month. */
+      at: string;
+      /** The worker's policy for this person; absent, no limit applies. */
+      limits?: IncomeLimits;
+    }
+  | { ok: false; why: UnprovenWhy; reason: string };
+
+export interface ProvePayoutAsk {
+  reference: string;
+  workflowId: string;
+  runId: string;
+  amount: number;
+  selfEmployed: boolean;
+}
+
+/** A reservation the ledger refused as not from a payout: shown, never counted. */
+export interface RefusedReservation {
+  reference: string;
+  workflowId: string;
+  runId?: string;
+  amount: number;
+  /** When the ledger refused it (workflow time). */
+  at: string;
+  why: UnprovenWhy;
+  reason: string;
+}
 
 export interface RecipientYearView {
   year: number;
@@ -55,6 +127,8 @@ export interface RecipientYearView {
 export interface RecipientView {
   years: RecipientYearView[];
   openReservations: number;
+  /** The newest reservations refused as not from a payout, newest last (absent: none). */
+  refused?: RefusedReservation[];
   /** The latest request sent to the bank asking this person to link payrun's partner, if any. */
   link?: LinkRequestView;
 }
@@ -65,7 +139,9 @@ export interface RecipientView {
  */
 export interface PreviousLedger {
   state?: unknown;
-  reservations: ReserveRequest[];
+  reservations: (ReserveRequest & { at: string })[];
+  /** Reservations it refused as not from a payout: shown again, never counted (absent in older records). */
+  refused?: RefusedReservation[];
 }
 
 /** `payrun recipient link`: ask the bank to send this person a link request (docs/payouts.md#linking). */
@@ -98,7 +174,9 @@ export interface RequestLinkAnswer {
 
 /**
  * Reserves a payout's amount before its bank session exists: refused (with the limit and the headroom)
- * when it would pass a limit. Idempotent per reference: a retried or restarted payout finds its reservation.
+ * when it would pass a limit, and refused (kept visible, never counted) unless the ledger proves it came
+ * from the running payout run it names. Idempotent per reference and run: a retried payout finds its
+ * reservation.
  */
 export const reserveIncomeUpdate = defineUpdate<ReserveAnswer, [ReserveRequest]>('reserveIncome');
 
