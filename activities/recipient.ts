@@ -250,22 +250,47 @@ async function readPayoutRun(
   };
 }
 
-/** The newest closed run of the ledger other than `currentRunId`, read as PreviousLedger says. */
+/**
+ * The newest earlier run of the ledger that really held the year, read as PreviousLedger says. A run counts
+ * only when the ledger's own code gave it its figures: continued from its predecessor by the server, or
+ * rebuilt by its own completed `previousLedger`. Anything else — a run started by hand on a queue no worker
+ * serves, or terminated before its rebuild finished — never held a figure and answered no reservation
+ * (they wait for the rebuild), so it is passed over: starting and terminating a decoy cannot empty a year.
+ */
 export async function readPreviousLedger(
   client: Client,
   workflowId: string,
   currentRunId: string,
 ): Promise<PreviousLedger> {
-  let previous: { runId: string; startTime: Date } | undefined;
+  const runs: { runId: string; startTime: Date }[] = [];
   for await (const run of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
     // Not by status: visibility may still list a run terminated a moment ago as running, and the one
     // running run is this one.
-    if (run.runId === currentRunId) continue;
-    if (!previous || run.startTime > previous.startTime)
-      previous = { runId: run.runId, startTime: run.startTime };
+    if (run.runId !== currentRunId) runs.push({ runId: run.runId, startTime: run.startTime });
   }
-  if (!previous) return { reservations: [] };
-  const events = await readHistory(client, workflowId, previous.runId);
+  runs.sort((a, b) => b.startTime.getTime() - a.startTime.getTime());
+  for (const run of runs) {
+    const events = await readHistory(client, workflowId, run.runId);
+    if (heldTheYear(events)) return ledgerOf(client, events);
+  }
+  return { reservations: [] };
+}
+
+type LedgerHistory = Awaited<ReturnType<typeof readHistory>>;
+
+function heldTheYear(events: LedgerHistory): boolean {
+  if (events[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId) return true;
+  const rebuilds = new Set<string>();
+  for (const e of events) {
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'previousLedger')
+      rebuilds.add(String(e.eventId));
+    const completed = e.activityTaskCompletedEventAttributes;
+    if (completed && rebuilds.has(String(completed.scheduledEventId))) return true;
+  }
+  return false;
+}
+
+async function ledgerOf(client: Client, events: LedgerHistory): Promise<PreviousLedger> {
   const decode = (payloads: Parameters<typeof decodeFromPayloadsAtIndex>[2]) =>
     decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads);
   const started = events[0]?.workflowExecutionStartedEventAttributes;

@@ -136,6 +136,15 @@ describe('reservations only a payout can make', () => {
     await ledger.terminate('a test: recorded');
     await recordHistoryIfAsked('recipient-reservations-proven', ledger);
 
+    // A decoy under the ledger's id, on a queue no worker serves, with an empty year of someone's making,
+    // terminated in turn: it never held a figure, so the rebuild passes over it to the run that did.
+    const emptyYear = await stack.client.workflow.start('recipientWorkflow', {
+      taskQueue: `nobody-polls-${randomUUID()}`,
+      workflowId: ledger.workflowId,
+      args: [{ state: { years: [] } }],
+    });
+    await emptyYear.terminate('a test: a decoy that never ran');
+
     // Terminated by hand, the ledger is rebuilt by the next payout: the refused ones shown again, still
     // counted nowhere — exactly the 600 000,00 ₽ left fits, a kopeck more does not.
     const person = (amount: number) => {
