@@ -33,7 +33,7 @@ describe('a reference poisoned by a run that never reached the bank is still pai
         kind: 'not_paid',
         status: { failure: { code: 'moved_nothing' } },
       });
-      expect(await reconcile(stack.client, request.reference, stack.taskQueue)).toMatch(/not paid/);
+      expect(await reconcile(stack.client, request.reference, stack.taskQueue)).toMatch(/не выплачено/);
       expect((await payoutStatus(stack.client, request.reference)).join('\n')).toMatch(/may be paid again/);
 
       const paid = await outcome(await startPayout(stack, request));
