@@ -84,7 +84,12 @@ export function createPayoutRunActivities(deps: {
       taxpayer?: TaxpayerAsk;
       createIfClear?: CreatePayoutInput;
       /** Absent only for a run that pays nothing (reconcile). */
-      authorize?: { batchId?: string; request: PayoutRequest; requested?: boolean };
+      authorize?: {
+        batchId?: string;
+        request: PayoutRequest;
+        requested?: boolean;
+        startedBy?: string | null;
+      };
     }): Promise<BeforeCreating> {
       const authorization = input.authorize
         ? await payoutAuthorization(

@@ -80,6 +80,8 @@ export class PayoutRun extends PayoutRunState {
     const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
     const authorize = {
       batchId: this.input.batchId,
+      // Told by the server, not the input: a payout of a batch pays only when that batch started it.
+      ...(this.input.batchId !== undefined ? { startedBy: workflowInfo().parent?.workflowId ?? null } : {}),
       request,
       ...(this.input.options?.requireApproval ? { requested: true } : {}),
     };

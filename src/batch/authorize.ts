@@ -237,7 +237,13 @@ export async function recordDecision(
 export async function payoutAuthorization(
   dataDir: string,
   policy: Policy,
-  input: { batchId?: string; request: PayoutRequest; requested?: boolean },
+  input: {
+    batchId?: string;
+    request: PayoutRequest;
+    requested?: boolean;
+    /** The workflow that started the payout as its child, as the server told the payout (null: none). */
+    startedBy?: string | null;
+  },
   now = Date.now(),
   source?: EvidenceSource,
 ): Promise<PayoutAuthorization> {
@@ -263,6 +269,12 @@ export async function payoutAuthorization(
     code: 'not_approved',
     reason,
   });
+  // Only the batch judges its approval's age, its rejection and its cancel when it starts paying; a payout
+  // started by anyone else that names the batch would borrow an approval the batch itself no longer acts on.
+  if (input.startedBy !== batchId)
+    return refused(
+      `a payout of batch ${batchId} pays only when that batch starts it; this one was ${input.startedBy ? `started by ${input.startedBy}` : 'started by hand'}`,
+    );
   if (!(await batchStoreFor(dataDir).exists(batchId)))
     return refused(`batch ${batchId} is not in the batch store`);
   const auth = await batchAuthorization(dataDir, policy, batchId, { ignoreAge: true }, now, source);

@@ -362,11 +362,14 @@ describe('who may pay', () => {
   it('a payout started by hand moves nothing unless it is a row of an approved file or approved itself', async () => {
     const { batchId, references, handle } = await submit(1);
     const row = (await batchStoreFor(paths.dataDir).readChunk(batchId, 0))[0]!.request;
-    // The batch's own row, claiming the batch that nobody approved: refused before any bank call.
+    // The batch's own row, claiming the batch that nobody approved: refused before any bank call, since
+    // only the batch starts its rows (it judges its approval's age, rejection and cancel as it does).
     const claimed = await startPayout(stack, row, FAST_PAYOUTS, batchId);
     const refused = await outcome(claimed);
     expect(refused).toMatchObject({ state: 'rejected', failure: { code: 'not_approved' } });
-    expect(refused.failure?.reason).toMatch(/is not approved \(0 of 1 approvals/);
+    expect(refused.failure?.reason).toBe(
+      `a payout of batch ${batchId} pays only when that batch starts it; this one was started by hand`,
+    );
     expect(refused.bank.sessionId).toBeUndefined();
     expect(paid(references)).toEqual([0]);
     await handle.executeUpdate(cancelBatchUpdate, { args: [{ by: 'test' }] });
