@@ -28,6 +28,9 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
+/** Whether a value is a person id as the policy writes them. */
+export const isPersonId = (v: unknown): v is string => typeof v === 'string' && ID.test(v);
+
 const personId = z
   .string()
   .regex(ID, 'expected a person id: 1–64 of a-z 0-9 . _ -, starting with a letter or digit');
@@ -164,6 +167,9 @@ export function approversNeeded(policy: PolicyView, totalKopecks: number): numbe
 /** Why a batch without a verified submit statement pays nothing: deleting evidence must not remove the rule. */
 export const NO_SUBMITTER = "the file's record has no verified submit statement: resubmit it";
 
+/** Why a submitter's approval does not count (src/batch/answers.ts translates it). */
+const ownApproval = (person: string) => `${person} submitted this batch: an approver must be someone else`;
+
 /** A Moscow calendar date (YYYY-MM-DD) of an ISO moment: the day a daily limit sums over. */
 export function moscowDay(iso: string): string {
   return new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
@@ -282,7 +288,7 @@ export function judgeBatch(
   for (const s of valid) {
     if (s.decision !== 'approve') continue;
     const reason = submittedBy.includes(s.person)
-      ? `${s.person} submitted this batch: an approver must be someone else`
+      ? ownApproval(s.person)
       : rejection && Date.parse(s.at) <= Date.parse(rejection.at)
         ? `given before ${rejection.person} rejected the file at ${rejection.at}`
         : !opts.ignoreAge && Date.parse(s.at) + policy.rules.approvalExpiresAfterMs < now
@@ -326,6 +332,38 @@ export function judgeBatch(
 }
 
 /**
+ * The worker's judgment with every submitter the batch has ever seen added: the record's lines can be
+ * removed by a store writer, the batch's memory cannot. None of them may approve it, so their approvals
+ * stop counting and paying then waits for someone else's (fail closed: an approval whose effect on a
+ * rejection or a daily limit is unknown no longer satisfies anything). Where the record names them all,
+ * nothing changes but `submittedBy`.
+ */
+export function rememberSubmitters(
+  auth: BatchAuthorization,
+  remembered: readonly string[],
+): BatchAuthorization {
+  const known = [...(auth.submittedBy ?? []), ...(auth.submitter ? [auth.submitter] : []), ...remembered];
+  const submittedBy = [...new Set(known)];
+  if (!submittedBy.length) return auth;
+  const own = auth.approvedBy.filter((p) => submittedBy.includes(p));
+  if (!own.length) return { ...auth, submittedBy };
+  const approvedBy = auth.approvedBy.filter((p) => !own.includes(p));
+  const { approvedAt, ...rest } = auth;
+  const stillAt = Object.entries(approvedAt ?? {}).filter(([p]) => approvedBy.includes(p));
+  return {
+    ...rest,
+    submittedBy,
+    approvedBy,
+    ...(stillAt.length ? { approvedAt: Object.fromEntries(stillAt) } : {}),
+    refused: [
+      ...auth.refused,
+      ...own.map((person) => ({ person, decision: 'approve' as const, reason: ownApproval(person) })),
+    ],
+    satisfied: auth.satisfied && approvedBy.length >= auth.needed,
+  };
+}
+
+/**
  * Whether one more statement would count for this batch now: the validator's question, so that a forged,
  * replayed, self-given or repeated approval is refused before it reaches history.
  */
@@ -352,7 +390,7 @@ export function checkBatchDecision(
         reason: `given before ${auth.rejected.by} rejected the file at ${auth.rejected.at}`,
       };
     if (auth.submitter === s.person || auth.submittedBy?.includes(s.person))
-      return { ok: false, reason: `${s.person} submitted this batch: an approver must be someone else` };
+      return { ok: false, reason: ownApproval(s.person) };
     if (auth.approvedBy.includes(s.person))
       return { ok: false, reason: `${s.person} has already approved this batch` };
     if (Date.parse(s.at) + auth.policy.rules.approvalExpiresAfterMs < now)

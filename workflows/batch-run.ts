@@ -10,7 +10,7 @@ import type { createBatchActivities } from '../activities/batch';
 import { finishedCount } from './batch-tally';
 import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry, type BatchStage } from './batch-state';
 import { BatchWindow } from './batch-window';
-import { checkBatchDecision, parseSignedStatement } from './approval';
+import { checkBatchDecision, parseSignedStatement, rememberSubmitters } from './approval';
 import type { BatchAuthorization, BatchStatement, SignedStatement } from './contracts/approval';
 import {
   DEFAULT_MAX_IN_FLIGHT,
@@ -99,7 +99,9 @@ export class BatchRun {
 
     // Every run asks, a hand-restarted one too: what the file's record requires, the input cannot lower.
     const requested = this.opts.requireApproval;
-    this.auth = await authorizeBatch({ batchId, requested, ignoreAge: carry.approval !== undefined });
+    this.auth = this.remember(
+      await authorizeBatch({ batchId, requested, ignoreAge: carry.approval !== undefined }),
+    );
     if (this.mustAwaitApproval())
       // A resubmission nudges a waiting batch (recordChanged): the worker judges its record again. Without
       // the nudge this is the one wait it always was, so recorded histories replay unchanged.
@@ -107,7 +109,7 @@ export class BatchRun {
         await condition(() => this.auth!.satisfied || this.cancelled || this.recordChanged);
         if (!this.recordChanged) continue;
         this.recordChanged = false;
-        this.auth = await authorizeBatch({ batchId, requested });
+        this.auth = this.remember(await authorizeBatch({ batchId, requested }));
       }
     this.notePayingAllowed();
     while (!carry.fundsOk && !this.cancelled) {
@@ -171,6 +173,18 @@ export class BatchRun {
     this.stage = 'approval';
     upsertSearchAttributes([{ key: STATE, value: 'awaiting_approval' }]);
     return true;
+  }
+
+  /**
+   * The worker's judgment with every submitter this batch has ever seen, kept in the carry: a submit line
+   * removed from the record does not make its person an approver (the validators refuse them).
+   */
+  private remember(auth: BatchAuthorization): BatchAuthorization {
+    const { carry, input } = this;
+    const known = [...(carry.submittedBy ?? []), ...(input.submitter ? [input.submitter] : [])];
+    const judged = rememberSubmitters(auth, known);
+    if (judged.submittedBy?.length) carry.submittedBy = judged.submittedBy;
+    return judged;
   }
 
   private notePayingAllowed(): void {
@@ -304,7 +318,7 @@ export class BatchRun {
     }
     const requested = this.opts.requireApproval;
     const outcome = await recordBatchDecision({ batchId: this.batchId, signed, requested });
-    const auth = (this.auth = outcome.auth);
+    const auth = (this.auth = this.remember(outcome.auth));
     if (!outcome.accepted) return `refused: ${outcome.reason}`;
     if (s.decision === 'reject') {
       const why = `rejected by ${s.person}${s.reason ? `: ${s.reason}` : ''}`;

@@ -23,6 +23,11 @@ export interface BatchCarry {
   unflushed?: BatchRowOutcome[];
   /** Set once paying was allowed: by whom (approvers, or the reason none was needed) and when. */
   approval?: { by: string; at: string };
+  /**
+   * Everyone the batch has ever known to have submitted it (each verified submit the worker reported,
+   * and the starter's): never forgotten, so emptying the record cannot make one of them an approver.
+   */
+  submittedBy?: string[];
   /** The audit trail of operator commands, carried over continue-as-new (newest COMMANDS_KEPT). */
   commands?: BatchCommandRecord[];
   fundsOk: boolean;

@@ -25,6 +25,7 @@ import {
   type PayoutMethod,
   type PayoutRequest,
 } from '../src/domain';
+import { isPersonId } from './approval';
 import {
   MAX_SIGNATURE_BYTES,
   MAX_SIGNED_WEBHOOK_BYTES,
@@ -164,6 +165,8 @@ const batchOptions = strictObject({
   payout: payoutOptions.optional(),
 });
 
+const personIdField = () => field<string>('expected a person id of the policy', isPersonId);
+
 /** Written by the batch itself on continue-as-new: its top level is checked, the rest passes untouched. */
 const batchCarry = z.looseObject(
   {
@@ -176,6 +179,7 @@ const batchCarry = z.looseObject(
     fundsOk: bool(),
     paused: bool(),
     runs: tally(),
+    submittedBy: z.array(personIdField(), { error: 'expected a list' }).optional(),
   },
   { error: 'expected an object' },
 );
@@ -183,6 +187,7 @@ const batchCarry = z.looseObject(
 const batchInput = strictObject({
   batchId: batchId(),
   options: batchOptions.optional(),
+  submitter: personIdField().optional(),
   carry: batchCarry.optional(),
 });
 

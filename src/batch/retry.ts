@@ -91,7 +91,8 @@ export async function retryFailed(
   await store.appendStatement(meta.contentHash, submission);
   // People the taxpayer check refused are checked again first: the retry must not reuse that verdict.
   await recheckRefusedTaxpayers(client, opts.taskQueue, rows, outcomes);
-  if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions)))
+  const submitter = submission.statement.person;
+  if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions, submitter)))
     throw new Error(`batch ${id} already exists`);
   return { batchId: id, rows: rows.length, totalKopecks };
 }

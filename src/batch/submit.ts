@@ -170,7 +170,9 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     rows.map((r) => ({ row: r.row, request: r.request! })),
   );
   await store.appendStatement(hash, submission);
-  const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions);
+  // The verified submitter goes with the batch too: a record emptied before its first read forgets nobody.
+  const submitter = submission.statement.person;
+  const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions, submitter);
   if (!started) return { status: 'already_submitted', batchId, firstFile: name };
   return {
     status: 'started',
@@ -188,10 +190,12 @@ export async function startBatchWorkflow(
   batchId: string,
   taskQueue: string,
   options?: BatchOptions,
+  submitter?: string,
 ): Promise<boolean> {
   const input: BatchWorkflowInput = {
     batchId,
     options: { ...options, maxInFlight: options?.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT },
+    ...(submitter ? { submitter } : {}),
   };
   try {
     await client.workflow.start('batchWorkflow', {

@@ -9,6 +9,7 @@ import {
   judgeBatch,
   NO_SUBMITTER,
   parseSignedStatement,
+  rememberSubmitters,
 } from '../../workflows/approval';
 import {
   statementMessage,
@@ -382,6 +383,32 @@ describe('a submitter who cannot vanish', () => {
     });
     expect(check(auth, say(d, 'oleg', 'approve', NOW - 6 * 60_000))).toMatch(/more than 5 minutes ago/);
     expect(check(auth, say(d, 'oleg', 'approve', NOW - 4 * 60_000))).toBe('ok');
+  });
+
+  it('keeps a submitter the batch remembers from approving after their submit line left the record', () => {
+    const d = department();
+    // petr submitted; a store writer emptied the record; maria resubmitted; petr's own approval was
+    // written into the record by hand: judged from the record alone, it would count.
+    const record = [say(d, 'maria', 'submit', NOW - 2000), say(d, 'petr', 'approve', NOW - 1000)];
+    expect(judge(d, record)).toMatchObject({ satisfied: true, approvedBy: ['petr'] });
+    const auth = rememberSubmitters(judge(d, record), ['petr']);
+    expect(auth).toMatchObject({ satisfied: false, approvedBy: [], submittedBy: ['maria', 'petr'] });
+    expect(auth.approvedAt).toBeUndefined();
+    expect(auth.refused).toContainEqual({
+      person: 'petr',
+      decision: 'approve',
+      reason: 'petr submitted this batch: an approver must be someone else',
+    });
+    expect(check(auth, say(d, 'petr', 'approve'))).toBe(
+      'petr submitted this batch: an approver must be someone else',
+    );
+    expect(check(auth, say(d, 'oleg', 'approve'))).toBe('ok');
+    const both = rememberSubmitters(judge(d, [...record, say(d, 'oleg', 'approve', NOW - 500)]), ['petr']);
+    expect(both).toMatchObject({ satisfied: true, approvedBy: ['oleg'] });
+    // A whole record: the same judgment, only with the submitters named.
+    const whole = judge(d, [say(d, 'petr', 'submit', NOW - 2000), say(d, 'oleg', 'approve', NOW - 1000)]);
+    expect(rememberSubmitters(whole, ['petr'])).toEqual(whole);
+    expect(rememberSubmitters(judge(d, []), [])).toEqual(judge(d, []));
   });
 });
 

@@ -206,6 +206,37 @@ describe('a submitter who cannot vanish', () => {
     expect(paid(references)).toEqual([1, 1]);
   });
 
+  it('a submitter whose submit line was emptied away still may not approve after a colleague resubmits', async () => {
+    const references = [`${uniquePrefix()}-a`];
+    const { batchId, handle } = await submitted(references, 'both');
+    const source = (await batchStoreFor(paths.dataDir).readMeta(batchId)).sourcePath;
+    writeFileSync(await statementsFile(batchId), '');
+    // A colleague brings the same bytes again: the record now names only them, and the batch is nudged.
+    const again = await runCli(['batch', 'submit', source], {
+      ...stack.cliEnv('preparer'),
+      PAYRUN_BATCHES_DIR: paths.batchesDir,
+    });
+    expect(again.stdout).toMatch(new RegExp(`^${batchId}: отправлен повторно \\(preparer\\)`));
+    await waitForProgress(handle, (p) => p.approval?.submitter === 'preparer');
+
+    // The batch remembers `both` submitted it: refused through the CLI and the client, nothing accepted.
+    const accepted = await updatesInHistory(batchId);
+    const cli = await runCli(['batch', 'approve', batchId], stack.cliEnv('both'));
+    expect(`${cli.code} ${cli.stderr}`).toMatch(
+      /^1 [\s\S]*both отправил\(а\) этот пакет: одобрить его должен другой человек/,
+    );
+    expect(await refusal(approve(batchId, 'both'))).toBe(
+      'both submitted this batch: an approver must be someone else',
+    );
+    expect(await updatesInHistory(batchId)).toBe(accepted);
+    expect((await handle.query(batchProgressQuery)).phase).toBe('awaiting_approval');
+    expect(paid(references)).toEqual([0]);
+
+    expect(await approve(batchId, 'approver')).toBe('approved by approver (1 of 1): paying may start');
+    expect((await handle.result()).counts).toEqual({ succeeded: 1 });
+    expect(paid(references)).toEqual([1]);
+  });
+
   it('the record emptied after a genuine approval pays nothing more and says why', async () => {
     const references = [`${uniquePrefix()}-a`, `${uniquePrefix()}-b`];
     const { batchId, handle } = await submitted(references);

@@ -112,6 +112,11 @@ export interface BatchInFlightRow {
 export interface BatchWorkflowInput<Carry = unknown> {
   batchId: string;
   options?: BatchOptions;
+  /**
+   * The person whose verified submit statement started the batch (src/batch/submit.ts): remembered, with
+   * every submitter the worker reports, as someone who may never approve it. It can only forbid, never allow.
+   */
+  submitter?: string;
   /** Set by the batch itself when it continues as new. */
   carry?: Carry;
 }
