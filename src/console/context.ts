@@ -10,6 +10,7 @@ import { privateKeyFromPem, publicKeyText, signerFromKey, type Signer } from '..
 import type { BatchOptions } from '../../workflows/contracts/batch';
 import { readFileSync } from 'node:fs';
 import { createHash, type KeyObject } from 'node:crypto';
+import { passkeyLine } from '../policy/passkeys';
 import { MESSAGES, type Messages } from './messages';
 import type { Session, SessionStore } from './sessions';
 import { SignInGuard } from './sign-in-guard';
@@ -105,14 +106,19 @@ export class ConsoleContext {
   }
 
   /**
-   * A fingerprint of the person's sign-in secrets in the current policy (password hash, TOTP secret): a
-   * session opened under others is over. Undefined for a person who cannot sign in at all.
+   * A fingerprint of the person's sign-in secrets in the current policy (password hash, TOTP secret, and
+   * the passkey a passkey sign-in used): a session opened under others is over. Undefined for a person who
+   * cannot sign in that way (no password; or that passkey no longer listed).
    */
-  credentialOf(person: string): string | undefined {
-    const login = this.opts.policy.current().logins.get(person);
-    if (!login?.passwordHash) return undefined;
+  credentialOf(person: string, passkey?: string): string | undefined {
+    const policy = this.opts.policy.current();
+    const login = policy.logins.get(person);
+    const key = passkey
+      ? policy.view.people.find((p) => p.id === person)?.passkeys?.find((k) => k.id === passkey)
+      : undefined;
+    if (passkey ? !key : !login?.passwordHash) return undefined;
     return createHash('sha256')
-      .update(JSON.stringify([login.passwordHash, login.totp ?? '']))
+      .update(JSON.stringify([login?.passwordHash ?? '', login?.totp ?? '', key ? passkeyLine(key) : '']))
       .digest('base64url');
   }
 

@@ -25,6 +25,17 @@ const ru = {
     'У вас нет ключа доступа в политике: создайте его на странице «Ключи доступа» и передайте администратору.',
   notThis: 'Утверждение не о том пакете или не от вас.',
   cancelled: 'Подпись ключом доступа отменена.',
+  signIn: {
+    or: 'или без пароля',
+    button: 'Войти с ключом доступа',
+    asking: 'Подтвердите вход ключом доступа…',
+    cancelled: 'Вход с ключом доступа отменён.',
+    noScript: 'Для входа с ключом доступа нужен браузер с включёнными скриптами.',
+    expired: 'Запрос на вход устарел или уже использован: нажмите кнопку ещё раз.',
+    refused: 'Ключ доступа не принят.',
+    counter:
+      'Счётчик ключа доступа не вырос: это повтор или копия ключа. Вход не выполнен; сообщите администратору.',
+  },
 };
 
 const en: typeof ru = {
@@ -49,6 +60,17 @@ const en: typeof ru = {
   noPasskey: 'The policy lists no passkey of yours: create one on the Passkeys page and give it to an admin.',
   notThis: 'The statement is not about this batch or not yours.',
   cancelled: 'Signing with the passkey was cancelled.',
+  signIn: {
+    or: 'or without a password',
+    button: 'Sign in with a passkey',
+    asking: 'Confirm the sign-in with your passkey…',
+    cancelled: 'Signing in with the passkey was cancelled.',
+    noScript: 'Signing in with a passkey needs a browser with scripts on.',
+    expired: 'The sign-in request expired or was already used: press the button again.',
+    refused: 'The passkey was not accepted.',
+    counter:
+      'The passkey’s counter did not move forward: a replay or a copy of the key. Not signed in; tell an admin.',
+  },
 };
 
 export type PasskeyMessages = typeof ru;

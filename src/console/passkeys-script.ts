@@ -4,6 +4,9 @@
  * (no CBOR to parse), sent back for the line the admin adds. Deciding: the approve/reject forms marked
  * data-passkey fetch the statement the console would sign, ask navigator.credentials.get to answer
  * SHA-256 of its canonical text with user verification required, and post the statement with the answer.
+ * Signing in: the login page's #passkey-signin form fetches a one-time challenge (bound to this browser by a
+ * cookie), asks navigator.credentials.get for any of the site's discoverable passkeys (no name typed, no
+ * list of credential ids from the server), with user verification required, and posts the answer.
  */
 export const PASSKEYS_JS = `
 'use strict';
@@ -66,6 +69,44 @@ export const PASSKEYS_JS = `
         document.getElementById('passkey-result').hidden = false;
       })
       .catch(function (err) { show(error, err.message); });
+  });
+
+  var signin = document.getElementById('passkey-signin');
+  if (signin) signin.addEventListener('submit', function (e) {
+    if (signin.dataset.signed) return;
+    e.preventDefault();
+    var csrf = signin.querySelector('input[name="_csrf"]').value;
+    var status = document.getElementById('passkey-signin-status');
+    show(status, signin.dataset.asking);
+    post(signin.dataset.options, csrf, {})
+      .then(function (o) {
+        return navigator.credentials.get({ publicKey: {
+          challenge: unb64(o.challenge),
+          rpId: o.rpId,
+          allowCredentials: [],
+          userVerification: 'required',
+          timeout: o.timeout,
+        } });
+      })
+      .then(function (cred) {
+        var r = cred.response;
+        var fields = {
+          credentialId: b64(cred.rawId),
+          authenticatorData: b64(r.authenticatorData),
+          clientDataJSON: b64(r.clientDataJSON),
+          signature: b64(r.signature),
+        };
+        Object.keys(fields).forEach(function (name) {
+          var input = document.createElement('input');
+          input.type = 'hidden';
+          input.name = name;
+          input.value = fields[name];
+          signin.appendChild(input);
+        });
+        signin.dataset.signed = 'passkey';
+        signin.submit();
+      })
+      .catch(function (err) { show(status, err.name === 'NotAllowedError' ? signin.dataset.cancelled : err.message); });
   });
 
   document.querySelectorAll('form[data-passkey]').forEach(function (form) {

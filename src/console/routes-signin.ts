@@ -3,11 +3,13 @@
  * (@fastify/rate-limit, PAYRUN_CONSOLE_LOGIN_PER_MINUTE), the per-login back-off and lock (./sign-in-guard,
  * whatever the address), then the password and, for an approver by default, the TOTP code.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { createLogger } from '../logger';
 import type { ConsoleContext } from './context';
 import { totpStep, verifyPassword } from './passwords';
-import { loginPage, messagePage, signInLocksPage } from './views';
+import type { Verdict } from './sign-in-guard';
+import { passkeySignIn } from './views-passkeys';
+import { loginPage, messagePage, signInLocksPage, type PageContext } from './views';
 
 export const SESSION_COOKIE = 'payrun_session';
 const log = createLogger('console');
@@ -32,7 +34,7 @@ export function registerSignInRoutes(app: FastifyInstance, ctx: ConsoleContext, 
 
   app.get('/login', (req, reply) => {
     if (req.viewer) return reply.redirect('/batches');
-    return reply.type('text/html; charset=utf-8').send(loginPage(ctx.page(req, reply)));
+    return reply.type('text/html; charset=utf-8').send(signInPage(ctx, ctx.page(req, reply)));
   });
 
   app.post<{ Body: { person?: string; password?: string; totp?: string } }>(
@@ -47,23 +49,11 @@ export function registerSignInRoutes(app: FastifyInstance, ctx: ConsoleContext, 
         reply
           .code(code)
           .type('text/html; charset=utf-8')
-          .send(loginPage({ ...ctx.page(req, reply), flash: { kind: 'error', text } }, person));
+          .send(signInPage(ctx, { ...ctx.page(req, reply), flash: { kind: 'error', text } }, person));
       const now = Date.now();
       const login = person.slice(0, LOGIN_CHARS);
       const verdict = ctx.guard.attempt(login, now);
-      if (!verdict.allowed) {
-        reply.header('retry-after', String(Math.ceil((verdict.retryAt - now) / 1000)));
-        // Shown to the minute, rounded up ("after 14:36" is never before the lock ends), with the minutes
-        // left, since a lock may pass midnight. A time only: the flash masks a long run of date digits.
-        const minutes = Math.ceil((verdict.retryAt - now) / 60_000);
-        const at = MOSCOW_CLOCK.format(Math.ceil(verdict.retryAt / 60_000) * 60_000);
-        return refuse(
-          429,
-          verdict.locked
-            ? m.login.locked(at, minutes)
-            : m.login.wait(Math.ceil((verdict.retryAt - now) / 1000)),
-        );
-      }
+      if (!verdict.allowed) return refuse(429, guardRefusal(ctx, reply, verdict, now));
       const result = await checkLogin(
         ctx,
         person,
@@ -73,13 +63,7 @@ export function registerSignInRoutes(app: FastifyInstance, ctx: ConsoleContext, 
       if (result === 'failed') return refuse(401, m.login.failed);
       ctx.guard.succeeded(login);
       if (result === 'no-second-factor') return refuse(403, m.login.secondFactorNeeded);
-      const session = ctx.sessions.create(person, ctx.credentialOf(person)!);
-      reply.setCookie(SESSION_COOKIE, session.id, {
-        ...cookieOpts,
-        signed: true,
-        maxAge: opts.settings.sessionMinutes * 60,
-      });
-      return reply.redirect('/batches', 303);
+      return openSession(ctx, reply, cookieOpts, person);
     },
   );
 
@@ -114,6 +98,48 @@ export function registerSignInRoutes(app: FastifyInstance, ctx: ConsoleContext, 
       return reply.redirect('/admin/sign-in', 303);
     },
   );
+}
+
+/** The wait or the lock the guard holds a login to, as the person reads it (and Retry-After on the reply). */
+export function guardRefusal(
+  ctx: ConsoleContext,
+  reply: FastifyReply,
+  verdict: Extract<Verdict, { allowed: false }>,
+  now: number,
+): string {
+  reply.header('retry-after', String(Math.ceil((verdict.retryAt - now) / 1000)));
+  // Shown to the minute, rounded up ("after 14:36" is never before the lock ends), with the minutes
+  // left, since a lock may pass midnight. A time only: the flash masks a long run of date digits.
+  const minutes = Math.ceil((verdict.retryAt - now) / 60_000);
+  const at = MOSCOW_CLOCK.format(Math.ceil(verdict.retryAt / 60_000) * 60_000);
+  return verdict.locked
+    ? ctx.m.login.locked(at, minutes)
+    : ctx.m.login.wait(Math.ceil((verdict.retryAt - now) / 1000));
+}
+
+/**
+ * The person is signed in (password and code, or a user-verified passkey): a new session id, so no id
+ * set before sign-in survives it (fixation), in a signed HttpOnly SameSite=Strict cookie.
+ */
+export function openSession(
+  ctx: ConsoleContext,
+  reply: FastifyReply,
+  cookieOpts: CookieOptions,
+  person: string,
+  passkey?: string,
+) {
+  const session = ctx.sessions.create(person, ctx.credentialOf(person, passkey)!, Date.now(), passkey);
+  reply.setCookie(SESSION_COOKIE, session.id, {
+    ...cookieOpts,
+    signed: true,
+    maxAge: ctx.opts.settings.sessionMinutes * 60,
+  });
+  return reply.redirect('/batches', 303);
+}
+
+/** The sign-in page, with passkey sign-in when the policy names the console's site (passkeys answer only it). */
+export function signInPage(ctx: ConsoleContext, page: PageContext, person = ''): string {
+  return loginPage(page, person, ctx.opts.policy.current().view.webauthn ? passkeySignIn(page) : '');
 }
 
 type LoginResult = 'ok' | 'failed' | 'no-second-factor';

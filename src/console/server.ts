@@ -17,6 +17,7 @@ import rateLimit from '@fastify/rate-limit';
 import { ConsoleContext, type ConsoleOptions } from './context';
 import { barePage, clientErrorHandler, sendErrorPage } from './errors';
 import { registerBatchRoutes } from './routes-batches';
+import { registerPasskeySignInRoutes } from './routes-passkey-signin';
 import { registerPasskeyRoutes } from './routes-passkeys';
 import { registerRecipientRoutes } from './routes-recipients';
 import { registerSignInRoutes, SESSION_COOKIE } from './routes-signin';
@@ -30,11 +31,21 @@ export type { ConsoleOptions } from './context';
 /** The largest upload accepted (a 300 000-row file is about 60 MB). */
 const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 
-const OPEN_PATHS = new Set(['/login', '/healthz', '/static/console.css', '/static/console.js']);
+const OPEN_PATHS = new Set([
+  '/login',
+  '/login/passkey/options',
+  '/login/passkey',
+  '/healthz',
+  '/static/console.css',
+  '/static/console.js',
+  '/static/passkeys.js',
+]);
 /** Routes that never ask Temporal (every other one waits for its connection first). */
 const WITHOUT_TEMPORAL = new Set([
   '/',
   '/login',
+  '/login/passkey/options',
+  '/login/passkey',
   '/logout',
   '/healthz',
   '/upload',
@@ -103,7 +114,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
     const session = unsigned?.valid ? ctx.sessions.get(unsigned.value ?? undefined) : undefined;
     if (!session) return;
     const viewer = ctx.viewer(session.person);
-    if (!viewer || session.credential !== ctx.credentialOf(session.person)) {
+    if (!viewer || session.credential !== ctx.credentialOf(session.person, session.passkey)) {
       ctx.sessions.delete(session.id);
       return;
     }
@@ -149,6 +160,7 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   app.get('/', (req, reply) => reply.redirect(req.viewer ? '/batches' : '/login'));
 
   registerSignInRoutes(app, ctx, cookieOpts);
+  registerPasskeySignInRoutes(app, ctx, cookieOpts);
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerRecipientRoutes(app, ctx);

@@ -2,7 +2,7 @@
 import type { PolicyPasskey } from '../../workflows/contracts/approval';
 import { html } from './html';
 import { PASSKEY_MESSAGES } from './messages-passkeys';
-import { layout, type PageContext } from './views';
+import { csrfField, layout, type PageContext } from './views';
 
 export function passkeysPage(ctx: PageContext, listed: PolicyPasskey[], consoleNamed: boolean): string {
   const p = PASSKEY_MESSAGES[ctx.lang];
@@ -50,3 +50,27 @@ export function passkeyForm(ctx: PageContext, batchId: string, decision: 'approv
 export const passkeyStatus = () =>
   html`<p id="passkey-status" role="status" hidden></p>
     <script src="/static/passkeys.js" defer></script>`;
+
+/**
+ * Passkey sign-in beside the password form: no login name (the browser offers the site's discoverable
+ * passkeys). Without a script the form posts no answer and the console says a script is needed.
+ */
+export function passkeySignIn(ctx: PageContext) {
+  const p = PASSKEY_MESSAGES[ctx.lang].signIn;
+  return html`<section aria-labelledby="passkey-signin-h">
+      <h2 id="passkey-signin-h">${p.or}</h2>
+      <form
+        id="passkey-signin"
+        method="post"
+        action="/login/passkey"
+        data-options="/login/passkey/options"
+        data-asking="${p.asking}"
+        data-cancelled="${p.cancelled}"
+      >
+        ${csrfField(ctx)}
+        <button type="submit">${p.button}</button>
+      </form>
+      <p id="passkey-signin-status" role="status" hidden></p>
+    </section>
+    <script src="/static/passkeys.js" defer></script>`;
+}

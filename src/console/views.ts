@@ -71,7 +71,8 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
 
 export const csrfField = (ctx: PageContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}" />`;
 
-export function loginPage(ctx: PageContext, person = ''): string {
+/** The sign-in form; `alongside`: another way in (views-passkeys.ts's passkey sign-in) when there is one. */
+export function loginPage(ctx: PageContext, person = '', alongside: Html | '' = ''): string {
   const { m } = ctx;
   return layout(
     ctx,
@@ -86,7 +87,8 @@ export function loginPage(ctx: PageContext, person = ''): string {
         <label for="totp">${m.login.totp}</label>
         <input id="totp" name="totp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" />
         <button type="submit">${m.login.submit}</button>
-      </form>`,
+      </form>
+      ${alongside}`,
   );
 }
 

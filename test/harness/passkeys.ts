@@ -42,6 +42,11 @@ export class SoftPasskey {
     return `passkey:${this.alg}:${this.id}:${toBase64url(key)}`;
   }
 
+  /** The private key as PKCS#8 in standard base64: what WebAuthn.addCredential takes to put it in a browser. */
+  pkcs8(): string {
+    return this.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+  }
+
   answer(statement: Statement, o: AnswerOptions = {}): PasskeyProof {
     const counter = o.counter ?? ++this.counter;
     this.counter = Math.max(this.counter, counter);

@@ -47,6 +47,9 @@ describe('approving with a passkey', () => {
   const approver2 = new SoftPasskey('es256');
   const gone = new SoftPasskey('eddsa');
   const stranger = new SoftPasskey('es256');
+  /** Signs in with a passkey only (no password in the policy); and a revoked person's passkey. */
+  const keyholder = new SoftPasskey('es256');
+  const left = new SoftPasskey('es256');
   let people: PersonSpec[] = [];
   let consoleKey = '';
 
@@ -66,6 +69,14 @@ describe('approving with a passkey', () => {
         roles: ['approver'],
         revoked: '2026-01-01T00:00:00Z',
         passkeys: [gone.line()],
+      },
+      { id: 'keyholder', name: 'Ключ Безпаролев', roles: ['approver'], passkeys: [keyholder.line()] },
+      {
+        id: 'left',
+        name: 'Уволенный',
+        roles: ['approver'],
+        revoked: '2026-01-01T00:00:00Z',
+        passkeys: [left.line()],
       },
       { id: 'console', name: 'Консоль', roles: ['authenticator'] },
     ];
@@ -90,7 +101,7 @@ describe('approving with a passkey', () => {
     // the policy (not the console) names as the one origin that counts.
     origin = consoleApp.url.replace('127.0.0.1', 'localhost');
     write({ webauthn: { rp_id: 'localhost', origin } });
-    for (const key of [approver2, gone, stranger]) key.rp = { rpId: 'localhost', origin };
+    for (const key of [approver2, gone, stranger, keyholder, left]) key.rp = { rpId: 'localhost', origin };
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -197,7 +208,18 @@ describe('approving with a passkey', () => {
     expect(await alone.text()).toContain('подписано только ключом консоли (console)');
     expect(await updatesInHistory(batchId)).toBe(0);
 
+    // The approver reviews what will be paid: every row, masked, with its amount, before the passkey.
     await approver.page.goto(url(`/batches/${batchId}`));
+    const reviewed = await approver.page.$$eval('#rows tbody tr', (trs) =>
+      trs.map((tr) =>
+        [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.replace(/\s+/g, ' ').trim()).join(' '),
+      ),
+    );
+    expect(reviewed).toHaveLength(2);
+    for (const [i, reference] of refs.entries())
+      expect(reviewed.find((r) => r.includes(reference))).toMatch(
+        new RegExp(`^${i + 2} ${reference} Кузнецова Мария .*220000\\*{6}\\d{4} 1 500,00 ₽`),
+      );
     await Promise.all([
       approver.page.waitForNavigation({ timeout: 60_000 }),
       approver.page.click('form[action$="/approve"] button'),
@@ -339,4 +361,102 @@ describe('approving with a passkey', () => {
       ['approver2'],
     );
   }, 300_000);
+
+  /** A fresh browser whose virtual authenticator holds `key` as a discoverable credential for localhost. */
+  async function browserHolding(key: SoftPasskey, signCount = 0) {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable', { enableUI: false });
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await cdp.send('WebAuthn.addCredential', {
+      authenticatorId,
+      credential: {
+        credentialId: Buffer.from(key.id, 'base64url').toString('base64'),
+        isResidentCredential: true,
+        rpId: 'localhost',
+        privateKey: key.pkcs8(),
+        userHandle: Buffer.from(key.id).toString('base64'),
+        signCount,
+      },
+    });
+    const signCountNow = async () =>
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials[0]!.signCount;
+    return { page, signCountNow };
+  }
+
+  /** Presses "Войти с ключом доступа" and waits for the page the console answers the posted answer with. */
+  async function signInWithPasskey(page: Page) {
+    await page.goto(url('/login'));
+    const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/login/passkey'));
+    const answered = page.waitForResponse((r) => r.url().endsWith('/login/passkey'), { timeout: 60_000 });
+    // The script fetches the challenge, the authenticator answers, then the form posts: one navigation.
+    await Promise.all([page.waitForNavigation({ timeout: 60_000 }), page.click('#passkey-signin button')]);
+    const [request, response] = await Promise.all([posted, answered]);
+    return { request, status: response.status() };
+  }
+
+  test('a person signs in with a passkey alone; a replay, a challenge not issued, a counter behind and a revoked person are refused', async () => {
+    const store = batchStoreFor(paths.dataDir);
+    const holder = await browserHolding(keyholder);
+    const first = await signInWithPasskey(holder.page);
+    expect(first.status).toBe(303);
+    expect(holder.page.url()).toMatch(/\/batches$/);
+    expect(await holder.page.textContent('.who')).toContain('Ключ Безпаролев');
+    await holder.page.goto(url('/passkeys'));
+    expect(await holder.page.textContent('#passkeys')).toContain(keyholder.id.slice(0, 16));
+    // The counter the authenticator signed is claimed in the store, as an approval's is.
+    const signed = await holder.signCountNow();
+    expect(signed).toBeGreaterThan(0);
+    expect((await store.passkeyCounters([keyholder.id]))[keyholder.id]).toBe(signed);
+
+    // The same answer posted again, with the same cookies (challenge handle and CSRF secret): refused.
+    const replay = await fetch(`${consoleApp.url}/login/passkey`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: (await first.request.allHeaders()).cookie!,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: first.request.postData()!,
+    });
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain('Запрос на вход устарел или уже использован');
+    expect(replay.headers.get('set-cookie') ?? '').not.toContain('payrun_session');
+
+    // The browser answers a challenge the console never issued (the options' challenge swapped in transit).
+    const swapped = await browserHolding(keyholder, signed);
+    await swapped.page.route('**/login/passkey/options', async (route) => {
+      const real = await route.fetch();
+      const options = (await real.json()) as { challenge: string };
+      options.challenge = Buffer.from('a challenge the console never gave').toString('base64url');
+      await route.fulfill({ response: real, json: options });
+    });
+    expect((await signInWithPasskey(swapped.page)).status).toBe(401);
+    expect(await swapped.page.textContent('.flash')).toContain('Ключ доступа не принят');
+    expect(swapped.page.url()).toMatch(/\/login\/passkey$/);
+
+    // A copy of the authenticator already used with higher counters elsewhere: this one is behind.
+    expect(await store.advancePasskeyCounter(keyholder.id, 1_000_000)).toBe(true);
+    const behind = await browserHolding(keyholder, signed + 5);
+    expect((await signInWithPasskey(behind.page)).status).toBe(401);
+    expect(await behind.page.textContent('.flash')).toContain('Счётчик ключа доступа не вырос');
+
+    // A revoked person's passkey, valid in every other way.
+    const revoked = await browserHolding(left);
+    expect((await signInWithPasskey(revoked.page)).status).toBe(401);
+    expect(await revoked.page.textContent('.flash')).toContain('Ключ доступа не принят');
+    await revoked.page.goto(url('/batches'));
+    expect(revoked.page.url()).toMatch(/\/login$/);
+  }, 180_000);
 });
