@@ -18,6 +18,8 @@ export interface StopRules {
   /** process.exit in production; a test may pass its own. */
   exit?: (code: number) => void;
   signals?: NodeJS.Signals[];
+  /** Why the worker can never work again though the SDK has not noticed yet (the namespace is gone). */
+  hopeless?: () => string | undefined;
 }
 
 /**
@@ -84,7 +86,7 @@ export async function runUntilStopped(worker: PayrunWorker, rules: StopRules): P
     exitWithin(rules.fatalExitMs ?? FATAL_EXIT_MS, 'exiting: the Temporal worker stopped by itself');
   };
   const watch = setInterval(() => {
-    const why = sdkStopped(worker);
+    const why = sdkStopped(worker) ?? rules.hopeless?.();
     if (why) fail(why);
   }, WATCH_EVERY_MS);
 

@@ -95,7 +95,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       'worker started',
     );
     readiness.start();
-    const failed = await runUntilStopped(worker, { log });
+    const failed = await runUntilStopped(worker, { log, hopeless: () => readiness?.gone });
     // The command then exits 1 (src/cli/index.ts), if the exit timer has not ended the process already.
     if (failed) throw new Error(`the Temporal worker stopped by itself: ${failed}`);
     log.info('worker stopped');

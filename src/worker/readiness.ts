@@ -10,13 +10,16 @@ export interface ReadyAnswer {
   reasons: string[];
 }
 
-/** How often the server is asked who polls; a few cheap calls per worker every 10 s. */
-export const POLL_CHECK_EVERY_MS = 10_000;
+/** How often the server is asked who polls; a few cheap calls per worker every 5 s. */
+export const POLL_CHECK_EVERY_MS = 5_000;
 /**
  * A poll counts as recent this long after it began. An idle long poll lasts about a minute before the
  * server answers it empty and the worker polls again, so a healthy idle worker's last poll can be ~70 s old.
  */
 export const POLL_RECENT_MS = 90_000;
+
+/** gRPC's NOT_FOUND (@grpc/grpc-js is the SDK's dependency, not ours): what a deleted namespace answers. */
+const GRPC_NOT_FOUND = 5;
 
 const TYPES = [
   ['workflow', temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
@@ -31,6 +34,11 @@ const TYPES = [
  */
 export class PollReadiness {
   private lastCheck: { at: number; reasons: string[] } | undefined;
+  /**
+   * Set when the server says the namespace does not exist: no poll can ever succeed, but the SDK learns it
+   * only when its outstanding long polls come back (a minute or two). The process exits on it at once.
+   */
+  gone: string | undefined;
   private timer?: NodeJS.Timeout;
 
   constructor(
@@ -82,6 +90,8 @@ export class PollReadiness {
             );
         } catch (err) {
           reasons.push(`the server did not say who polls ${taskQueue}: ${(err as Error).message}`);
+          if ((err as { code?: unknown }).code === GRPC_NOT_FOUND)
+            this.gone ??= `the server says namespace ${this.namespace} does not exist: ${(err as Error).message}`;
         }
       }
     }

@@ -61,12 +61,17 @@ describe('a worker that cannot work', () => {
       expect(fatal).toBeDefined();
       expect(noticed).toBeDefined();
       const figures = {
+        deletionToExitMs: exit.at - deletedAt,
         deletionToFatalMs: fatal!.time - deletedAt,
         fatalToExitMs: exit.at - fatal!.time,
         noticedToExitMs: exit.at - noticed!.time,
       };
       process.stderr.write(`[worker-exits] ${JSON.stringify({ ...figures, fatal: fatal!.msg })}\n`);
       expect(figures.fatalToExitMs).toBeLessThan(10_000);
+      // The worker asks the server who polls every 5 s: a namespace it says is gone ends the process then,
+      // without waiting a minute or two for the SDK's outstanding long polls to come back refused.
+      expect(noticed!.msg).toBeDefined();
+      expect(figures.deletionToExitMs).toBeLessThan(60_000);
       // The supervisor started another process (it cannot poll a deleted namespace either, and exits too).
       await waitFor(async () => supervised.pid !== first, 10_000, 'a new worker process');
     } catch (err) {
