@@ -39,12 +39,17 @@ const b64url = (max: number) =>
     .regex(/^[A-Za-z0-9_-]+$/, 'expected base64url');
 
 /** A passkey's answer as a statement carries it; sizes bound what a validator will hash. */
-export const passkeyProofSchema = z.strictObject({
-  credentialId: b64url(1400),
-  authenticatorData: b64url(4096),
-  clientDataJSON: b64url(4096),
-  signature: b64url(200),
-});
+/**
+ * A builder, not a schema: the SDK deep-freezes what a preloaded workflow module exports, and zod rewrites
+ * a schema's \`parse\` on first use, so an exported schema throws "Cannot assign to read only property".
+ */
+export const passkeyProofSchema = () =>
+  z.strictObject({
+    credentialId: b64url(1400),
+    authenticatorData: b64url(4096),
+    clientDataJSON: b64url(4096),
+    signature: b64url(200),
+  });
 
 export const proofOf = (signed: SignedStatement): Proof =>
   signed.passkey ? 'passkey' : signed.statement.via !== undefined ? 'console-session' : 'cli-key';

@@ -72,7 +72,7 @@ const signedStatement = z
       .string()
       .regex(/^[0-9a-f]{128}$/, 'expected an Ed25519 signature: 128 hex digits')
       .optional(),
-    passkey: passkeyProofSchema.optional(),
+    passkey: passkeyProofSchema().optional(),
   })
   .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
     message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
