@@ -33,6 +33,28 @@ export const PASSKEYS_JS = `
     });
   }
   function show(el, text) { if (el) { el.textContent = text; el.hidden = false; } }
+  // What navigator.credentials.get answered, as the server reads it (base64url parts).
+  function answerOf(cred) {
+    var r = cred.response;
+    return {
+      credentialId: b64(cred.rawId),
+      authenticatorData: b64(r.authenticatorData),
+      clientDataJSON: b64(r.clientDataJSON),
+      signature: b64(r.signature),
+    };
+  }
+  // Posts the form with these fields added as hidden inputs, once (the submit handler lets it through).
+  function submitWith(form, fields) {
+    Object.keys(fields).forEach(function (name) {
+      var input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = fields[name];
+      form.appendChild(input);
+    });
+    form.dataset.signed = 'passkey';
+    form.submit();
+  }
 
   var reg = document.getElementById('passkey-register');
   if (reg) reg.addEventListener('submit', function (e) {
@@ -88,24 +110,7 @@ export const PASSKEYS_JS = `
           timeout: o.timeout,
         } });
       })
-      .then(function (cred) {
-        var r = cred.response;
-        var fields = {
-          credentialId: b64(cred.rawId),
-          authenticatorData: b64(r.authenticatorData),
-          clientDataJSON: b64(r.clientDataJSON),
-          signature: b64(r.signature),
-        };
-        Object.keys(fields).forEach(function (name) {
-          var input = document.createElement('input');
-          input.type = 'hidden';
-          input.name = name;
-          input.value = fields[name];
-          signin.appendChild(input);
-        });
-        signin.dataset.signed = 'passkey';
-        signin.submit();
-      })
+      .then(function (cred) { submitWith(signin, answerOf(cred)); })
       .catch(function (err) { show(status, err.name === 'NotAllowedError' ? signin.dataset.cancelled : err.message); });
   });
 
@@ -129,25 +134,7 @@ export const PASSKEYS_JS = `
               timeout: 120000,
             } });
           }).then(function (cred) {
-            var r = cred.response;
-            var fields = {
-              statement: JSON.stringify(s.statement),
-              passkey: JSON.stringify({
-                credentialId: b64(cred.rawId),
-                authenticatorData: b64(r.authenticatorData),
-                clientDataJSON: b64(r.clientDataJSON),
-                signature: b64(r.signature),
-              }),
-            };
-            Object.keys(fields).forEach(function (name) {
-              var input = document.createElement('input');
-              input.type = 'hidden';
-              input.name = name;
-              input.value = fields[name];
-              form.appendChild(input);
-            });
-            form.dataset.signed = 'passkey';
-            form.submit();
+            submitWith(form, { statement: JSON.stringify(s.statement), passkey: JSON.stringify(answerOf(cred)) });
           });
         })
         .catch(function (err) { show(status, err.name === 'NotAllowedError' ? form.dataset.cancelled : err.message); });
