@@ -24,6 +24,7 @@ import type { Component } from './processes';
 /* eslint-disable no-console -- the demo talks to a person at a terminal */
 
 const DATA_DIR = resolve(loadDataDir());
+const CONSOLE_MAY_DECIDE = ['cli-key', 'passkey', 'console-session'] as const;
 const KEEP = loadDemoKeep();
 const EXAMPLE = join(PROJECT_ROOT, 'batches', 'examples', 'demo-payouts.csv');
 
@@ -52,7 +53,15 @@ async function main(): Promise<void> {
   const uiPort = await preferredPort(8233);
   const codecPort = await preferredPort(8888);
   const codecToken = ensureCodecToken(DATA_DIR);
-  const people = writePolicy(join(DATA_DIR, 'people'), await demoPeople());
+  // On loopback the demo's approvers may also approve with the console's own key, as its second factor is
+  // optional there (components.ts): a newcomer clicks "approve" in the console without registering a passkey.
+  // Production's default counts only a person's own key or passkey (docs/security.md, "Who may pay").
+  const people = writePolicy(
+    join(DATA_DIR, 'people'),
+    await demoPeople(),
+    {},
+    { proofs: { approve: [...CONSOLE_MAY_DECIDE], reject: [...CONSOLE_MAY_DECIDE] } },
+  );
   const as = (id: string) =>
     `PAYRUN_POLICY_FILE=${people.file} PAYRUN_PERSON=${id} PAYRUN_KEY_FILE=${people.keyFiles[id]}`;
   const server: RunningDevServer = await startDevServer({
