@@ -123,6 +123,7 @@ describe('configuration', () => {
       'BATCH_REPORT',
       'LEDGER_READS',
       'LEDGER_PROOF',
+      'LEDGER_PROOF_TASK',
       'DIAGNOSTIC',
       'RECONCILIATION_LIST',
       'RECONCILIATION_STORE',

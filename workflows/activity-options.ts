@@ -110,6 +110,19 @@ export const LEDGER_PROOF: LocalActivityOptions = {
 };
 
 /**
+ * The same proof as an ordinary activity, for ledgers that started after patch `ledger-proof-as-task`. As a
+ * local activity it kept the ledger's workflow task open while reservation Updates kept arriving, and Core
+ * logged "Trying to send a new WFT for a run which already has one" and "unprocessed protocol messages":
+ * the 1 000-row batch-large test took 163 s alone and stalled past 10 minutes in a full `make test`. An
+ * ordinary activity closes the task, and the Updates that arrive meanwhile are taken by the next one.
+ */
+export const LEDGER_PROOF_TASK: ActivityOptions = {
+  startToCloseTimeout: '15 seconds',
+  scheduleToCloseTimeout: '45 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+};
+
+/**
  * Writing the report: 1 000 000 rows took 82 s here (bench/report.ts), so half an hour leaves room for
  * files many times larger on a slow host; the heartbeat, sent as rows are written, notices a dead worker.
  */

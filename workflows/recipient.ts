@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
-import { LEDGER_PROOF, LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
+import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
 import {
   headroomQuery,
   recipientQuery,
@@ -35,6 +35,7 @@ const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);
 /** A person asking waits for the answer: a few minutes of attempts, then the error. */
 const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
 const { provePayouts } = proxyLocalActivities<Acts>(LEDGER_PROOF);
+const { provePayouts: provePayoutsTask } = proxyActivities<Acts>(LEDGER_PROOF_TASK);
 
 /**
  * Reservations proven against the payout's run before they count (recorded before it, a reservation was
@@ -116,7 +117,10 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
    * holds it, says whether it is that payout's and what it counts as. The sender's date and limits are
    * never taken. A payout asking again for the reservation it holds needs no second proof.
    */
-  const proofs = new ProofQueue((asks) => provePayouts({ asks }));
+  // Ledgers recorded with the local activity replay with it; every new one proves in an ordinary activity.
+  const proofs = new ProofQueue((asks) =>
+    patched('ledger-proof-as-task') ? provePayoutsTask({ asks }) : provePayouts({ asks }),
+  );
   const prove = async (req: ReserveRequest): Promise<PayoutProof> =>
     req.runId === undefined
       ? { ok: false, why: 'no_run', reason: 'the reservation names no payout run' }

@@ -125,11 +125,11 @@ describe('reservations only a payout can make', () => {
     expect(shown.stdout).toMatch(/лимит дохода самозанятого 2 400 000,00 ₽: осталось 600 000,00 ₽/);
     expect(shown.stdout).not.toContain(inn);
 
-    // At most one marker in the ledger's history per reservation proven against the server (reservations
-    // that arrive together share one; none without a run); the payouts' own histories gain nothing.
+    // At most one proof activity in the ledger's history per reservation proven against the server
+    // (reservations that arrive together share one; none without a run); the payouts' histories gain nothing.
     const events = (await ledger.fetchHistory()).events ?? [];
     const proofs = events.filter(
-      (e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity',
+      (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'provePayouts',
     );
     expect(proofs.length).toBeGreaterThanOrEqual(3 + 1);
     expect(proofs.length).toBeLessThanOrEqual(3 + 3);
