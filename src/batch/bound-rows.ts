@@ -51,6 +51,8 @@ async function approvedFileRows(
   const dir = batchDir(dataDir, root.batchId);
   ensurePrivateDir(join(dataDir, 'store'));
   ensurePrivateDir(dir);
+  // A name of this call's own: an overlapping attempt (a retry whose predecessor still runs, another
+  // worker on the same store) fetches and removes its own copy, never the one this call is reading.
   const copy = join(dir, `approved-${process.pid}-${randomBytes(4).toString('hex')}`);
   let bytes: Buffer;
   try {
