@@ -3,8 +3,8 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '
 import type { UpdateDefinition } from '@temporalio/common';
 import type { BankClient } from '../src/bank';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { lookupPayout } from '../src/batch/lookup';
-import { readHistory } from '../src/batch/run-history';
+import { lookupPayout } from '../src/batch/services/lookup';
+import { readHistory } from '../src/batch/services/run-history';
 import { mapLimit } from '../src/map-limit';
 import type { Policy } from '../src/policy/file';
 import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';

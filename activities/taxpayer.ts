@@ -85,7 +85,7 @@ export async function askTaxpayerVerdict(
     );
     if (cached) {
       // A refusal is not reused here: the person may link payrun's partner any moment, and a retry has
-      // the bank asked again (src/batch/retry-verdicts.ts), which only the workflow's answer shows.
+      // the bank asked again (src/batch/commands/retry-verdicts.ts), which only the workflow's answer shows.
       if (!verdictRefusal(cached)) remember(workflowId, cached);
       return cached;
     }

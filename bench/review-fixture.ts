@@ -5,7 +5,7 @@
  */
 import { luhnCard } from '../test/csv/helpers';
 import { freshInn } from '../test/harness/batches';
-import type { StoredBatchMeta, StoredRow } from '../src/batch/store';
+import type { StoredBatchMeta, StoredRow } from '../src/batch/store/files';
 import type { BatchStore } from '../src/batch/store/contract';
 
 const SURNAMES = ['Иванова', 'Петров', 'Сидорова', 'Кузнецов', 'Смирнова', 'Попов', 'Волкова'];

@@ -4,8 +4,8 @@
  * workflows/approval.ts); each shape is found here and said again from the catalogue. An answer of
  * another shape is shown as it was given.
  */
-import { currentLang, t, type Lang } from '../i18n';
-import { PASSKEY_REASONS_RU } from '../i18n/passkeys';
+import { currentLang, t, type Lang } from './';
+import { PASSKEY_REASONS_RU } from './passkeys';
 
 type Say = (m: RegExpExecArray, lang: Lang) => string;
 

@@ -4,7 +4,7 @@
  * message catalogue (a reference conflict's amounts in roubles, not kopecks), the bank's own texts are
  * shown as the bank gave them.
  */
-import { t, type Lang, currentLang, money } from '../i18n';
+import { t, type Lang, currentLang, money } from './';
 import type { BatchFailure, BatchRowOutcome } from '../../workflows/contracts/batch';
 
 /** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { commandAnswer } from '../../src/batch/answers';
+import { commandAnswer } from '../../src/i18n/operator-answers';
 
 const ROOT = join(__dirname, '..', '..');
 

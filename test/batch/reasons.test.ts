@@ -1,4 +1,4 @@
-import { failureReason, outcomeReason } from '../../src/batch/reasons';
+import { failureReason, outcomeReason } from '../../src/i18n/row-reasons';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 
 /** The reasons a refused reservation gives (activities/payout-runs.ts), as the report and `batch status` say them. */

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { finishBatch } from '../../src/batch/finish';
-import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store';
-import { dryRunProgressReporter } from '../../src/batch/dry-run';
+import { finishBatch } from '../../src/batch/services/finish';
+import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store/files';
+import { dryRunProgressReporter } from '../../src/batch/commands/dry-run';
 import { describeProgress } from '../../src/cli/follow';
 import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
 import { currentLang, moscowTime, t } from '../../src/i18n';

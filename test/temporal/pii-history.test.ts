@@ -5,7 +5,7 @@ import { isLuhnValid, isValidBankAccount } from '../../src/csv/checks';
 import { EncryptionCodec } from '../../src/temporal';
 import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
 import { taxpayerWorkflowId } from '../../activities/bank';
-import { lookupPayout } from '../../src/batch/lookup';
+import { lookupPayout } from '../../src/batch/services/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
 import { inboxQuery } from '../../workflows/contracts/inbox';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { recipientLedgerId, updateLedgerWithStart } from '../../activities/recipient';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import {

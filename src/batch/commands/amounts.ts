@@ -2,7 +2,7 @@
  * Amounts that deserve a second look before money moves: the rows far above what the file typically
  * pays (a mistyped 150 000 000,00 for 150 000,00), and the largest rows of a batch waiting for funds.
  */
-import type { BatchStore } from './store/contract';
+import type { BatchStore } from '../store/contract';
 
 export interface AmountRow {
   row: number;

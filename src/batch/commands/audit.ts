@@ -5,12 +5,12 @@
  * Retries are followed back to the first batch of the file.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { checkStatement } from '../../workflows/approval';
-import type { BatchStatement } from '../../workflows/contracts/approval';
-import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
-import type { Policy } from '../policy/file';
-import { outcomeChain } from './outcome-index';
-import { batchStoreFor } from './store/open';
+import { checkStatement } from '../../../workflows/approval';
+import type { BatchStatement } from '../../../workflows/contracts/approval';
+import { batchProgressQuery, type BatchProgress } from '../../../workflows/contracts/batch';
+import type { Policy } from '../../policy/file';
+import { outcomeChain } from '../store/outcome-index';
+import { batchStoreFor } from '../store/open';
 
 export interface AuditEntry {
   at: string;

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
-import { BankApiError, type BankClient } from '../bank';
-import { loadBatch, type RowError } from '../csv';
-import type { PayoutRequest } from '../domain';
-import type { PayoutLookup } from '../../workflows/contracts/batch';
-import { verdictRefusal, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
-import { referenceDifferences } from '../../workflows/reference';
-import { mapLimit } from '../map-limit';
-import { t } from '../i18n';
+import { BankApiError, type BankClient } from '../../bank';
+import { loadBatch, type RowError } from '../../csv';
+import type { PayoutRequest } from '../../domain';
+import type { PayoutLookup } from '../../../workflows/contracts/batch';
+import { verdictRefusal, type TaxpayerVerdict } from '../../../workflows/contracts/taxpayer';
+import { referenceDifferences } from '../../../workflows/reference';
+import { mapLimit } from '../../map-limit';
+import { t } from '../../i18n';
 import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, type AmountRow } from './amounts';
-import { planHeadroom, type HeadroomLine, type HeadroomOf } from './headroom';
-import { differencesText } from './reasons';
+import { planHeadroom, type HeadroomLine, type HeadroomOf } from '../services/headroom';
+import { differencesText } from '../../i18n/row-reasons';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
 import type { TaxpayerAsk } from './verdicts';
 
@@ -76,12 +76,12 @@ export interface DryRunOptions extends Pick<SubmitOptions, 'paths' | 'policy' | 
   /**
    * How a tax number is checked first; undefined: no answer in time, and the bank is asked directly
    * (for it and every later one). Default: the bank directly. The CLI passes verdictFromTaxpayerWorkflow
-   * (src/batch/verdicts.ts): the payouts' own per-tax-number workflows check and keep the verdicts, so a
+   * (src/batch/commands/verdicts.ts): the payouts' own per-tax-number workflows check and keep the verdicts, so a
    * submit right after reuses them.
    */
   checkTaxpayer?: (ask: TaxpayerAsk) => Promise<TaxpayerVerdict | undefined>;
   /**
-   * What is left for a person under the policy's limits (src/batch/headroom.ts: their ledger, read):
+   * What is left for a person under the policy's limits (src/batch/services/headroom.ts: their ledger, read):
    * rows a limit would refuse are flagged as the payouts would end, `limit_exceeded`. Absent: not checked.
    */
   headroomOf?: HeadroomOf | undefined;

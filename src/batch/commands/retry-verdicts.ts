@@ -1,13 +1,13 @@
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { taxpayerWorkflowId } from '../../../activities/taxpayer';
+import { payoutWorkflowId } from '../../../workflows/contracts/payout';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
-} from '../../workflows/contracts/taxpayer';
-import type { PayoutRequest } from '../domain';
-import { mapLimit } from '../map-limit';
+} from '../../../workflows/contracts/taxpayer';
+import type { PayoutRequest } from '../../domain';
+import { mapLimit } from '../../map-limit';
 
 /** A taxpayer's verdict that refused a row: the person may since have linked payrun's partner (or registered). */
 const VERDICT_REFUSALS = ['not_linked', 'not_self_employed'];

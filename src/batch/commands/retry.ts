@@ -1,17 +1,17 @@
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { retryBatchWorkflowId, type BatchOptions } from '../../workflows/contracts/batch';
-import type { SubmitSource } from '../../workflows/contracts/approval';
-import { t } from '../i18n';
-import type { Signer } from '../policy/keys';
-import type { Policy } from '../policy/file';
-import { signSubmission } from './authorize';
-import type { BatchPaths } from './config';
+import { retryBatchWorkflowId, type BatchOptions } from '../../../workflows/contracts/batch';
+import type { SubmitSource } from '../../../workflows/contracts/approval';
+import { t } from '../../i18n';
+import type { Signer } from '../../policy/keys';
+import type { Policy } from '../../policy/file';
+import { signSubmission } from '../services/authorize';
+import type { BatchPaths } from '../services/config';
 import { recheckRefusedTaxpayers } from './retry-verdicts';
 import { startBatchWorkflow } from './submit';
-import type { BatchStore } from './store/contract';
-import { batchStoreFor } from './store/open';
-import { readAllRows, readMergedOutcomes } from './store/reads';
+import type { BatchStore } from '../store/contract';
+import { batchStoreFor } from '../store/open';
+import { readAllRows, readMergedOutcomes } from '../store/reads';
 
 /**
  * Outcomes a retry may pay: those that moved no money (their payout workflows ended Failed and may run

@@ -6,10 +6,10 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { contentHash } from '../csv';
-import { batchWorkflowId, type BatchFinal } from '../../workflows/contracts/batch';
-import { batchFolders, moveFile } from './folders';
-import type { BatchStore } from './store/contract';
+import { contentHash } from '../../csv';
+import { batchWorkflowId, type BatchFinal } from '../../../workflows/contracts/batch';
+import { batchFolders, moveFile } from '../services/folders';
+import type { BatchStore } from '../store/contract';
 
 /**
  * The report and summary of a finished batch on this host: where the final says with the folder store;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { copyPrivateFile, writePrivateFile } from '../private-fs';
+import { copyPrivateFile, writePrivateFile } from '../../private-fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import {
   WorkflowExecutionAlreadyStartedError,
@@ -7,24 +7,31 @@ import {
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import { contentHash, loadBatch, loadStopList, type LoadOptions, type Policy, type RowError } from '../csv';
-import { payoutLimit } from '../csv/limits';
+import {
+  contentHash,
+  loadBatch,
+  loadStopList,
+  type LoadOptions,
+  type Policy,
+  type RowError,
+} from '../../csv';
+import { payoutLimit } from '../../csv/limits';
 import {
   batchRecordChangedSignal,
   batchWorkflowId,
   DEFAULT_MAX_IN_FLIGHT,
   type BatchOptions,
   type BatchWorkflowInput,
-} from '../../workflows/contracts/batch';
-import type { SubmitSource } from '../../workflows/contracts/approval';
-import type { Signer } from '../policy/keys';
-import type { Policy as WhoMayPay } from '../policy/file';
-import { t } from '../i18n';
-import { hasVerifiedSubmission, signSubmission } from './authorize';
-import type { BatchPaths } from './config';
-import { batchFolders, freeName, moveFile } from './folders';
-import type { StoredBatchMeta } from './store';
-import { batchStoreFor } from './store/open';
+} from '../../../workflows/contracts/batch';
+import type { SubmitSource } from '../../../workflows/contracts/approval';
+import type { Signer } from '../../policy/keys';
+import type { Policy as WhoMayPay } from '../../policy/file';
+import { t } from '../../i18n';
+import { hasVerifiedSubmission, signSubmission } from '../services/authorize';
+import type { BatchPaths } from '../services/config';
+import { batchFolders, freeName, moveFile } from '../services/folders';
+import type { StoredBatchMeta } from '../store/files';
+import { batchStoreFor } from '../store/open';
 
 export interface SubmitOptions {
   paths: BatchPaths;

@@ -7,13 +7,13 @@
  * such workflow yet and is dropped), then reads the verdict with the workflow's query.
  */
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { taxpayerWorkflowId } from '../../../activities/taxpayer';
+import { payoutWorkflowId } from '../../../workflows/contracts/payout';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
-} from '../../workflows/contracts/taxpayer';
+} from '../../../workflows/contracts/taxpayer';
 
 /** A payout reuses a verdict this old (its default taxpayerCheckMaxAgeMs); the dry run judges as it will. */
 export const VERDICT_MAX_AGE_MS = 24 * 3_600_000;

@@ -2,9 +2,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { batchFolders } from './folders';
+import { batchFolders } from '../services/folders';
 import { settleFinished } from './settle';
-import { batchStoreFor } from './store/open';
+import { batchStoreFor } from '../store/open';
 import { submitBatch, type SubmitOptions } from './submit';
 
 export type WatchEvent =

@@ -12,22 +12,22 @@ import {
   judgeBatch,
   moscowDay,
   type BatchSubject,
-} from '../../workflows/approval';
+} from '../../../workflows/approval';
 import type {
   BatchAuthorization,
   DailyEvidence,
   PayoutAuthorization,
   SignedStatement,
   SubmitSource,
-} from '../../workflows/contracts/approval';
-import type { PayoutRequest } from '../domain';
-import { t } from '../i18n';
-import type { Policy } from '../policy/file';
-import { signStatement, type Signer } from '../policy/keys';
+} from '../../../workflows/contracts/approval';
+import type { PayoutRequest } from '../../domain';
+import { t } from '../../i18n';
+import type { Policy } from '../../policy/file';
+import { signStatement, type Signer } from '../../policy/keys';
 import { claimPasskeyCounter, withPasskeyCounters } from './passkey-evidence';
 import { dailyEvidence, type EvidenceSource } from './daily-approvals';
-import type { StoredBatchMeta } from './store';
-import { batchStoreFor } from './store/open';
+import type { StoredBatchMeta } from '../store/files';
+import { batchStoreFor } from '../store/open';
 import { boundRows, canonical } from './bound-rows';
 
 export const subjectOf = (

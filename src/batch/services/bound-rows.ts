@@ -11,12 +11,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../private-fs';
-import { contentHash, loadBatch } from '../csv';
-import { batchDir, type StoredBatchMeta, type StoredRow } from './store';
-import type { BatchStore } from './store/contract';
-import { batchStoreFor } from './store/open';
-import { StoreEntryError } from './store/sealing';
+import { ensurePrivateDir } from '../../private-fs';
+import { contentHash, loadBatch } from '../../csv';
+import { batchDir, type StoredBatchMeta, type StoredRow } from '../store/files';
+import type { BatchStore } from '../store/contract';
+import { batchStoreFor } from '../store/open';
+import { StoreEntryError } from '../store/sealing';
 
 /** Keys in a fixed order, so the same request reads the same whichever layer built it. */
 export function canonical(value: unknown): string {

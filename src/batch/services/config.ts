@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadBatchFolderSettings, type Env } from '../config';
+import { loadBatchFolderSettings, type Env } from '../../config';
 
 /**
  * Where batches live on disk. The submitter writes the batch store and the worker's activities read

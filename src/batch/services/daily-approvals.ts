@@ -6,16 +6,16 @@
  * then incomplete, and a lone approval needs more approvers until the store is mended.
  */
 import type { Client } from '@temporalio/client';
-import { checkStatement, moscowDay } from '../../workflows/approval';
+import { checkStatement, moscowDay } from '../../../workflows/approval';
 import type {
   BatchStatement,
   DailyEvidence,
   DayApproval,
   PolicyView,
   SignedStatement,
-} from '../../workflows/contracts/approval';
-import type { StoredBatchMeta } from './store';
-import { batchStoreFor } from './store/open';
+} from '../../../workflows/contracts/approval';
+import type { StoredBatchMeta } from '../store/files';
+import { batchStoreFor } from '../store/open';
 
 /** Where the worker asks which batches ran past their approval wait: its Temporal client and task queue. */
 export interface EvidenceSource {

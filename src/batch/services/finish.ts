@@ -1,18 +1,18 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResult } from '../csv';
-import { t } from '../i18n';
-import { readFileFormat, rowRules, streamRecords } from '../csv/stream';
-import type { BatchFinal, BatchRowOutcome } from '../../workflows/contracts/batch';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../private-fs';
+import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResult } from '../../csv';
+import { t } from '../../i18n';
+import { readFileFormat, rowRules, streamRecords } from '../../csv/stream';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../../private-fs';
 import { moveFile } from './folders';
 import type { ReportHeadroom, ReportPerson } from './headroom';
-import { outcomeReason } from './reasons';
-import { OutcomeIndex, outcomeChain } from './outcome-index';
-import { batchDir, type StoredBatchMeta, type StoredRow } from './store';
-import type { BatchStore } from './store/contract';
-import { batchStoreFor } from './store/open';
+import { outcomeReason } from '../../i18n/row-reasons';
+import { OutcomeIndex, outcomeChain } from '../store/outcome-index';
+import { batchDir, type StoredBatchMeta, type StoredRow } from '../store/files';
+import type { BatchStore } from '../store/contract';
+import { batchStoreFor } from '../store/open';
 
 export function toReportResult(o: BatchRowOutcome): ReportResult {
   return {
@@ -35,7 +35,7 @@ export interface FinishOptions {
   cancelled: boolean;
   /** Called every few thousand rows while the report is written (the activity heartbeats). */
   progress?: () => void;
-  /** The `headroom` cells of rows that reached a payout (src/batch/headroom.ts reportHeadroom); absent: empty. */
+  /** The `headroom` cells of rows that reached a payout (src/batch/services/headroom.ts reportHeadroom); absent: empty. */
   headroom?: ReportHeadroom;
 }
 
@@ -97,7 +97,7 @@ async function finish(dataDir: string, batchId: string, opts: FinishOptions): Pr
     }) + '\n',
   );
   if (local) {
-    // The watcher puts them in done/ and moves the file there (src/batch/settle.ts).
+    // The watcher puts them in done/ and moves the file there (src/batch/commands/settle.ts).
     await store.saveFile(batchId, 'report', local.reportPath);
     await store.saveFile(batchId, 'summary', local.summaryPath);
     rmSync(local.dir, { recursive: true, force: true });

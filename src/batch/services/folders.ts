@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, unlinkSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { copyPrivateFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-fs';
+import { copyPrivateFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../private-fs';
 
 export interface BatchFolders {
   inbox: string;

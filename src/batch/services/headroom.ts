@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { recipientLedgerId } from '../../activities/recipient';
+import { recipientLedgerId } from '../../../activities/recipient';
 import {
   headroomQuery,
   refreshRecipientUpdate,
@@ -7,14 +7,14 @@ import {
   type IncomeLimits,
   type LedgerHeadroom,
   type LimitKind,
-} from '../../workflows/contracts/recipient';
-import { IncomeLedger } from '../../workflows/recipient-ledger';
-import { mapLimit } from '../map-limit';
-import { formatRubles } from '../money';
-import { t } from '../i18n';
-import { policyPathIfSet, type Env } from '../config';
-import { maskedInn } from '../recipient/read';
-import { loadPolicy, type Policy } from '../policy/file';
+} from '../../../workflows/contracts/recipient';
+import { IncomeLedger } from '../../../workflows/recipient-ledger';
+import { mapLimit } from '../../map-limit';
+import { formatRubles } from '../../money';
+import { t } from '../../i18n';
+import { policyPathIfSet, type Env } from '../../config';
+import { maskedInn } from '../../recipient/read';
+import { loadPolicy, type Policy } from '../../policy/file';
 
 // Headroom under a person's limits for the dry run and the report: read from their ledger (a query, so
 // nothing is reserved or changed), then the file's rows taken in order as the payouts would reserve them.

@@ -5,23 +5,16 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
-import { isSealedText, openText, sealText } from '../temporal';
-import type { LoadOptions } from '../csv/types';
-import { isBatchId, type PayoutRequest } from '../domain';
-import type { SignedStatement } from '../../workflows/contracts/approval';
-import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../workflows/contracts/batch';
+import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../../private-fs';
+import { isSealedText, openText, sealText } from '../../temporal';
+import type { LoadOptions } from '../../csv/types';
+import { isBatchId, type PayoutRequest } from '../../domain';
+import type { SignedStatement } from '../../../workflows/contracts/approval';
+import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../../workflows/contracts/batch';
 
-import { CHUNK_ROWS, chunkRows } from './store/chunks';
-import {
-  checkMetaOf,
-  chunkEntry,
-  finalEntry,
-  metaEntry,
-  outcomeEntry,
-  statementEntry,
-} from './store/entries';
-import { openEntry, sealEntry, storeRing, type StoreEntry } from './store/sealing';
+import { CHUNK_ROWS, chunkRows } from './chunks';
+import { checkMetaOf, chunkEntry, finalEntry, metaEntry, outcomeEntry, statementEntry } from './entries';
+import { openEntry, sealEntry, storeRing, type StoreEntry } from './sealing';
 
 export { CHUNK_ROWS };
 

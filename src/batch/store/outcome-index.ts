@@ -9,12 +9,12 @@
 import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { appendPrivateFile, ensurePrivateDir } from '../private-fs';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
-import { batchDir, fileHashOf } from './store';
-import type { BatchStore } from './store/contract';
-import { outcomeEntry } from './store/entries';
-import { openEntry } from './store/sealing';
+import { appendPrivateFile, ensurePrivateDir } from '../../private-fs';
+import type { BatchRowOutcome } from '../../../workflows/contracts/batch';
+import { batchDir, fileHashOf } from './files';
+import type { BatchStore } from './contract';
+import { outcomeEntry } from './entries';
+import { openEntry } from './sealing';
 
 const BUCKET_ROWS = 4096;
 /** Lines wait in memory per bucket up to this many characters before they are appended to its file. */
