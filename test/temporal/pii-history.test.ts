@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { isLuhnValid, isValidBankAccount } from '../../src/csv/checks';
 import { EncryptionCodec } from '../../src/temporal';
 import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
-import { taxpayerWorkflowId } from '../../activities/bank';
+import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
 import { inboxQuery } from '../../workflows/contracts/inbox';

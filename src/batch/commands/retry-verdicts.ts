@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../../activities/taxpayer';
+import { taxpayerWorkflowId } from '../../temporal/person-ids';
 import { payoutWorkflowId } from '../../../workflows/contracts/payout';
 import {
   taxpayerCheckRequestSignal,

@@ -7,7 +7,7 @@
  * such workflow yet and is dropped), then reads the verdict with the workflow's query.
  */
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../../activities/taxpayer';
+import { taxpayerWorkflowId } from '../../temporal/person-ids';
 import { payoutWorkflowId } from '../../../workflows/contracts/payout';
 import {
   taxpayerCheckRequestSignal,

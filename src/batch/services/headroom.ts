@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { recipientLedgerId } from '../../../activities/recipient';
+import { recipientLedgerId } from '../../temporal/person-ids';
 import {
   headroomQuery,
   refreshRecipientUpdate,
