@@ -9,7 +9,7 @@ import { describeProgress } from '../../src/cli/follow';
 import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
 import { currentLang, moscowTime, t } from '../../src/i18n';
 import type { BatchProgress } from '../../workflows/contracts/batch';
-import { cardRow, csvText, HEADER, utf8 } from '../csv/helpers';
+import { cardRow, csvText, HEADER, utf8 } from '../harness/csv-rows';
 
 /**
  * What accounting reads is Russian unless PAYRUN_LANG=en: the report's reasons, the summary,

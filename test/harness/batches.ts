@@ -14,7 +14,7 @@ import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutOptions } from '../../workflows/contracts/payout';
 import type { Stack } from './stack';
-import { inn12 } from '../csv/helpers';
+import { inn12 } from './csv-rows';
 
 export interface CsvRow {
   reference: string;
