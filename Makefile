@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
+.PHONY: help setup hooks temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
@@ -22,7 +22,13 @@ $(NODE_STAMP): package.json package-lock.json
 temporal-cli:
 	@./scripts/ensure-temporal.sh >/dev/null
 
-setup: $(NODE_STAMP) temporal-cli
+# Commit messages are checked by .githooks/commit-msg (CONTRIBUTING.md), in payrun's own checkout only:
+# a copy without .git, or payrun inside another repository, is left alone.
+hooks:
+	@if [ "$$(git rev-parse --is-inside-work-tree 2>/dev/null)" = true ] && [ -z "$$(git rev-parse --show-prefix)" ]; then \
+	  git config core.hooksPath .githooks; fi
+
+setup: $(NODE_STAMP) temporal-cli hooks
 
 # From nothing: tsc leaves the output of a moved file behind (dist/src/config.js shadowed src/config/).
 build: $(NODE_STAMP)
