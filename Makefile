@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
+.PHONY: help setup hooks temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
@@ -22,7 +22,13 @@ $(NODE_STAMP): package.json package-lock.json
 temporal-cli:
 	@./scripts/ensure-temporal.sh >/dev/null
 
-setup: $(NODE_STAMP) temporal-cli
+# Commit messages are checked by .githooks/commit-msg (CONTRIBUTING.md), in payrun's own checkout only:
+# a copy without .git, or payrun inside another repository, is left alone.
+hooks:
+	@if [ "$$(git rev-parse --is-inside-work-tree 2>/dev/null)" = true ] && [ -z "$$(git rev-parse --show-prefix)" ]; then \
+	  git config core.hooksPath .githooks; fi
+
+setup: $(NODE_STAMP) temporal-cli hooks
 
 # From nothing: tsc leaves the output of a moved file behind (dist/src/config.js shadowed src/config/).
 build: $(NODE_STAMP)
@@ -32,10 +38,17 @@ build: $(NODE_STAMP)
 typecheck: $(NODE_STAMP)
 	npm run --silent typecheck
 
+# Issue 36's workflow template (scripts/check-workflow-template.js): `on` once every workflow is a
+# folder workflows/<name>/; until then `make lint WORKFLOW_TEMPLATE_CHECK=on` shows what is missing.
+WORKFLOW_TEMPLATE_CHECK := off
+
 lint: $(NODE_STAMP)
 	npm run --silent lint
 	@# No two of the project's files may import each other in a circle (type-only imports included).
 	node scripts/check-import-cycles.js
+	@# No two folders may import each other (pairs awaiting a fix: scripts/folder-imports-allowed.txt).
+	node scripts/check-folder-imports.js
+	@if [ "$(WORKFLOW_TEMPLATE_CHECK)" = on ]; then node scripts/check-workflow-template.js; fi
 
 # The console's browser test drives Debian's chromium, the stores' tests a scratch PostgreSQL from Debian's
 # postgresql, the time-skipping tests Temporal's Java test server from Maven Central (test/workflows-time/):

@@ -17,8 +17,6 @@ export interface BankActivityDeps {
   taskQueue: string;
 }
 
-export { taxpayerWorkflowId } from './taxpayer';
-
 /** A payout session to create: the workflow's id and first run id key it at the bank. */
 export interface CreatePayoutInput {
   workflowId: string;

@@ -2,16 +2,16 @@ import { Context, log } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../src/bank';
-import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/authorize';
-import { withPasskeyCounters } from '../src/batch/passkey-evidence';
-import { loadBatchPaths } from '../src/batch/config';
-import { finishBatch } from '../src/batch/finish';
-import { ledgerHeadroom, reportHeadroom } from '../src/batch/headroom';
-import { lookupPayout } from '../src/batch/lookup';
+import { batchAuthorization, recordDecision, type DecisionOutcome } from '../src/batch/services/authorize';
+import { withPasskeyCounters } from '../src/batch/services/passkey-evidence';
+import { loadBatchPaths } from '../src/batch/services/config';
+import { finishBatch } from '../src/batch/services/finish';
+import { ledgerHeadroom, reportHeadroom } from '../src/batch/services/headroom';
+import { lookupPayout } from '../src/batch/services/lookup';
 import { mapLimit } from '../src/map-limit';
 import { batchStoreFor } from '../src/batch/store/open';
-import { boundRows, canonical } from '../src/batch/bound-rows';
-import type { StoredRow } from '../src/batch/store';
+import { boundRows, canonical } from '../src/batch/services/bound-rows';
+import type { StoredRow } from '../src/batch/store/files';
 import { StoreEntryError } from '../src/batch/store/sealing';
 import type {
   BatchChunkRow,
@@ -139,7 +139,7 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
 
     /**
      * One chunk of valid rows, each with what an existing payout workflow of its reference says; only
-     * rows proven to be the approved file's (src/batch/bound-rows.ts): otherwise the batch fails,
+     * rows proven to be the approved file's (src/batch/services/bound-rows.ts): otherwise the batch fails,
      * naming what changed, before any payout of the chunk starts.
      */
     async loadBatchChunk({ batchId, index }: { batchId: string; index: number }): Promise<BatchChunkRow[]> {

@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { PaymentSession } from '../src/bank';
-import { payoutAuthorization } from '../src/batch/authorize';
-import { loadBatchPaths } from '../src/batch/config';
-import { earlierPayoutRuns } from '../src/batch/lookup';
+import { payoutAuthorization } from '../src/batch/services/authorize';
+import { loadBatchPaths } from '../src/batch/services/config';
+import { earlierPayoutRuns } from '../src/batch/services/lookup';
 import type { PayoutRequest } from '../src/domain';
 import type { Policy } from '../src/policy/file';
 import type { PayoutAuthorization } from '../workflows/contracts/approval';

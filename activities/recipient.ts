@@ -3,16 +3,15 @@ import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '
 import type { UpdateDefinition } from '@temporalio/common';
 import type { BankClient } from '../src/bank';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { lookupPayout } from '../src/batch/lookup';
-import { readHistory } from '../src/batch/run-history';
+import { lookupPayout } from '../src/batch/services/lookup';
+import { readHistory } from '../src/batch/services/run-history';
 import { mapLimit } from '../src/map-limit';
 import type { Policy } from '../src/policy/file';
 import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
-import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
+import { recipientLedgerId } from '../src/temporal/person-ids';
 import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
 import {
   recipientTaskQueue,
-  recipientWorkflowId,
   reserveIncomeUpdate,
   type PayoutProof,
   type PreviousLedger,
@@ -28,15 +27,6 @@ import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger'
 
 /** Payouts looked up at once when the ledger settles its reservations. */
 const LOOKUP_CONCURRENCY = 8;
-
-/** The recipient's workflow id: a keyed hash of the tax number (ids are never encrypted), per task queue. */
-export function recipientLedgerId(
-  taskQueue: string,
-  taxReference: string,
-  secret = loadWorkflowIdSecret(),
-): string {
-  return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference).slice(0, 24));
-}
 
 /**
  * The clock a reservation is dated by (provePayouts, in the ledger's worker): the Moscow year and month it

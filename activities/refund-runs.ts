@@ -1,6 +1,6 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { runsOfWorkflowIdQuery } from '../src/batch/lookup';
-import { runEvidence, schedulesActivity } from '../src/batch/run-history';
+import { runsOfWorkflowIdQuery } from '../src/batch/services/lookup';
+import { runEvidence, schedulesActivity } from '../src/batch/services/run-history';
 import {
   readRefundEnding,
   refundStatusQuery,

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
+import { taxpayerWorkflowId } from '../src/temporal/person-ids';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
@@ -7,20 +7,6 @@ import {
   type TaxpayerVerdict,
 } from '../workflows/contracts/taxpayer';
 import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
-
-/**
- * Tax numbers stay out of workflow ids (they show in the UI, in visibility and in logs, never
- * encrypted). A plain hash of an INN can be reversed by trying every INN, so the id is an HMAC keyed by
- * PAYRUN_WORKFLOW_ID_SECRET (src/temporal/ids.ts). The task queue is part of it so two payrun
- * deployments on one namespace never share verdicts.
- */
-export function taxpayerWorkflowId(
-  taxReference: string,
-  taskQueue: string,
-  secret: Buffer = loadWorkflowIdSecret(),
-): string {
-  return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
-}
 
 /**
  * Verdicts this worker process has read, by taxpayer workflow id (no tax number as a key). Bounded
@@ -85,7 +71,7 @@ export async function askTaxpayerVerdict(
     );
     if (cached) {
       // A refusal is not reused here: the person may link payrun's partner any moment, and a retry has
-      // the bank asked again (src/batch/retry-verdicts.ts), which only the workflow's answer shows.
+      // the bank asked again (src/batch/commands/retry-verdicts.ts), which only the workflow's answer shows.
       if (!verdictRefusal(cached)) remember(workflowId, cached);
       return cached;
     }

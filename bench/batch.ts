@@ -35,7 +35,7 @@ import {
   uniquePrefix,
 } from '../test/harness/batches';
 import type { Stack } from '../test/harness/stack';
-import type { BatchPaths } from '../src/batch/config';
+import type { BatchPaths } from '../src/batch/services/config';
 import { killHard, spawnWorkerProcess } from '../test/harness/worker-process';
 
 /** utime + stime of another process in seconds (Linux /proc; 0 where there is none). */

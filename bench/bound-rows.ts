@@ -1,5 +1,5 @@
 /**
- * What proving a batch's rows from its approved file costs (src/batch/bound-rows.ts): once per worker
+ * What proving a batch's rows from its approved file costs (src/batch/services/bound-rows.ts): once per worker
  * and batch, for a batch of N rows (default 10 000) in the folder store. Prints the CPU milliseconds of
  * the proof (read the kept file, sha256, load it again, compare every stored row) against the CPU of
  * reading the chunks alone, which is what the worker did before.
@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { boundRows } from '../src/batch/bound-rows';
-import { writeBatch } from '../src/batch/store';
+import { boundRows } from '../src/batch/services/bound-rows';
+import { writeBatch } from '../src/batch/store/files';
 import { batchStoreFor } from '../src/batch/store/open';
 import { contentHash, loadBatch } from '../src/csv';
 import { batchWorkflowId } from '../workflows/contracts/batch';

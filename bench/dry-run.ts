@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { BankClient } from '../src/bank';
-import { dryRunBatch, dryRunProgressReporter, NPD_CONCURRENCY } from '../src/batch/dry-run';
+import { dryRunBatch, dryRunProgressReporter, NPD_CONCURRENCY } from '../src/batch/commands/dry-run';
 import { TEST_CARDS } from '../src/sandbox';
 import { startQuietSandbox } from './quiet-sandbox';
 

@@ -11,7 +11,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PayoutRequest } from '../src/domain';
-import { appendOutcomes, writeBatch } from '../src/batch/store';
+import { appendOutcomes, writeBatch } from '../src/batch/store/files';
 import { TEST_CARDS, TEST_INNS } from '../src/sandbox';
 import type { BatchRowOutcome, BatchRowState } from '../workflows/contracts/batch';
 

@@ -29,7 +29,7 @@ async function build(root: string, rows: number): Promise<void> {
 }
 
 async function report(dataDir: string, batchId: string): Promise<void> {
-  const { finishBatch } = await import('../src/batch/finish');
+  const { finishBatch } = await import('../src/batch/services/finish');
   const gc = (globalThis as { gc?: () => void }).gc!;
   gc();
   const before = process.memoryUsage().heapUsed;

@@ -3,9 +3,9 @@
  * a card, an account and a phone, `people` distinct tax numbers (row i pays person i mod people), amounts
  * that differ row to row. Shared by test/console/review.test.ts and bench/review-page.ts.
  */
-import { luhnCard } from '../test/csv/helpers';
+import { luhnCard } from '../test/harness/csv-rows';
 import { freshInn } from '../test/harness/batches';
-import type { StoredBatchMeta, StoredRow } from '../src/batch/store';
+import type { StoredBatchMeta, StoredRow } from '../src/batch/store/files';
 import type { BatchStore } from '../src/batch/store/contract';
 
 const SURNAMES = ['Иванова', 'Петров', 'Сидорова', 'Кузнецов', 'Смирнова', 'Попов', 'Волкова'];

@@ -1,6 +1,6 @@
 /**
  * What one visibility look-up of a workflow id's runs costs on a large dev server store, written the
- * way Temporal completes it by default and the way payrun writes it (src/batch/lookup.ts
+ * way Temporal completes it by default and the way payrun writes it (src/batch/services/lookup.ts
  * runsOfWorkflowIdQuery; every payout asks it once). Fills a dev server's SQLite store with N closed
  * workflows directly (starting 100 000 real ones would take an hour), then times each query.
  * Needs the sqlite3 shell (Debian: sqlite3).
@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { runsOfWorkflowIdQuery } from '../src/batch/lookup';
+import { runsOfWorkflowIdQuery } from '../src/batch/services/lookup';
 import { startDevServer } from '../src/devserver';
 
 const NAMESPACE = 'default';

@@ -6,41 +6,11 @@
  *
  *   node scripts/check-import-cycles.js
  */
-const { readdirSync, readFileSync, statSync, existsSync } = require('node:fs');
-const { dirname, join, relative, resolve } = require('node:path');
-const ts = require('typescript');
+const { relative, resolve } = require('node:path');
+const { importGraph } = require('./lib/import-graph');
 
 const root = resolve(__dirname, '..');
-const roots = ['src', 'workflows', 'activities', 'bench', 'test', 'scripts'];
-
-function* tsFiles(dir) {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) yield* tsFiles(path);
-    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) yield path;
-  }
-}
-
-function resolveImport(from, spec) {
-  if (!spec.startsWith('.')) return undefined; // packages are not ours
-  const base = resolve(dirname(from), spec);
-  for (const candidate of [`${base}.ts`, join(base, 'index.ts')]) if (existsSync(candidate)) return candidate;
-  return undefined;
-}
-
-const graph = new Map();
-for (const top of roots) {
-  const dir = join(root, top);
-  if (!existsSync(dir)) continue;
-  for (const file of tsFiles(dir)) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-    graph.set(
-      file,
-      importedFiles.map((i) => resolveImport(file, i.fileName)).filter((f) => f !== undefined),
-    );
-  }
-}
+const graph = importGraph(root);
 
 // Tarjan's strongly connected components: every component of more than one file is a circle.
 let index = 0;

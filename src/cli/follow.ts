@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { SingleBar } from 'cli-progress';
-import type { AmountRow } from '../batch/amounts';
-import { holdReason } from '../batch/answers';
-import { failureReason } from '../batch/reasons';
+import type { AmountRow } from '../batch/commands/amounts';
+import { holdReason } from '../i18n/operator-answers';
+import { failureReason } from '../i18n/row-reasons';
 import { t } from '../i18n';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
 import type { batchWorkflow } from '../../workflows/batch';

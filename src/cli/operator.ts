@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import type { UpdateDefinition } from '@temporalio/common';
 import { ConfigError, loadLoginName } from '../config';
 import { findSigner } from '../policy/credential';
-import { commandAnswer } from '../batch/answers';
+import { commandAnswer } from '../i18n/operator-answers';
 import { CliFailure } from './connect';
 
 /**

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { Command } from 'commander';
-import { lookupPayout } from '../batch/lookup';
+import { lookupPayout } from '../batch/services/lookup';
 import { t } from '../i18n';
 import { formatRubles } from '../money';
 import { requireSigner } from '../policy/credential';

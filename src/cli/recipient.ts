@@ -6,7 +6,7 @@ import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts
 import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
-import { policyHeadroom, type RecipientHeadroom } from '../batch/headroom';
+import { policyHeadroom, type RecipientHeadroom } from '../batch/services/headroom';
 import { linkState, maskedInn, readRecipient } from '../recipient/read';
 import { redactText } from '../logger';
 import { CliFailure, withClient } from './connect';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadBatchPaths } from '../batch/config';
+import { loadBatchPaths } from '../batch/services/config';
 import { resealStore } from '../batch/store/reseal';
 import { batchStoreFor, closeBatchStores } from '../batch/store/open';
 import { t } from '../i18n';

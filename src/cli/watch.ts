@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { loadBatchPaths } from '../batch/config';
-import { watchInbox, type WatchEvent } from '../batch/watch';
+import { loadBatchPaths } from '../batch/services/config';
+import { watchInbox, type WatchEvent } from '../batch/commands/watch';
 import { requireSigner } from '../policy/credential';
 import { loadPolicy } from '../policy/file';
 import { t } from '../i18n';

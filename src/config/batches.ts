@@ -1,7 +1,7 @@
 import { loadDataDir } from './process';
 import type { Env } from './core';
 
-/** Where batches live on disk (src/batch/config.ts resolves them to absolute paths). */
+/** Where batches live on disk (src/batch/services/config.ts resolves them to absolute paths). */
 export interface BatchFolderSettings {
   /** PAYRUN_DATA_DIR: the folder batch store is `<dataDir>/store/`. */
   dataDir: string;

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import type { startSandbox } from '../sandbox/index';
-import { validateFaultSettings } from '../sandbox/faults';
 import { ConfigError, readPem, type Env } from './core';
 
 /**
@@ -49,8 +47,33 @@ const schema = z.object({
   initialDeposit: z.coerce.number().int().min(0).optional(),
 });
 
-/** Reads SANDBOX_* variables; every bad variable is named in one ConfigError. */
-export function loadSandboxEnv(env: Env = process.env): Parameters<typeof startSandbox>[0] {
+/** The sandbox's options as the variables give them (src/sandbox/main.ts hands them to startSandbox). */
+export interface SandboxEnv<Faults> {
+  port: number;
+  host: string;
+  projects: { id: string; publicKeyPem: string }[];
+  bankPrivateKeyPem?: string;
+  webhookUrl?: string;
+  dataDir?: string;
+  optionalWebhooks: boolean;
+  admin: boolean;
+  seed: number;
+  clock?: { startAt: string };
+  faults?: Faults;
+  profile: 'instant' | 'realistic';
+  timings?: Record<string, number>;
+  accounts?: { initialDepositKopecks: number };
+}
+
+/**
+ * Reads SANDBOX_* variables; every bad variable is named in one ConfigError. The fault rules are
+ * checked by the sandbox's own checker, handed in (checkFaults) so that src/config, which the sandbox
+ * imports, does not import the sandbox back.
+ */
+export function loadSandboxEnv<Faults>(
+  checkFaults: (json: unknown) => Faults,
+  env: Env = process.env,
+): SandboxEnv<Faults> {
   const raw = Object.fromEntries(
     Object.entries(VARS).map(([k, name]) => [k, env[name] === '' ? undefined : env[name]]),
   );
@@ -80,11 +103,11 @@ export function loadSandboxEnv(env: Env = process.env): Parameters<typeof startS
       return undefined;
     }
   };
-  let faults;
+  let faults: Faults | undefined;
   const faultsJson = readJson(VARS.faultsFile, raw.faultsFile, true);
   if (faultsJson !== undefined) {
     try {
-      faults = validateFaultSettings(faultsJson);
+      faults = checkFaults(faultsJson);
     } catch (e) {
       problems.push(`${VARS.faultsFile}: ${(e as Error).message}`);
     }

@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BankClient } from '../bank';
-import type { BatchPaths } from '../batch/config';
+import type { BatchPaths } from '../batch/services/config';
 import type { Lang } from '../i18n';
 import type { Policy, PolicySource } from '../policy/file';
 import { ConfigError } from '../config';

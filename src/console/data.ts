@@ -3,8 +3,8 @@
  * (the look-up `payrun payout status` uses). Reading only; every change goes through src/batch.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { lookupPayout } from '../batch/lookup';
-import type { StoredBatchMeta } from '../batch/store';
+import { lookupPayout } from '../batch/services/lookup';
+import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/contracts/payout';
@@ -82,7 +82,7 @@ export type PayoutView =
   | { kind: 'running' | 'paid' | 'not_paid'; status: PayoutStatus }
   | { kind: 'needs_attention'; reason: string; status?: PayoutStatus };
 
-/** A payout, running or closed, as `payrun payout status` finds it (src/batch/lookup.ts). */
+/** A payout, running or closed, as `payrun payout status` finds it (src/batch/services/lookup.ts). */
 export async function findPayout(client: Client, reference: string): Promise<PayoutView> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);

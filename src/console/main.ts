@@ -3,7 +3,7 @@
  * PAYRUN_DATA_DIR/PAYRUN_BATCHES_DIR, and the bank's variables for the dry run when they are set.
  */
 import { createBankClient, type BankClient } from '../bank';
-import { loadBatchPaths } from '../batch/config';
+import { loadBatchPaths } from '../batch/services/config';
 import { loadConsoleSettings, loadOptionalBankConfig, loadProcessSettings, type Env } from '../config';
 import { createLogger } from '../logger';
 import { loadPolicy, PolicySource } from '../policy/file';

@@ -10,11 +10,11 @@
  *
  * Limits: a row the file alone takes past its person's per-payout, monthly or yearly limit is flagged at
  * once (the policy's limits, no ledger); then each person's ledger is asked in the background, as the dry
- * run asks it (src/batch/headroom.ts: queries, nothing reserved), and the flags are replaced with what
+ * run asks it (src/batch/services/headroom.ts: queries, nothing reserved), and the flags are replaced with what
  * the payouts would meet. Asked again when the answer is older than `limitsFreshMs`.
  */
-import { planHeadroom, type HeadroomOf, type HeadroomRow } from '../batch/headroom';
-import type { StoredBatchMeta } from '../batch/store';
+import { planHeadroom, type HeadroomOf, type HeadroomRow } from '../batch/services/headroom';
+import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchStore } from '../batch/store/contract';
 import type { Policy } from '../policy/file';
 import { IncomeLedger } from '../../workflows/recipient-ledger';

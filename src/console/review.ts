@@ -4,7 +4,7 @@
  * paid before, which rows a limit would refuse, and the change from the last file of the same name.
  * Pure: built from the store's rows by review-cache.ts, read by the page and the download.
  */
-import type { StoredRow } from '../batch/store';
+import type { StoredRow } from '../batch/store/files';
 import { maskDigits } from '../csv/report';
 import type { PayoutMethod, Recipient } from '../domain';
 import { maskedInn } from '../recipient/read';

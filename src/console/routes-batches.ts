@@ -1,25 +1,25 @@
 /**
  * Batches and payouts: the list, a batch's page and its live progress, approve/reject (signed by the
- * console for the person, sent with src/batch/decide.ts), pause/resume/cancel (the batch's Updates),
- * the audit trail (src/batch/audit.ts), the report files (the batch store's final) and a payout by
+ * console for the person, sent with src/batch/commands/decide.ts), pause/resume/cancel (the batch's Updates),
+ * the audit trail (src/batch/commands/audit.ts), the report files (the batch store's final) and a payout by
  * reference.
  */
-import { commandAnswer } from '../batch/answers';
+import { commandAnswer } from '../i18n/operator-answers';
 import { createReadStream, existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { batchAudit } from '../batch/audit';
-import { subjectOf } from '../batch/authorize';
-import { sendBatchDecision } from '../batch/decide';
-import { ledgerHeadroom } from '../batch/headroom';
-import { reportHere } from '../batch/settle';
+import { batchAudit } from '../batch/commands/audit';
+import { subjectOf } from '../batch/services/authorize';
+import { sendBatchDecision } from '../batch/commands/decide';
+import { ledgerHeadroom } from '../batch/services/headroom';
+import { reportHere } from '../batch/commands/settle';
 import { batchStoreFor } from '../batch/store/open';
 import { isBatchId, isReference } from '../domain';
 import { signStatement } from '../policy/keys';
 import type { BatchStatement } from '../../workflows/contracts/approval';
-import type { StoredBatchMeta } from '../batch/store';
+import type { StoredBatchMeta } from '../batch/store/files';
 import type { Decision } from '../i18n/review';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
 import type { ConsoleContext } from './context';

@@ -14,9 +14,9 @@ import {
   type SignedStatement,
 } from '../../workflows/contracts/approval';
 import { fromBase64url, rawKeyFromSpki, toBase64url, type PasskeyAlgorithm } from '../../workflows/webauthn';
-import { subjectOf } from '../batch/authorize';
+import { subjectOf } from '../batch/services/authorize';
 import { batchStoreFor } from '../batch/store/open';
-import type { StoredBatchMeta } from '../batch/store';
+import type { StoredBatchMeta } from '../batch/store/files';
 import { isBatchId } from '../domain';
 import { passkeyLine } from '../policy/passkeys';
 import type { ConsoleContext } from './context';

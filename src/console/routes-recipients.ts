@@ -3,7 +3,7 @@
  * logs keep), and the page shows it masked with the year's figures from the person's ledger.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ledgerHeadroom } from '../batch/headroom';
+import { ledgerHeadroom } from '../batch/services/headroom';
 import { checkInn12, isValidInn } from '../domain';
 import { t, type Lang } from '../i18n';
 import { maskedInn, readRecipient } from '../recipient/read';

@@ -1,8 +1,8 @@
 /** The batches list, a batch's page (counts, live progress, decisions, audit, downloads) and a payout's page. */
 import { moscowTime, money, t, type Lang } from '../i18n';
-import type { AuditEntry } from '../batch/audit';
-import { failureReason } from '../batch/reasons';
-import type { StoredBatchMeta } from '../batch/store';
+import type { AuditEntry } from '../batch/commands/audit';
+import { failureReason } from '../i18n/row-reasons';
+import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutStatus } from '../../workflows/contracts/payout';
 import type { BatchFilter, BatchListItem, PayoutView } from './data';

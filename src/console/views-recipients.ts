@@ -1,5 +1,5 @@
 /** A recipient's page: the year's figures, headroom under their limits, recent payouts and the link request. */
-import type { RecipientHeadroom } from '../batch/headroom';
+import type { RecipientHeadroom } from '../batch/services/headroom';
 import { moscowTime, money, t } from '../i18n';
 import type { RefusedReservation } from '../../workflows/contracts/recipient';
 import { linkState, type RecipientRead } from '../recipient/read';

@@ -5,7 +5,7 @@
  */
 import { money, t, type Lang } from '../i18n';
 import type { Decision } from '../i18n/review';
-import type { StoredBatchMeta } from '../batch/store';
+import type { StoredBatchMeta } from '../batch/store/files';
 import { html, masked, table, type Html } from './html';
 import type { Only, Order, ReviewRow } from './review';
 import type { ReviewEntry } from './review-cache';

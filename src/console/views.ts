@@ -5,7 +5,7 @@
  */
 import type { Lang } from '../i18n';
 import { money, moscowTime, t } from '../i18n';
-import type { DryRunReport } from '../batch/dry-run';
+import type { DryRunReport } from '../batch/commands/dry-run';
 import type { LoadedBatch, RowError } from '../csv';
 import type { HeldLogin } from './sign-in-guard';
 import { html, masked, table, type Html } from './html';

@@ -1,7 +1,7 @@
 /**
  * What a batch or payout answers an operator's command (approve, reject, pause, resume, cancel) and why
  * it refuses one. The workflows answer in English words (their history keeps them as they were);
- * src/batch/answers.ts finds which answer it is and says it again from here.
+ * src/i18n/operator-answers.ts finds which answer it is and says it again from here.
  */
 import { entry } from './lang';
 

@@ -307,7 +307,7 @@ export const BATCH_MESSAGES = {
     ru: (p) => `${p.file}: не удалось отправить: ${p.message}`,
     en: (p) => `${p.file}: could not submit: ${p.message}`,
   }),
-  /** For `batch submit` (src/batch/submit.ts describeError, src/cli/batch.ts): one validation error, one line. */
+  /** For `batch submit` (src/batch/commands/submit.ts describeError, src/cli/batch.ts): one validation error, one line. */
   'cli.row_error': entry<{ row: number; column: string | null; message: string; rule: string }>({
     ru: (p) => `строка ${p.row}${p.column ? `, столбец ${p.column}` : ''}: ${p.message} (${p.rule})`,
     en: (p) => `row ${p.row}${p.column ? `, column ${p.column}` : ''}: ${p.message} (${p.rule})`,

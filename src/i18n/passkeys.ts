@@ -1,6 +1,6 @@
 /**
  * Why a statement's proof does not count (workflows/approval-proofs.ts, workflows/webauthn.ts,
- * src/batch/passkey-evidence.ts say it in English; src/batch/answers.ts finds the shape and says it here).
+ * src/batch/services/passkey-evidence.ts say it in English; src/i18n/operator-answers.ts finds the shape and says it here).
  */
 import { entry } from './lang';
 

@@ -1,6 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { recipientLedgerId } from '../../activities/recipient';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { recipientLedgerId, taxpayerWorkflowId } from '../temporal/person-ids';
 import {
   refreshRecipientUpdate,
   type LinkRequestView,

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank';
-import { lookupPayout } from '../batch/lookup';
+import { lookupPayout } from '../batch/services/lookup';
 import { mapLimit } from '../map-limit';
 import { payoutStatusQuery, type PayoutStatus } from '../../workflows/contracts/payout';
 import { addDays, dayStartMs, moscowDay } from './days';

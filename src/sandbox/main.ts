@@ -1,9 +1,13 @@
-import { loadSandboxEnv } from '../config/sandbox';
+import { loadSandboxEnv as readSandboxEnv, type SandboxEnv } from '../config/sandbox';
 import type { Env } from '../config';
 import { createLogger } from '../logger';
+import { validateFaultSettings, type FaultSettings } from './faults';
 import { startSandbox, type RunningSandbox } from './index';
 
-export { loadSandboxEnv };
+/** The sandbox's options from SANDBOX_* variables, fault rules checked by the sandbox's own rules. */
+export function loadSandboxEnv(env?: Env): SandboxEnv<FaultSettings> {
+  return readSandboxEnv(validateFaultSettings, env);
+}
 
 /** Starts the sandbox from SANDBOX_* variables, prints where it listens, stops on SIGINT/SIGTERM. */
 export async function runSandboxFromEnv(

@@ -9,7 +9,7 @@ import { createRoutingActivities } from '../../activities/routing';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BankClient } from '../bank';
-import { REPORT_FAILED } from '../batch/finish';
+import { REPORT_FAILED } from '../batch/services/finish';
 import type { PayerConfig } from '../config';
 import type { WorkerMetrics } from '../metrics';
 import type { Policy } from '../policy/file';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { farAboveTypical, largestRows, largestStoredRows } from '../../src/batch/amounts';
-import { formatDryRun, type DryRunReport } from '../../src/batch/dry-run';
+import { farAboveTypical, largestRows, largestStoredRows } from '../../src/batch/commands/amounts';
+import { formatDryRun, type DryRunReport } from '../../src/batch/commands/dry-run';
 import { describeProgress } from '../../src/cli/follow';
 import { FolderBatchStore } from '../../src/batch/store/folder';
 import { readAllRows } from '../../src/batch/store/reads';

@@ -8,9 +8,9 @@ import {
   formatDryRun,
   NPD_CONCURRENCY,
   type DryRunProgress,
-} from '../../src/batch/dry-run';
+} from '../../src/batch/commands/dry-run';
 import { TEST_CARDS, TEST_INNS, type RunningSandbox } from '../../src/sandbox';
-import { inn12 } from '../csv/helpers';
+import { inn12 } from '../harness/csv-rows';
 import { partnerKeys, PROJECT, silentLogger, startTestSandbox, waitFor } from '../sandbox/signed-client';
 import { useLanguage } from '../harness/lang';
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { loadBatch, summarizeReport, writeReport, type LoadOptions, type ReportResult } from '../../src/csv';
-import { finishBatch, REPORT_FAILED, toReportResult } from '../../src/batch/finish';
-import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store';
+import { finishBatch, REPORT_FAILED, toReportResult } from '../../src/batch/services/finish';
+import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store/files';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
-import { accountRow, cardRow, cp1251, csvText, fpsRow, utf8 } from '../csv/helpers';
+import { accountRow, cardRow, cp1251, csvText, fpsRow, utf8 } from '../harness/csv-rows';
 
 /**
  * finishBatch streams the file and the outcomes; these tests hold it to the whole-file writer

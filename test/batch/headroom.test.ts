@@ -1,4 +1,4 @@
-import { planHeadroom, type HeadroomOf, type HeadroomRow } from '../../src/batch/headroom';
+import { planHeadroom, type HeadroomOf, type HeadroomRow } from '../../src/batch/services/headroom';
 
 // The dry run's headroom: rows taken in file order as their payouts would reserve them.
 const A = '500100732259';

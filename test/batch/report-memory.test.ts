@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'csv-parse/sync';
-import { finishBatch } from '../../src/batch/finish';
+import { finishBatch } from '../../src/batch/services/finish';
 import { makeReportFixture } from '../../bench/report-fixture';
 
 /**

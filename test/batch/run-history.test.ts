@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { evidenceOf, schedulesActivity } from '../../src/batch/run-history';
+import { evidenceOf, schedulesActivity } from '../../src/batch/services/run-history';
 import { ageText } from '../../workflows/time';
 
 // What a closed run's history proves about the bank (the earlier-runs guard of payouts and refunds).

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { finishBatch } from '../../src/batch/finish';
-import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store';
-import { dryRunProgressReporter } from '../../src/batch/dry-run';
+import { finishBatch } from '../../src/batch/services/finish';
+import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store/files';
+import { dryRunProgressReporter } from '../../src/batch/commands/dry-run';
 import { describeProgress } from '../../src/cli/follow';
 import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
 import { currentLang, moscowTime, t } from '../../src/i18n';
 import type { BatchProgress } from '../../workflows/contracts/batch';
-import { cardRow, csvText, HEADER, utf8 } from '../csv/helpers';
+import { cardRow, csvText, HEADER, utf8 } from '../harness/csv-rows';
 
 /**
  * What accounting reads is Russian unless PAYRUN_LANG=en: the report's reasons, the summary,

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentHash } from '../../src/csv';
-import { reportHere, settleFinished } from '../../src/batch/settle';
-import type { StoredBatchMeta } from '../../src/batch/store';
+import { reportHere, settleFinished } from '../../src/batch/commands/settle';
+import type { StoredBatchMeta } from '../../src/batch/store/files';
 import { FolderBatchStore } from '../../src/batch/store/folder';
 import { PostgresBatchStore } from '../../src/batch/store/postgres';
 import { batchWorkflowId } from '../../workflows/contracts/batch';

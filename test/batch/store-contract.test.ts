@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import type { BatchStore } from '../../src/batch/store/contract';
 import { FolderBatchStore } from '../../src/batch/store/folder';
 import { PostgresBatchStore } from '../../src/batch/store/postgres';
-import type { StoredBatchMeta, StoredRow } from '../../src/batch/store';
+import type { StoredBatchMeta, StoredRow } from '../../src/batch/store/files';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import type { SignedStatement } from '../../workflows/contracts/approval';
 import { Client } from 'pg';
-import { sealJson } from '../../src/batch/store';
+import { sealJson } from '../../src/batch/store/files';
 import { resealStore } from '../../src/batch/store/reseal';
 import { freshDatabase } from '../harness/postgres';
 import {

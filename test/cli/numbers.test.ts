@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { main } from '../../src/cli';
-import { pause } from '../../src/batch/watch';
+import { pause } from '../../src/batch/commands/watch';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from '../../src/cli/numbers';
 import { captureOutput } from '../harness/capture';
 

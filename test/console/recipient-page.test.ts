@@ -1,7 +1,7 @@
 import { describeRecipient } from '../../src/cli/recipient';
 import { MESSAGES } from '../../src/console/messages';
 import { recipientPage } from '../../src/console/views-recipients';
-import type { RecipientHeadroom } from '../../src/batch/headroom';
+import type { RecipientHeadroom } from '../../src/batch/services/headroom';
 import type { Lang } from '../../src/i18n';
 import type { RecipientView } from '../../workflows/contracts/recipient';
 

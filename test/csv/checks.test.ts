@@ -1,5 +1,16 @@
 import { checkInn12, isLuhnValid, isValidBankAccount, isValidInn12, normalizePhone } from '../../src/csv';
-import { accountFor, ACCOUNT, BIK, CARD, CARD2, inn12, INN, luhnCard, RKC_ACCOUNT, RKC_BIK } from './helpers';
+import {
+  accountFor,
+  ACCOUNT,
+  BIK,
+  CARD,
+  CARD2,
+  inn12,
+  INN,
+  luhnCard,
+  RKC_ACCOUNT,
+  RKC_BIK,
+} from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { loadBatch, looksLikeMojibake, writeReport } from '../../src/csv';
-import { cardRow, cp1251, csvText, HEADER, utf8, type Row } from './helpers';
+import { cardRow, cp1251, csvText, HEADER, utf8, type Row } from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -5,7 +5,7 @@
 import iconv from 'iconv-lite';
 import { parse } from 'csv-parse/sync';
 import { loadBatch, writeReport } from '../../src/csv';
-import { cardRow, csvText, HEADER, utf8, type Row } from './helpers';
+import { cardRow, csvText, HEADER, utf8, type Row } from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

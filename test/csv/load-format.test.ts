@@ -12,7 +12,7 @@ import {
   HEADER,
   INN,
   utf8,
-} from './helpers';
+} from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentHash, loadBatch, loadStopList, STOP_LIST_MESSAGE } from '../../src/csv';
-import { cardRow, csvText, HEADER, INN, INN2, INN3, utf8 } from './helpers';
+import { cardRow, csvText, HEADER, INN, INN2, INN3, utf8 } from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

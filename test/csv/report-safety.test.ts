@@ -1,7 +1,18 @@
 /** What a report may show: no formulas, no whole card, account or phone numbers. */
 import { parse } from 'csv-parse/sync';
 import { loadBatch, writeReport, type ReportResult } from '../../src/csv';
-import { ACCOUNT, accountRow, BIK, CARD, cardRow, csvText, fpsRow, HEADER, luhnCard, utf8 } from './helpers';
+import {
+  ACCOUNT,
+  accountRow,
+  BIK,
+  CARD,
+  cardRow,
+  csvText,
+  fpsRow,
+  HEADER,
+  luhnCard,
+  utf8,
+} from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -8,7 +8,17 @@ import {
   writeReport,
   type ReportResult,
 } from '../../src/csv';
-import { ACCOUNT, accountRow, CARD, cardRow, cp1251, csvText, fpsRow, HEADER, utf8 } from './helpers';
+import {
+  ACCOUNT,
+  accountRow,
+  CARD,
+  cardRow,
+  cp1251,
+  csvText,
+  fpsRow,
+  HEADER,
+  utf8,
+} from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -1,6 +1,6 @@
 /** Names, service names and descriptions are printable text of bounded length, and never formulas. */
 import { loadBatch, type RowError } from '../../src/csv';
-import { accountRow, cardRow, csvText, fpsRow, HEADER, utf8, type Row } from './helpers';
+import { accountRow, cardRow, csvText, fpsRow, HEADER, utf8, type Row } from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

@@ -13,7 +13,7 @@ import {
   luhnCard,
   utf8,
   type Row,
-} from './helpers';
+} from '../harness/csv-rows';
 import { useLanguage } from '../harness/lang';
 
 useLanguage('en'); // these tests check the English texts (PAYRUN_LANG=en); Russian is the default

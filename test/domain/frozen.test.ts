@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import * as domain from '../../src/domain';
-import { luhnCard } from '../csv/helpers';
+import { luhnCard } from '../harness/csv-rows';
 
 /** What @temporalio/worker's reusable VM does to a shared module's exports. */
 function deepFreeze(value: unknown, seen = new WeakSet<object>()): void {

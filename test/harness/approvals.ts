@@ -1,5 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { subjectOf } from '../../src/batch/authorize';
+import { subjectOf } from '../../src/batch/services/authorize';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { signStatement } from '../../src/policy/keys';
 import type { BatchStatement, PayoutStatement, SignedStatement } from '../../workflows/contracts/approval';

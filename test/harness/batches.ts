@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { parse } from 'csv-parse/sync';
 import * as iconv from 'iconv-lite';
-import type { BatchPaths } from '../../src/batch/config';
-import { batchFolders } from '../../src/batch/folders';
-import { submitBatch, type SubmitOptions } from '../../src/batch/submit';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { batchFolders } from '../../src/batch/services/folders';
+import { submitBatch, type SubmitOptions } from '../../src/batch/commands/submit';
 import { loadPolicy } from '../../src/policy/file';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import type { batchWorkflow } from '../../workflows/batch';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
 import type { PayoutOptions } from '../../workflows/contracts/payout';
 import type { Stack } from './stack';
-import { inn12 } from '../csv/helpers';
+import { inn12 } from './csv-rows';
 
 export interface CsvRow {
   reference: string;

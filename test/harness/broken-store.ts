@@ -6,7 +6,7 @@ import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadBatchStoreConfig } from '../../src/config/batch-store';
-import { batchDir } from '../../src/batch/store';
+import { batchDir } from '../../src/batch/store/files';
 
 const NOT_AN_OUTCOME = 'not an outcome';
 

@@ -2,10 +2,10 @@
  * A finished batch's report as a test on this host sees it, whichever batch store the run uses
  * (PAYRUN_BATCH_STORE): the folder store's worker writes it into done/ itself; with a shared store
  * (PostgreSQL) the worker keeps it in the store and the watcher settles it into done/, so the test
- * does what the watcher does (src/batch/settle.ts) before it reads the file.
+ * does what the watcher does (src/batch/commands/settle.ts) before it reads the file.
  */
-import type { BatchPaths } from '../../src/batch/config';
-import { reportHere, settleFinished } from '../../src/batch/settle';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { reportHere, settleFinished } from '../../src/batch/commands/settle';
 import { batchStoreFor } from '../../src/batch/store/open';
 import type { BatchFinal } from '../../workflows/contracts/batch';
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { loadBatchStoreConfig } from '../../src/config/batch-store';
-import { batchDir } from '../../src/batch/store';
+import { batchDir } from '../../src/batch/store/files';
 
 const chunkFile = (dataDir: string, batchId: string, index: number) =>
   join(batchDir(dataDir, batchId), `chunk-${String(index).padStart(5, '0')}.json`);

@@ -2,7 +2,7 @@ import { TEST_CARDS, TEST_INNS, TEST_PHONES, type RunningSandbox } from '../../s
 import { isCardNumber as luhnValid, isValidInn12 as inn12Valid } from '../../src/domain';
 import * as TV from '../../src/sandbox/test-values';
 import { card, payCard, rub, type SignedClient, startTestSandbox } from './signed-client';
-import { inn12 } from '../csv/helpers';
+import { inn12 } from '../harness/csv-rows';
 
 const T = {
   readyToConfirmMs: 60_000,

@@ -3,10 +3,10 @@ import { operatorShell, startTestCodecServer } from '../harness/codec';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { batchAudit } from '../../src/batch/audit';
-import { retryFailed } from '../../src/batch/retry';
+import { batchAudit } from '../../src/batch/commands/audit';
+import { retryFailed } from '../../src/batch/commands/retry';
 import { batchStoreFor } from '../../src/batch/store/open';
-import { InboxWatcher } from '../../src/batch/watch';
+import { InboxWatcher } from '../../src/batch/commands/watch';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
 import { signerFromKey, signStatement } from '../../src/policy/keys';
@@ -36,7 +36,7 @@ import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { settleAsWatcher } from '../harness/reports';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 
 /**
  * Who may pay, tried at every door against the real server, each case checked against the sandbox's

@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { batchFolders } from '../../src/batch/folders';
+import { batchFolders } from '../../src/batch/services/folders';
 import { batchStoreFor } from '../../src/batch/store/open';
-import { submitBatch } from '../../src/batch/submit';
+import { submitBatch } from '../../src/batch/commands/submit';
 import { loadPolicy } from '../../src/policy/file';
 import { PROJECT_ROOT } from '../../src/paths';
 import { batchHandle, FAST_PAYOUTS } from '../harness/batches';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
-import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { dryRunBatch, formatDryRun } from '../../src/batch/commands/dry-run';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import {
   batchApproveSignal,

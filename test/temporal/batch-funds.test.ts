@@ -1,6 +1,6 @@
-import type { BatchPaths } from '../../src/batch/config';
-import { retryFailed } from '../../src/batch/retry';
-import { largestStoredRows } from '../../src/batch/amounts';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { retryFailed } from '../../src/batch/commands/retry';
+import { largestStoredRows } from '../../src/batch/commands/amounts';
 import { batchStoreFor } from '../../src/batch/store/open';
 import {
   batchCsv,

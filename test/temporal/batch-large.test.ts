@@ -1,4 +1,4 @@
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { readOutcomes } from '../../src/batch/store/reads';
 import {
@@ -14,7 +14,7 @@ import { reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
 import { batchProgressQuery, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
 import { batchDecision } from '../harness/approvals';
-import { sendBatchDecision } from '../../src/batch/decide';
+import { sendBatchDecision } from '../../src/batch/commands/decide';
 
 // 1 000 rows in `make test` (about 2 minutes on two cores); `make test-large` runs the same test with
 // 10 000 rows (about 6 minutes). A low continue-as-new threshold makes it continue as new at every

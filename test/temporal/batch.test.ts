@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
-import { InboxWatcher } from '../../src/batch/watch';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { InboxWatcher } from '../../src/batch/commands/watch';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import {
   batchCsv,

@@ -1,4 +1,4 @@
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { approveBatchUpdate } from '../../workflows/contracts/batch';

@@ -3,7 +3,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { Runtime } from '@temporalio/worker';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { readAllRows, readOutcomes } from '../../src/batch/store/reads';
 import { loadBatchStoreConfig } from '../../src/config/batch-store';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchCsv, batchTestPaths, ledgerPayouts, uniquePrefix } from '../harness/batches';
 import { runCli } from '../harness/cli-process';
 import { startStack, type Stack } from '../harness/stack';

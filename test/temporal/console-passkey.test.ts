@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { BatchPaths } from '../../src/batch/config';
-import { sendBatchDecision } from '../../src/batch/decide';
-import { subjectOf } from '../../src/batch/authorize';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { sendBatchDecision } from '../../src/batch/commands/decide';
+import { subjectOf } from '../../src/batch/services/authorize';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { hashPassword } from '../../src/console/passwords';
 import { parsePolicy } from '../../src/policy/file';

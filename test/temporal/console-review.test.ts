@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as iconv from 'iconv-lite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { formatRubles, rublesToKopecks } from '../../src/money';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { startDevServer, type RunningDevServer } from '../../src/devserver';
 import { writePolicy, type PersonSpec } from '../../src/policy/generate';

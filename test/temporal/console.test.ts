@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as iconv from 'iconv-lite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { writePolicy } from '../../src/policy/generate';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';

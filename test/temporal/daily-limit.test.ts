@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
 import { batchDecision } from '../harness/approvals';

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
-import { dryRunBatch } from '../../src/batch/dry-run';
-import { submitBatch } from '../../src/batch/submit';
-import { verdictFromTaxpayerWorkflow } from '../../src/batch/verdicts';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { dryRunBatch } from '../../src/batch/commands/dry-run';
+import { submitBatch } from '../../src/batch/commands/submit';
+import { verdictFromTaxpayerWorkflow } from '../../src/batch/commands/verdicts';
 import {
   batchCsv,
   batchHandle,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import {
   batchHandle,

@@ -13,7 +13,7 @@ import { batchHandle, batchTestPaths, dropAndSubmit, readReport, uniquePrefix } 
 import { startStack, type Stack } from '../harness/stack';
 import { decodePayloadJson } from '../harness/temporal';
 import { reportPathOf } from '../harness/reports';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 
 describe('a field added to the domain payout reaches the bank', () => {
   let stack: Stack;

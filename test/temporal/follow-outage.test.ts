@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { batchCsv, batchTestPaths, ledgerPayouts, uniquePrefix } from '../harness/batches';
 import { RestartableDevServer, WorkerSupervisor } from '../harness/chaos';
 import { startStack, type Stack } from '../harness/stack';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { readHistory } from '../../src/batch/run-history';
+import { readHistory } from '../../src/batch/services/run-history';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';

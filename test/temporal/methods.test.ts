@@ -1,13 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
-import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
-import { retryFailed } from '../../src/batch/retry';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { dryRunBatch, formatDryRun } from '../../src/batch/commands/dry-run';
+import { retryFailed } from '../../src/batch/commands/retry';
 import type { PayoutMethod } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
-import { lookupPayout } from '../../src/batch/lookup';
-import { verdictFromTaxpayerWorkflow, type TaxpayerAsk } from '../../src/batch/verdicts';
+import { lookupPayout } from '../../src/batch/services/lookup';
+import { verdictFromTaxpayerWorkflow, type TaxpayerAsk } from '../../src/batch/commands/verdicts';
 import {
   batchHandle,
   batchTestPaths,

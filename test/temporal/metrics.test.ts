@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { freePort } from '../../src/devserver/ports';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { batchCsv, batchHandle, batchTestPaths, dropAndSubmit, uniquePrefix } from '../harness/batches';

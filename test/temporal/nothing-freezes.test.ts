@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { lookupPayout } from '../../src/batch/lookup';
+import { lookupPayout } from '../../src/batch/services/lookup';
 import { reconcile } from '../../src/cli/payout';
-import { readHistory } from '../../src/batch/run-history';
+import { readHistory } from '../../src/batch/services/run-history';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
 import { refundWorkflowId, type RefundStatus } from '../../workflows/contracts/refund';
 import { useLanguage } from '../harness/lang';

@@ -1,4 +1,4 @@
-import { taxpayerWorkflowId } from '../../activities/bank';
+import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery } from '../../workflows/contracts/inbox';
 import {

@@ -1,4 +1,4 @@
-import { lookupPayout } from '../../src/batch/lookup';
+import { lookupPayout } from '../../src/batch/services/lookup';
 import { payoutStatus, reconcile } from '../../src/cli/payout';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';

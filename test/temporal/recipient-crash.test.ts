@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { recipientLedgerId } from '../../activities/recipient';
+import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
 import { freshInn } from '../harness/batches';
 import { outcome, paidEntries, payoutRequest, requestsTo, startPayout, FAST } from '../harness/payouts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchPaths } from '../../src/batch/config';
-import { recipientLedgerId, updateLedgerWithStart } from '../../activities/recipient';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { updateLedgerWithStart } from '../../activities/recipient';
+import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import {
   recipientQuery,

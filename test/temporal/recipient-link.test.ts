@@ -1,5 +1,5 @@
-import type { BatchPaths } from '../../src/batch/config';
-import { retryFailed } from '../../src/batch/retry';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { retryFailed } from '../../src/batch/commands/retry';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import {
   batchCsv,

@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BatchPaths } from '../../src/batch/config';
-import { outcomeReason } from '../../src/batch/reasons';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { outcomeReason } from '../../src/i18n/row-reasons';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
-import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
+import { setLedgerClockForTests } from '../../activities/recipient';
+import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
 import {

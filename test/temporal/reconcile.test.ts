@@ -1,4 +1,4 @@
-import { lookupPayout } from '../../src/batch/lookup';
+import { lookupPayout } from '../../src/batch/services/lookup';
 import { payoutStatus, reconcile } from '../../src/cli/payout';
 import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';

@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
-import type { BatchPaths } from '../../src/batch/config';
-import { REPORT_FAILED } from '../../src/batch/finish';
+import type { BatchPaths } from '../../src/batch/services/config';
+import { REPORT_FAILED } from '../../src/batch/services/finish';
 import { batchApproveSignal } from '../../workflows/contracts/batch';
 import { batchDecision } from '../harness/approvals';
 import { breakOutcomes } from '../harness/broken-store';

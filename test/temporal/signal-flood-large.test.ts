@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runsOfWorkflowIdQuery } from '../../src/batch/lookup';
+import { runsOfWorkflowIdQuery } from '../../src/batch/services/lookup';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
 import { confirmedPayout } from '../harness/floods';

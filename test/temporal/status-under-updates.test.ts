@@ -1,4 +1,4 @@
-import type { BatchPaths } from '../../src/batch/config';
+import type { BatchPaths } from '../../src/batch/services/config';
 import { freePort } from '../../src/devserver/ports';
 import {
   approveBatchUpdate,

@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
 import {

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { FPS_DESCRIPTION_MAX, loadBatch } from '../../src/csv';
-import { luhnCard } from '../csv/helpers';
+import { luhnCard } from '../harness/csv-rows';
 import type { PayoutRequest } from '../../src/domain';
 import {
   invalidInput,

@@ -6,7 +6,7 @@
  */
 import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
-import type { StoredBatchMeta, StoredRow } from '../store';
+import type { StoredBatchMeta, StoredRow } from './files';
 import type { StoreEntry } from './sealing';
 
 /** What to keep instead of an entry's stored text, or undefined to leave it (`payrun store seal`). */

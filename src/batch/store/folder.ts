@@ -1,15 +1,15 @@
 /**
  * The batch store in a local folder (`<dataDir>/store/`): the embedded default. Every process that
  * touches batches must share the folder, so it serves one host (or a shared volume). The files and
- * their sealing are src/batch/store.ts's; this adapts them to the BatchStore contract.
+ * their sealing are src/batch/store/files.ts's; this adapts them to the BatchStore contract.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyPrivateFile } from '../../private-fs';
 import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
-import { outcomeLines } from '../outcome-index';
-import * as files from '../store';
+import { outcomeLines } from './outcome-index';
+import * as files from './files';
 import type { BatchFileKind, BatchStore, Reseal } from './contract';
 import { resealFolderStore } from './folder-reseal';
 import { advancePasskeyCounter, readPasskeyCounters } from './passkey-counters';

@@ -14,7 +14,7 @@ import { runner } from 'node-pg-migrate';
 import { PRIVATE_FILE_MODE } from '../../private-fs';
 import type { SignedStatement } from '../../../workflows/contracts/approval';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
-import { CHUNK_ROWS, checkBatchId, checkFileSha256, type StoredBatchMeta, type StoredRow } from '../store';
+import { CHUNK_ROWS, checkBatchId, checkFileSha256, type StoredBatchMeta, type StoredRow } from './files';
 import { chunkRows } from './chunks';
 import type { BatchFileKind, BatchStore, Reseal } from './contract';
 import { resealPostgresStore } from './postgres-reseal';

@@ -1,6 +1,6 @@
 /** Whole-batch reads over any batch store, for the callers that need every row or outcome at once. */
 import type { BatchRowOutcome } from '../../../workflows/contracts/batch';
-import type { StoredRow } from '../store';
+import type { StoredRow } from './files';
 import type { BatchStore } from './contract';
 
 export async function readAllRows(store: BatchStore, batchId: string): Promise<StoredRow[]> {

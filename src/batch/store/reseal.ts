@@ -4,7 +4,7 @@
  * already in place are only checked. One that does not open is left as it is and named: the batch it
  * belongs to stays refused (nothing of it is paid) until someone looks. Sealing an old entry says nothing
  * about whether its rows are the approved file's: the worker proves that from the file itself
- * (src/batch/bound-rows.ts), whatever the store says.
+ * (src/batch/services/bound-rows.ts), whatever the store says.
  */
 import type { BatchStore } from './contract';
 import { describeEntry, isSealedInPlace, openEntry, sealEntry } from './sealing';

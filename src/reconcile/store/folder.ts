@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../../private-fs';
-import { openJson, sealJson } from '../../batch/store';
+import { openJson, sealJson } from '../../batch/store/files';
 import {
   checkAccount,
   checkDay,

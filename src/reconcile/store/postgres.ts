@@ -6,7 +6,7 @@
 import { rename } from 'node:fs/promises';
 import { writeFile } from 'node:fs/promises';
 import { PRIVATE_FILE_MODE } from '../../private-fs';
-import { openJson, sealJson } from '../../batch/store';
+import { openJson, sealJson } from '../../batch/store/files';
 import type { PostgresBatchStore } from '../../batch/store/postgres';
 import {
   checkAccount,

@@ -1,0 +1,93 @@
+/**
+ * A row outcome's reason as the report shows it, in the language set. The workflows write their
+ * reasons in English words and stable codes; those payrun itself words are said again from the
+ * message catalogue (a reference conflict's amounts in roubles, not kopecks), the bank's own texts are
+ * shown as the bank gave them.
+ */
+import { t, type Lang, currentLang, money } from './';
+import type { BatchFailure, BatchRowOutcome } from '../../workflows/contracts/batch';
+
+/** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */
+const DIFFERENCE_RU: Record<string, string> = {
+  'recipient tax number (INN)': 'ИНН получателя',
+  'card number': 'номер карты',
+  'bank account (BIK or account number)': 'банковский счёт (БИК или номер счёта)',
+  'FPS phone or bank': 'телефон или банк СБП',
+  'payee (the earlier payout does not record it)': 'получатель (прежняя выплата его не записала)',
+};
+
+/** "amount (150000 vs 15000000 kopecks)": the earlier and the requested amount. */
+const AMOUNT_IN_KOPECKS = /amount \((\d+) vs (\d+) kopecks\)/;
+
+/** The workflows' list of what differs ("amount (… kopecks), card number"), in the language set, amounts in roubles. */
+export function differencesText(text: string, lang: Lang = currentLang()): string {
+  return text
+    .split(', ')
+    .map((d) => {
+      const amount = AMOUNT_IN_KOPECKS.exec(d);
+      if (amount)
+        return t(
+          'report.reference_conflict_amount',
+          { then: Number(amount[1]), now: Number(amount[2]) },
+          lang,
+        );
+      const method = /^payment method \((\w+) vs (\w+)\)$/.exec(d);
+      if (method && lang === 'ru') return `способ выплаты (был ${method[1]}, в файле ${method[2]})`;
+      return lang === 'ru' ? (DIFFERENCE_RU[d] ?? d) : d;
+    })
+    .join(', ');
+}
+
+/** Who paid a reference before, from the workflows' "by batch X" / "by a payout … outside any batch". */
+function paidBy(reason: string): string | null {
+  return /by batch (batch-[0-9a-f]{16}(?:-retry-\d+)?)/.exec(reason)?.[1] ?? null;
+}
+
+export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): string | undefined {
+  const { reason } = o;
+  if (o.errorCode === 'batch_cancelled') return t('report.batch_cancelled', {}, lang);
+  if (o.errorCode === 'not_self_employed') return t('taxpayer.not_self_employed', {}, lang);
+  if (o.errorCode === 'not_linked') return t('taxpayer.not_linked', {}, lang);
+  if (!reason) return reason;
+  if (o.state === 'reference_conflict') {
+    const differs = /\(differs: (.*)\)/.exec(reason)?.[1];
+    if (differs !== undefined)
+      return t(
+        'reference.conflict',
+        { by: paidBy(reason), differences: differencesText(differs, lang) },
+        lang,
+      );
+  }
+  if (o.state === 'already_paid' && /^already paid by /.test(reason))
+    return t('reference.already_paid', { by: paidBy(reason) }, lang);
+  const limit = limitExceeded(reason);
+  if (o.state === 'limit_exceeded' && limit) return t('recipient.limit', limit, lang);
+  const taxService = /^the tax service check did not complete \((.+)\)$/.exec(reason);
+  if (taxService) return t('taxpayer.error', { code: taxService[1]! }, lang);
+  // Any amount still in kopecks is said in roubles.
+  return reason.replace(/(\d+) kopecks/g, (_, k: string) => money(Number(k)));
+}
+
+/** A failure the batch keeps for its status (batch status, the console's batch page), in the language set. */
+export function failureReason(f: BatchFailure, lang: Lang = currentLang()): string | undefined {
+  return outcomeReason({ ...f, amount: 0, ...(f.code ? { errorCode: f.code } : {}) }, lang);
+}
+
+/** The limits as activities/payout-runs.ts words a refused reservation. */
+const LIMIT_EXCEEDED =
+  /^([\d ]+,\d\d) ₽ would pass (?:the self-employed income cap for (\d{4}),|the (per-payout|monthly) limit of) ([\d ]+,\d\d) ₽: ([\d ]+,\d\d) ₽ left; nothing was sent to the bank$/;
+
+/** A limit_exceeded reason's figures, to say again in the language set (the dry run's words for it). */
+export function limitExceeded(reason: string) {
+  const m = LIMIT_EXCEEDED.exec(reason);
+  if (!m) return undefined;
+  const kopecks = (text: string) => Number(text.replace(/\D/g, ''));
+  const limit = m[2] ? 'yearly_cap' : m[3] === 'per-payout' ? 'per_payout' : 'per_month';
+  return {
+    limit,
+    amount: kopecks(m[1]!),
+    year: Number(m[2] ?? 0),
+    limitKopecks: kopecks(m[4]!),
+    leftKopecks: kopecks(m[5]!),
+  };
+}
