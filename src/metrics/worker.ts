@@ -21,6 +21,14 @@ const ENDINGS: Record<BatchRowState, true> = {
   reference_conflict: true,
 };
 
+/**
+ * Run ids of payouts already counted, newest last. A workflow task that fails after the payout's ending is
+ * known (or whose completion the server refuses) runs again from the start, and the sink fires again for
+ * the same run: the count is kept only once per run. A retried task comes within seconds to minutes, long
+ * before this many other payouts finish; a Set of this size is a few megabytes.
+ */
+const COUNTED_RUNS_KEPT = 50_000;
+
 /** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
 const BANK_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -61,6 +69,8 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly countedRuns = new Set<string>();
+
   constructor() {
     registerReconciliationMetrics(this.registry);
     this.reportsFailed.inc(0);
@@ -70,7 +80,12 @@ export class WorkerMetrics {
     }
   }
 
-  payoutFinished(state: string): void {
+  /** One payout run's ending; a second call for the same run (a retried workflow task) counts nothing. */
+  payoutFinished(state: string, runId: string): void {
+    if (this.countedRuns.has(runId)) return;
+    this.countedRuns.add(runId);
+    if (this.countedRuns.size > COUNTED_RUNS_KEPT)
+      this.countedRuns.delete(this.countedRuns.values().next().value as string);
     this.payouts.inc({ state });
   }
 

@@ -56,7 +56,8 @@ describe('the bank client counted for the worker, against the sandbox over HTTP'
 describe('the worker metrics endpoint', () => {
   it('serves the registry on GET /metrics only, and every ending starts at zero', async () => {
     const metrics = new WorkerMetrics();
-    metrics.payoutFinished('succeeded');
+    metrics.payoutFinished('succeeded', 'run-1');
+    metrics.payoutFinished('succeeded', 'run-1');
     metrics.batchRows(['succeeded', 'already_paid', 'already_paid']);
     const server = await serveMetrics(metrics.registry, '127.0.0.1', 0);
     try {
