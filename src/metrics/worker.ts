@@ -22,14 +22,14 @@ const ENDINGS: Record<BatchRowState, true> = {
 };
 
 /**
- * Run ids of payouts already counted, newest last. A workflow task that fails after the payout's ending is
- * known (or whose completion the server refuses) runs again from the start, and the sink fires again for
- * the same run: the count is kept only once per run. A retried task comes within seconds to minutes, long
- * before this many other payouts finish; a Set of this size is a few megabytes.
+ * Keys of outcomes already counted (a payout's run id; a batch's run and activity id), newest last. A
+ * workflow task that fails after a payout's ending is known runs again from the start, and the sink fires
+ * again for the same run; an activity retried after its completion was lost records its rows again. A
+ * retry comes within seconds to minutes, long before this many other outcomes; the Set is a few megabytes.
  */
-const COUNTED_RUNS_KEPT = 50_000;
+const COUNTED_KEYS_KEPT = 50_000;
 
-/** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
+/** Bank calls take/** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
 const BANK_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -69,7 +69,7 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
-  private readonly countedRuns = new Set<string>();
+  private readonly counted = new Set<string>();
 
   constructor() {
     registerReconciliationMetrics(this.registry);
@@ -82,15 +82,21 @@ export class WorkerMetrics {
 
   /** One payout run's ending; a second call for the same run (a retried workflow task) counts nothing. */
   payoutFinished(state: string, runId: string): void {
-    if (this.countedRuns.has(runId)) return;
-    this.countedRuns.add(runId);
-    if (this.countedRuns.size > COUNTED_RUNS_KEPT)
-      this.countedRuns.delete(this.countedRuns.values().next().value as string);
-    this.payouts.inc({ state });
+    if (this.firstTime(`payout/${runId}`)) this.payouts.inc({ state });
   }
 
-  batchRows(states: readonly string[]): void {
+  /** Rows a batch recorded; `key` names the recording, so a retried one (same key) counts nothing. */
+  batchRows(states: readonly string[], key?: string): void {
+    if (key !== undefined && !this.firstTime(`rows/${key}`)) return;
     for (const state of states) this.rows.inc({ state });
+  }
+
+  private firstTime(key: string): boolean {
+    if (this.counted.has(key)) return false;
+    this.counted.add(key);
+    if (this.counted.size > COUNTED_KEYS_KEPT)
+      this.counted.delete(this.counted.values().next().value as string);
+    return true;
   }
 
   batchReportFailed(): void {

@@ -61,6 +61,9 @@ describe('the worker metrics endpoint', () => {
     metrics.payoutFinished('succeeded', 'run-1');
     metrics.payoutFinished('succeeded', 'run-1');
     metrics.batchRows(['succeeded', 'already_paid', 'already_paid']);
+    // The same recording again (an activity retried after its completion was lost): counted once.
+    metrics.batchRows(['expired'], 'run-2/7');
+    metrics.batchRows(['expired'], 'run-2/7');
     const server = await serveMetrics(metrics.registry, '127.0.0.1', 0);
     try {
       const res = await fetch(`${server.url}/metrics`);
@@ -70,7 +73,8 @@ describe('the worker metrics endpoint', () => {
       expect(sample(text, 'payrun_payouts_finished_total{state="succeeded"}')).toBe(1);
       expect(sample(text, 'payrun_payouts_finished_total{state="needs_attention"}')).toBe(0);
       expect(sample(text, 'payrun_batch_rows_total{state="already_paid"}')).toBe(2);
-      expect(sample(text, 'payrun_batch_rows_total{state="expired"}')).toBe(0);
+      expect(sample(text, 'payrun_batch_rows_total{state="expired"}')).toBe(1);
+      expect(sample(text, 'payrun_batch_rows_total{state="failed"}')).toBe(0);
       expect((await fetch(`${server.url}/`)).status).toBe(404);
       expect((await fetch(`${server.url}/metrics`, { method: 'POST' })).status).toBe(404);
     } finally {
