@@ -18,6 +18,9 @@ export const POLL_CHECK_EVERY_MS = 5_000;
  */
 export const POLL_RECENT_MS = 90_000;
 
+/** How long one question to the server may take; a healthy one answers in milliseconds. */
+const ASK_LIMIT_MS = 5_000;
+
 /** gRPC's NOT_FOUND (@grpc/grpc-js is the SDK's dependency, not ours): what a deleted namespace answers. */
 const GRPC_NOT_FOUND = 5;
 
@@ -75,11 +78,18 @@ export class PollReadiness {
       const { taskQueue, identity } = w.options;
       for (const [kind, taskQueueType] of TYPES) {
         try {
-          const { pollers } = await this.client.workflowService.describeTaskQueue({
-            namespace: this.namespace,
-            taskQueue: { name: taskQueue },
-            taskQueueType,
-          });
+          // Bounded: a server that went away must turn the worker not ready within seconds, not after the
+          // client's retries or the staleness limit in current().
+          const ms = Math.min(this.everyMs, ASK_LIMIT_MS);
+          const { pollers } = await this.client.withAbortSignal(AbortSignal.timeout(ms), () =>
+            this.client.withDeadline(Date.now() + ms, () =>
+              this.client.workflowService.describeTaskQueue({
+                namespace: this.namespace,
+                taskQueue: { name: taskQueue },
+                taskQueueType,
+              }),
+            ),
+          );
           const mine = (pollers ?? []).filter((p) => p.identity === identity && p.lastAccessTime);
           const last = Math.max(0, ...mine.map((p) => tsToMs(p.lastAccessTime)));
           if (now - last > POLL_RECENT_MS)
