@@ -2,7 +2,10 @@
 // Compose's healthchecks for payrun's containers (docker-compose.yml runs it with the image's node; nothing
 // else in the slim image can make an HTTP request). Exit 0 healthy, 1 not; one line on stderr says why.
 //
-//   node deploy/healthcheck.js ok URL              a 2xx answer from URL (ingress /healthz, worker /metrics)
+//   node deploy/healthcheck.js ok URL              a 2xx answer from URL: the ingress's /healthz, the worker's
+//                                                  /ready (it polls Temporal) or /live (the process answers; for
+//                                                  an orchestrator that restarts). Never /metrics: a scrape is
+//                                                  not a health check (docs/operations.md, "Compose")
 //   node deploy/healthcheck.js answers URL         any HTTP answer (the codec server answers 401 without a token)
 //   node deploy/healthcheck.js inbox DIR SECONDS   no file waits in DIR longer than SECONDS: the watcher picks
 //                                                  a file up within a few polls of it settling, so an older one

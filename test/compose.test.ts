@@ -562,7 +562,8 @@ describe('docker-compose.yml and deploy/ (metrics)', () => {
     expect(byName.get('TemporalPersistenceLatency')).toContain(
       'persistence_latency_bucket{job="temporal-server"}',
     );
-    expect(byName.get('PayrunTaskQueueScheduleToStart')).toContain('taskqueue="payrun"');
+    // Every queue a worker polls: payrun's and the recipients' ledgers' beside it.
+    expect(byName.get('PayrunTaskQueueScheduleToStart')).toContain('taskqueue=~"payrun|payrun-recipients"');
     // payrun's task queue in compose is the one the alert watches.
     expect(s.worker!.environment!.PAYRUN_TASK_QUEUE).toBe('payrun');
     // Every engine metric an alert reads has a panel in the dashboard's engine row.

@@ -106,7 +106,7 @@ export function loadBankConfig(env: Env = process.env): BankConfig {
     problems.push(
       `${live ? 'BANK_BASE_URL_LIVE' : 'BANK_BASE_URL_TEST'}: required when BANK_ENV=${s.environment}`,
     );
-  const privateKeyPem = readPem(s.privateKey, s.privateKeyFile);
+  const privateKeyPem = readPem(s.privateKey, s.privateKeyFile, 'PARTNER_PRIVATE_KEY_FILE');
   if (!privateKeyPem)
     problems.push('PARTNER_PRIVATE_KEY or PARTNER_PRIVATE_KEY_FILE: required (signs requests)');
   problems.push(...checkBankTimeouts(s.connectTimeoutMs, s.requestTimeoutMs));
@@ -186,8 +186,8 @@ export function loadOptionalWebhookVerificationConfig(
   });
   const bankPublicKeyPem =
     s.environment === 'live'
-      ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile)
-      : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile);
+      ? readPem(s.bankPublicKeyLive, s.bankPublicKeyLiveFile, 'BANK_PUBLIC_KEY_LIVE_FILE')
+      : readPem(s.bankPublicKeyTest, s.bankPublicKeyTestFile, 'BANK_PUBLIC_KEY_TEST_FILE');
   return { environment: s.environment, ...(bankPublicKeyPem ? { bankPublicKeyPem } : {}) };
 }
 

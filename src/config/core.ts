@@ -41,11 +41,22 @@ export function parseSection<S extends z.ZodObject>(
   );
 }
 
-/** Reads a PEM given inline (with literal \n allowed) or from a file path. */
-export function readPem(inline: string | undefined, file: string | undefined): string | undefined {
+/**
+ * Reads a PEM given inline (with literal \n allowed) or from a file path; a file that cannot be read is
+ * a configuration error naming `fileVariable` (exit 2), not a bare ENOENT.
+ */
+export function readPem(
+  inline: string | undefined,
+  file: string | undefined,
+  fileVariable: string,
+): string | undefined {
   if (inline) return inline.replace(/\\n/g, '\n');
-  if (file) return readFileSync(file, 'utf8');
-  return undefined;
+  if (!file) return undefined;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError([`${fileVariable}: cannot read ${file} (${(err as Error).message})`]);
+  }
 }
 
 export const port = z.coerce.number().int().min(0).max(65535);

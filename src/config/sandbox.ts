@@ -86,9 +86,9 @@ export function loadSandboxEnv<Faults>(
   const s = parsed.success ? parsed.data : undefined;
   let publicKeyPem: string | undefined;
   try {
-    publicKeyPem = readPem(raw.partnerPublicKey, raw.partnerPublicKeyFile);
+    publicKeyPem = readPem(raw.partnerPublicKey, raw.partnerPublicKeyFile, VARS.partnerPublicKeyFile);
   } catch (e) {
-    problems.push(`${VARS.partnerPublicKeyFile}: ${(e as Error).message}`);
+    problems.push(...(e as ConfigError).problems);
   }
   if (!publicKeyPem && !problems.some((p) => p.startsWith(VARS.partnerPublicKeyFile)))
     problems.push(

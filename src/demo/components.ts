@@ -139,12 +139,17 @@ export async function startDemoComponents(opts: {
     components.push(ingress);
     await waitForHttp(`${ingressUrl}/`, ingress);
 
+    // The defaults when free; another worker on this machine holds them otherwise (a taken one exits 2).
+    const workerMetrics = `127.0.0.1:${await preferredPort(9465)}`;
+    const workerSdkMetrics = `127.0.0.1:${await preferredPort(9464)}`;
     components.push(
       startComponent(
         'worker',
         ['worker'],
         {
           ...temporal,
+          PAYRUN_WORKER_METRICS_ADDRESS: workerMetrics,
+          PAYRUN_WORKER_SDK_METRICS_ADDRESS: workerSdkMetrics,
           BANK_ENV: 'test',
           BANK_BASE_URL_TEST: sandboxUrl,
           BANK_PUBLIC_KEY_TEST_FILE: bankPublicKeyFile,

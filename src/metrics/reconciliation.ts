@@ -4,6 +4,7 @@ import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
 import { reconcileStoreFor } from '../reconcile/store/open';
+import { metricSource } from './source';
 
 const log = createLogger('metrics');
 
@@ -18,9 +19,10 @@ export function registerReconciliationMetrics(
   dataDir: () => string = () => loadDataDir(),
   today: () => string = () => moscowDay(Date.now()),
 ): void {
-  // A store this process cannot read (another key, a damaged file) loses its own figures, never the
-  // scrape: every other metric of the worker stays up, and the log says which account and why.
-  const read = async () => {
+  // An account this process cannot read (another key, a damaged file) loses its own figures; a store
+  // that cannot be read at all (PostgreSQL down) loses these gauges (payrun_metric_source_up says 0).
+  // Never the scrape: every other metric of the worker stays up.
+  const read = metricSource(registry, 'reconciliation_store', async () => {
     const store = reconcileStoreFor(dataDir());
     const all = [];
     for (const account of await store.accounts())
@@ -33,16 +35,17 @@ export function registerReconciliationMetrics(
         log.warn({ account, err: (err as Error).message }, 'reconciliation store unreadable: not counted');
       }
     return all;
-  };
+  });
   new Gauge({
     name: 'payrun_reconciliation_open_differences',
     help: "Differences between payrun and the bank's statements still open, by account and kind.",
     labelNames: ['account', 'kind'] as const,
     registers: [registry],
     async collect() {
-      const accounts = await read();
+      const answer = await read();
       this.reset();
-      for (const { account, open } of accounts)
+      if (!answer.up) return;
+      for (const { account, open } of answer.value)
         for (const kind of DIFFERENCE_KIND_NAMES)
           this.set({ account, kind }, open.filter((d) => d.kind === kind).length);
     },
@@ -53,10 +56,11 @@ export function registerReconciliationMetrics(
     labelNames: ['account'] as const,
     registers: [registry],
     async collect() {
-      const accounts = await read();
+      const answer = await read();
       this.reset();
+      if (!answer.up) return;
       const now = today();
-      for (const { account, open } of accounts)
+      for (const { account, open } of answer.value)
         this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
     },
   });

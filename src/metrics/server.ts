@@ -13,8 +13,10 @@ export type ReadyProbe = () => { ready: boolean; reasons: string[] };
 
 /**
  * `GET /metrics` on its own small server, for processes that have no HTTP server of their own (the
- * worker), and `GET /ready` when a probe is given: 200 when ready, 503 when not, the reasons as JSON.
- * Anything else is 404: this port is for Prometheus and health checks, never the bank or the internet.
+ * worker); `GET /live`, 200 whenever the process can answer at all (liveness: restart it when this fails);
+ * and `GET /ready` when a probe is given: 200 when ready, 503 when not, the reasons as JSON (readiness:
+ * send it no work, do not restart it). Anything else is 404: this port is for Prometheus and health
+ * checks, never the bank or the internet.
  */
 export async function serveMetrics(
   registry: Registry,
@@ -24,26 +26,24 @@ export async function serveMetrics(
 ): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    const json = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body) + '\n');
+    if (req.method === 'GET' && path === '/live') return json(200, { live: true });
     if (req.method === 'GET' && path === '/ready' && ready) {
       const answer = ready();
-      const body = JSON.stringify(answer) + '\n';
-      res.writeHead(answer.ready ? 200 : 503, { 'content-type': 'application/json' }).end(body);
-      return;
+      return json(answer.ready ? 200 : 503, answer);
     }
     if (req.method !== 'GET' || path !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
-    registry.metrics().then(
-      (text) => {
-        res.writeHead(200, {
-          'content-type': registry.contentType,
-          'content-length': String(Buffer.byteLength(text)),
-        });
-        res.end(text);
-      },
-      () => res.writeHead(500, { 'content-type': 'text/plain' }).end('metrics unavailable\n'),
-    );
+    void renderEachMetric(registry).then((text) => {
+      res.writeHead(200, {
+        'content-type': registry.contentType,
+        'content-length': String(Buffer.byteLength(text)),
+      });
+      res.end(text);
+    });
   });
   // Scrapes are short and rare; a client that holds a connection open must not pin the process.
   server.requestTimeout = 10_000;
@@ -64,4 +64,31 @@ export async function serveMetrics(
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The registry's text, each metric on its own: a metric whose collect throws (its source down) is left
+ * out and named in payrun_metric_collect_failed, and every other metric still answers. Collectors that
+ * know their source report it themselves too (payrun_metric_source_up, src/metrics/source.ts).
+ */
+async function renderEachMetric(registry: Registry): Promise<string> {
+  const names = registry.getMetricsAsArray().map((m) => m.name);
+  const parts = await Promise.all(
+    names.map((name) =>
+      registry.getSingleMetricAsString(name).then(
+        (text) => ({ name, text }),
+        () => ({ name, text: undefined }),
+      ),
+    ),
+  );
+  const failed = parts.filter((p) => p.text === undefined).map((p) => p.name);
+  // As registry.metrics() joins them (Prometheus text; payrun's registries never use OpenMetrics).
+  const text = parts.flatMap((p) => (p.text === undefined ? [] : [p.text])).join('\n\n') + '\n';
+  if (failed.length === 0) return text;
+  return (
+    text +
+    '\n# HELP payrun_metric_collect_failed Metrics left out of this scrape because reading them failed.\n' +
+    '# TYPE payrun_metric_collect_failed gauge\n' +
+    failed.map((name) => `payrun_metric_collect_failed{metric="${name}"} 1\n`).join('')
+  );
 }

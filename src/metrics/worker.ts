@@ -21,7 +21,15 @@ const ENDINGS: Record<BatchRowState, true> = {
   reference_conflict: true,
 };
 
-/** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
+/**
+ * Keys of outcomes already counted (a payout's run id; a batch's run and activity id), newest last. A
+ * workflow task that fails after a payout's ending is known runs again from the start, and the sink fires
+ * again for the same run; an activity retried after its completion was lost records its rows again. A
+ * retry comes within seconds to minutes, long before this many other outcomes; the Set is a few megabytes.
+ */
+const COUNTED_KEYS_KEPT = 50_000;
+
+/** Bank calls take/** Bank calls take tens of milliseconds on a good day; the bank's own timeout is 30 s. */
 const BANK_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -61,6 +69,8 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  private readonly counted = new Set<string>();
+
   constructor() {
     registerReconciliationMetrics(this.registry);
     this.reportsFailed.inc(0);
@@ -70,12 +80,23 @@ export class WorkerMetrics {
     }
   }
 
-  payoutFinished(state: string): void {
-    this.payouts.inc({ state });
+  /** One payout run's ending; a second call for the same run (a retried workflow task) counts nothing. */
+  payoutFinished(state: string, runId: string): void {
+    if (this.firstTime(`payout/${runId}`)) this.payouts.inc({ state });
   }
 
-  batchRows(states: readonly string[]): void {
+  /** Rows a batch recorded; `key` names the recording, so a retried one (same key) counts nothing. */
+  batchRows(states: readonly string[], key?: string): void {
+    if (key !== undefined && !this.firstTime(`rows/${key}`)) return;
     for (const state of states) this.rows.inc({ state });
+  }
+
+  private firstTime(key: string): boolean {
+    if (this.counted.has(key)) return false;
+    this.counted.add(key);
+    if (this.counted.size > COUNTED_KEYS_KEPT)
+      this.counted.delete(this.counted.values().next().value as string);
+    return true;
   }
 
   batchReportFailed(): void {

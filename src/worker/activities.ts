@@ -7,6 +7,7 @@ import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
 import { createWebhookActivities } from '../../activities/webhooks';
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BankClient } from '../bank';
 import { REPORT_FAILED } from '../batch/services/finish';
@@ -43,10 +44,6 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...createWebhookActivities(counted),
     ...createRecipientActivities(counted),
     ...createReconciliationActivities(counted),
-    /**
-     * Every row outcome of a batch passes through here once it is final; counted after the store has
-     * it. A retry after a lost completion counts its rows again: the counter is at least once.
-     */
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {
@@ -56,9 +53,19 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
         throw err;
       }
     },
+    /**
+     * Every row outcome of a batch passes through here once it is final; counted after the store has
+     * it, once per recording: a retry after a lost completion (same run, same activity id) on this
+     * worker counts nothing more.
+     */
     async recordBatchResults(input: Parameters<typeof batch.recordBatchResults>[0]): Promise<void> {
       await batch.recordBatchResults(input);
-      metrics?.batchRows(input.outcomes.map((o) => o.state));
+      const { workflowExecution, activityId } = Context.current().info;
+      const recording = workflowExecution && `${workflowExecution.runId}/${activityId}`;
+      metrics?.batchRows(
+        input.outcomes.map((o) => o.state),
+        recording,
+      );
     },
   };
 }

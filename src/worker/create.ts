@@ -78,7 +78,11 @@ async function createOneWorker(opts: PayrunWorkerOptions, taskQueue: string): Pr
   // Always registered, counted or not: a sink the bundle calls but the worker lacks is logged as an error.
   const sinks: InjectedSinks<PayrunMetricsSinks> = {
     payrunMetrics: {
-      payoutFinished: { fn: (_info, state) => opts.metrics?.payoutFinished(state), callDuringReplay: false },
+      // By run id: a retried workflow task calls the sink again for the same ending.
+      payoutFinished: {
+        fn: (info, state) => opts.metrics?.payoutFinished(state, info.runId),
+        callDuringReplay: false,
+      },
     },
   };
   return Worker.create({

@@ -1,5 +1,6 @@
 import { createBankClient } from '../bank';
 import {
+  ConfigError,
   loadBankConfig,
   loadPayerConfig,
   loadProcessSettings,
@@ -108,24 +109,23 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   }
 }
 
-/** Metrics never stop payouts: an address in use is a warning, and the worker runs without them. */
+/**
+ * A worker whose `/metrics` and `/ready` cannot be served is one nobody can watch or probe: an address
+ * in use (a second worker on the host with the defaults) stops the start, exit 2 naming the variable.
+ */
 async function startMetricsServer(
   metrics: WorkerMetrics,
   config: WorkerMetricsConfig,
   ready: ReadyProbe,
 ): Promise<MetricsServer | undefined> {
   if (!config.payrun) return undefined;
+  const address = `${config.payrun.host}:${config.payrun.port}`;
   try {
     return await serveMetrics(metrics.registry, config.payrun.host, config.payrun.port, ready);
   } catch (err) {
-    log.warn(
-      {
-        variable: WORKER_METRICS_VARS.payrun,
-        address: `${config.payrun.host}:${config.payrun.port}`,
-        reason: err instanceof Error ? err.message : String(err),
-      },
-      'payrun worker metrics not served: address unusable; set another address or off',
-    );
-    return undefined;
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ConfigError([
+      `${WORKER_METRICS_VARS.payrun} (${address}): cannot serve /metrics and /ready there (${reason}); set a free host:port or off`,
+    ]);
   }
 }

@@ -18,6 +18,9 @@ export const POLL_CHECK_EVERY_MS = 5_000;
  */
 export const POLL_RECENT_MS = 90_000;
 
+/** How long one question to the server may take; a healthy one answers in milliseconds. */
+const ASK_LIMIT_MS = 5_000;
+
 /** gRPC's NOT_FOUND (@grpc/grpc-js is the SDK's dependency, not ours): what a deleted namespace answers. */
 const GRPC_NOT_FOUND = 5;
 
@@ -68,33 +71,50 @@ export class PollReadiness {
     return { ready: last.reasons.length === 0, reasons: last.reasons };
   }
 
-  /** Asks the server, once per task queue and task type, when this process last polled it. */
+  /**
+   * Asks the server, once per task queue and task type (four questions, at once: a server that went
+   * away costs one question's limit, not four), when this process last polled it.
+   */
   async check(now = Date.now()): Promise<void> {
-    const reasons: string[] = [];
-    for (const w of this.worker.workers) {
-      const { taskQueue, identity } = w.options;
-      for (const [kind, taskQueueType] of TYPES) {
-        try {
-          const { pollers } = await this.client.workflowService.describeTaskQueue({
+    const questions = this.worker.workers.flatMap((w) =>
+      TYPES.map(([kind, taskQueueType]) => this.ask(w.options, kind, taskQueueType, now)),
+    );
+    const reasons = (await Promise.all(questions)).flat();
+    this.lastCheck = { at: Date.now(), reasons };
+  }
+
+  /** Why this queue and task type are not polled recently enough: nothing when they are. */
+  private async ask(
+    { taskQueue, identity }: { taskQueue: string; identity: string },
+    kind: (typeof TYPES)[number][0],
+    taskQueueType: (typeof TYPES)[number][1],
+    now: number,
+  ): Promise<string[]> {
+    try {
+      // Bounded: a server that went away must turn the worker not ready within seconds, not after the
+      // client's retries or the staleness limit in current().
+      const ms = Math.min(this.everyMs, ASK_LIMIT_MS);
+      const { pollers } = await this.client.withAbortSignal(AbortSignal.timeout(ms), () =>
+        this.client.withDeadline(Date.now() + ms, () =>
+          this.client.workflowService.describeTaskQueue({
             namespace: this.namespace,
             taskQueue: { name: taskQueue },
             taskQueueType,
-          });
-          const mine = (pollers ?? []).filter((p) => p.identity === identity && p.lastAccessTime);
-          const last = Math.max(0, ...mine.map((p) => tsToMs(p.lastAccessTime)));
-          if (now - last > POLL_RECENT_MS)
-            reasons.push(
-              last === 0
-                ? `no ${kind} poll on ${taskQueue} seen by the server`
-                : `last ${kind} poll on ${taskQueue} ${now - last} ms ago`,
-            );
-        } catch (err) {
-          reasons.push(`the server did not say who polls ${taskQueue}: ${(err as Error).message}`);
-          if ((err as { code?: unknown }).code === GRPC_NOT_FOUND)
-            this.gone ??= `the server says namespace ${this.namespace} does not exist: ${(err as Error).message}`;
-        }
-      }
+          }),
+        ),
+      );
+      const mine = (pollers ?? []).filter((p) => p.identity === identity && p.lastAccessTime);
+      const last = Math.max(0, ...mine.map((p) => tsToMs(p.lastAccessTime)));
+      if (now - last <= POLL_RECENT_MS) return [];
+      return [
+        last === 0
+          ? `no ${kind} poll on ${taskQueue} seen by the server`
+          : `last ${kind} poll on ${taskQueue} ${now - last} ms ago`,
+      ];
+    } catch (err) {
+      if ((err as { code?: unknown }).code === GRPC_NOT_FOUND)
+        this.gone ??= `the server says namespace ${this.namespace} does not exist: ${(err as Error).message}`;
+      return [`the server did not say who polls ${taskQueue}: ${(err as Error).message}`];
     }
-    this.lastCheck = { at: Date.now(), reasons };
   }
 }

@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, type LogLevel, type RuntimeOptions } from '@temporalio/worker';
-import { loadTemporalLogLevel } from '../config';
+import { ConfigError, loadTemporalLogLevel } from '../config';
 import { createLogger } from '../logger';
 
 let installed = false;
@@ -56,15 +56,10 @@ export function installTemporalRuntime(
       telemetryOptions: { logging, metrics: { prometheus: { bindAddress: opts.sdkMetricsAddress } } },
     });
   } catch (err) {
-    // Metrics never stop payouts: a worker whose port is taken (a second worker on one host) still works.
-    log.warn(
-      {
-        variable: opts.sdkMetricsVariable,
-        address: opts.sdkMetricsAddress,
-        reason: err instanceof Error ? err.message : String(err),
-      },
-      'Temporal SDK metrics not exported: address unusable; set another address or off',
-    );
-    Runtime.install(base);
+    // A worker whose SDK metrics cannot be exported is one nobody can watch: stop, exit 2, naming the variable.
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ConfigError([
+      `${opts.sdkMetricsVariable ?? 'the SDK metrics address'} (${opts.sdkMetricsAddress}): cannot export the SDK's /metrics there (${reason}); set a free host:port or off`,
+    ]);
   }
 }

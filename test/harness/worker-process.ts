@@ -27,7 +27,10 @@ export const workerLogPath = (pid: number | undefined) =>
 
 /** A payrun worker in its own OS process (`payrun worker`), its output kept for a failing test's post-mortem. */
 export function spawnWorkerProcess(env: NodeJS.ProcessEnv, cwd = ROOT): ChildProcess {
-  const child = spawnPayrunProcess(['worker'], env, cwd);
+  // Metrics off unless the test asks for them: a worker exits 2 when its metrics address is taken, and
+  // tests run several workers at once on one host.
+  const metricsOff = { PAYRUN_WORKER_METRICS_ADDRESS: 'off', PAYRUN_WORKER_SDK_METRICS_ADDRESS: 'off' };
+  const child = spawnPayrunProcess(['worker'], { ...metricsOff, ...env }, cwd);
   // Kept for the post-mortem of a failing crash test.
   const log = createWriteStream(workerLogPath(child.pid));
   child.stdout?.pipe(log);

@@ -1,6 +1,8 @@
 import { BankApiError, BankClient } from '../../src/bank';
 import { ConfigError } from '../../src/config';
+import { Gauge, Registry } from 'prom-client';
 import { serveMetrics, WorkerMetrics } from '../../src/metrics';
+import { metricSource } from '../../src/metrics/source';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { instrumentBankClient } from '../../src/worker/bank-metrics';
 import { loadWorkerMetricsConfig } from '../../src/config';
@@ -56,8 +58,12 @@ describe('the bank client counted for the worker, against the sandbox over HTTP'
 describe('the worker metrics endpoint', () => {
   it('serves the registry on GET /metrics only, and every ending starts at zero', async () => {
     const metrics = new WorkerMetrics();
-    metrics.payoutFinished('succeeded');
+    metrics.payoutFinished('succeeded', 'run-1');
+    metrics.payoutFinished('succeeded', 'run-1');
     metrics.batchRows(['succeeded', 'already_paid', 'already_paid']);
+    // The same recording again (an activity retried after its completion was lost): counted once.
+    metrics.batchRows(['expired'], 'run-2/7');
+    metrics.batchRows(['expired'], 'run-2/7');
     const server = await serveMetrics(metrics.registry, '127.0.0.1', 0);
     try {
       const res = await fetch(`${server.url}/metrics`);
@@ -67,7 +73,8 @@ describe('the worker metrics endpoint', () => {
       expect(sample(text, 'payrun_payouts_finished_total{state="succeeded"}')).toBe(1);
       expect(sample(text, 'payrun_payouts_finished_total{state="needs_attention"}')).toBe(0);
       expect(sample(text, 'payrun_batch_rows_total{state="already_paid"}')).toBe(2);
-      expect(sample(text, 'payrun_batch_rows_total{state="expired"}')).toBe(0);
+      expect(sample(text, 'payrun_batch_rows_total{state="expired"}')).toBe(1);
+      expect(sample(text, 'payrun_batch_rows_total{state="failed"}')).toBe(0);
       expect((await fetch(`${server.url}/`)).status).toBe(404);
       expect((await fetch(`${server.url}/metrics`, { method: 'POST' })).status).toBe(404);
     } finally {
@@ -111,5 +118,69 @@ describe('worker metrics configuration', () => {
       'PAYRUN_WORKER_METRICS_ADDRESS (9465): must be host:port (e.g. 0.0.0.0:9465, [::1]:9465) or off',
       'PAYRUN_WORKER_SDK_METRICS_ADDRESS (localhost:70000): must be host:port (e.g. 0.0.0.0:9465, [::1]:9465) or off',
     ]);
+  });
+});
+
+describe('the metrics endpoint when a source is down', () => {
+  it('answers /live, and /metrics 200 with the rest when one metric cannot be read', async () => {
+    const registry = new Registry();
+    new Gauge({ name: 'payrun_test_fine', help: 'reads fine', registers: [registry] }).set(7);
+    new Gauge({
+      name: 'payrun_test_broken',
+      help: 'its source throws',
+      registers: [registry],
+      collect() {
+        throw new Error('connection refused');
+      },
+    });
+    const server = await serveMetrics(registry, '127.0.0.1', 0);
+    try {
+      const live = await fetch(`${server.url}/live`);
+      expect({ status: live.status, body: await live.json() }).toEqual({ status: 200, body: { live: true } });
+      const res = await fetch(`${server.url}/metrics`);
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(sample(text, 'payrun_test_fine')).toBe(7);
+      expect(sample(text, 'payrun_metric_collect_failed{metric="payrun_test_broken"}')).toBe(1);
+      expect(text).not.toContain('payrun_test_broken ');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports a source that does not answer in time as down, its gauges left out, read once per scrape', async () => {
+    const registry = new Registry();
+    let reads = 0;
+    let hang = false;
+    const read = metricSource(
+      registry,
+      'slow_store',
+      async () => {
+        reads++;
+        if (hang) await new Promise((r) => setTimeout(r, 5_000).unref());
+        return 3;
+      },
+      200,
+    );
+    for (const name of ['payrun_test_a', 'payrun_test_b'])
+      new Gauge({
+        name,
+        help: 'from the slow store',
+        labelNames: ['store'] as const,
+        registers: [registry],
+        async collect() {
+          const answer = await read();
+          this.reset();
+          if (answer.up) this.set({ store: 'slow' }, answer.value);
+        },
+      });
+    const up = await registry.metrics();
+    expect(sample(up, 'payrun_metric_source_up{source="slow_store"}')).toBe(1);
+    expect(sample(up, 'payrun_test_b{store="slow"}')).toBe(3);
+    expect(reads).toBe(1);
+    hang = true;
+    const down = await registry.metrics();
+    expect(sample(down, 'payrun_metric_source_up{source="slow_store"}')).toBe(0);
+    expect(sample(down, 'payrun_test_a{store="slow"}')).toBeUndefined();
   });
 });
