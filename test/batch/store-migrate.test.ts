@@ -30,7 +30,13 @@ test('store migrate applies the migrations from the URL file once, and refuses t
   const dir = mkdtempSync(join(tmpdir(), 'payrun-migrate-'));
   const urlFile = join(dir, 'batch-store-url');
   writeFileSync(urlFile, `${pg.url}\n`);
-  const env = { PAYRUN_BATCH_STORE: 'postgres', PAYRUN_BATCH_STORE_URL_FILE: urlFile, PAYRUN_LANG: 'en' };
+  // As in the image (NODE_ENV=production): the Job has the store's URL and nothing else of payrun's.
+  const env = {
+    NODE_ENV: 'production',
+    PAYRUN_BATCH_STORE: 'postgres',
+    PAYRUN_BATCH_STORE_URL_FILE: urlFile,
+    PAYRUN_LANG: 'en',
+  };
 
   const first = await runCli(['store', 'migrate'], env);
   expect(first.stderr).toBe('');
