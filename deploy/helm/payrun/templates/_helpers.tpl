@@ -1,6 +1,10 @@
-{{/* Names and labels: every object is <release>-payrun-<component>. */}}
+{{/* Names and labels: every object is <release>-payrun-<component>, or <release>-<component> when the release's name says payrun already. */}}
 {{- define "payrun.fullname" -}}
+{{- if contains "payrun" .Release.Name -}}
+{{- .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- else -}}
 {{- printf "%s-payrun" .Release.Name | trunc 50 | trimSuffix "-" -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "payrun.labels" -}}
