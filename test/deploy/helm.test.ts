@@ -154,6 +154,12 @@ describe.each(VALUES)('deploy/helm/payrun with ci/%s', (values) => {
     expect(withKeyVolume.map((w) => w.metadata.name)).toEqual(['r1-payrun-worker']);
   });
 
+  test('the ingress is ready when Temporal answers, and alive without it', () => {
+    const ingress = podOf(named(objects, 'Deployment', 'ingress')).containers[0]!;
+    expect(ingress.readinessProbe?.httpGet?.path).toBe('/healthz'); // asks Temporal (docs/ingress.md)
+    expect(ingress.livenessProbe?.httpGet?.path).toBe('/metrics');
+  });
+
   test("the ingress Service keeps the client's address for the allow-list", () => {
     const service = named(objects, 'Service', 'ingress');
     expect(service.spec.externalTrafficPolicy).toBe('Local');
