@@ -176,6 +176,33 @@ describe.each(VALUES)('deploy/helm/payrun with ci/%s', (values) => {
     expect(claim.persistentVolumeClaim?.claimName).toBeTruthy();
   });
 
+  test("the console submits into the watcher's folders, on the same claim and node", () => {
+    const claimOf = (o: Rendered) =>
+      (podOf(o).volumes as { name: string; persistentVolumeClaim?: { claimName: string } }[]).find(
+        (v) =>
+          v.name === podOf(o).containers[0]!.volumeMounts!.find((m) => m.mountPath === '/app/batches')?.name,
+      )?.persistentVolumeClaim?.claimName;
+    const consoleApp = named(objects, 'Deployment', 'console');
+    const watcher = named(objects, 'Deployment', 'watcher');
+    expect(claimOf(consoleApp)).toBeTruthy();
+    expect(claimOf(consoleApp)).toBe(claimOf(watcher));
+    for (const o of [consoleApp, watcher])
+      expect(podOf(o).containers[0]!.env!.find((e) => e.name === 'PAYRUN_BATCHES_DIR')?.value).toBe(
+        '/app/batches',
+      );
+    const madeHere = objects.find((o) => o.kind === 'PersistentVolumeClaim');
+    if (madeHere) {
+      // ReadWriteOnce: one node mounts it, so the console must be scheduled beside the watcher.
+      expect(madeHere.metadata.name).toBe(claimOf(watcher));
+      const affinity = podOf(consoleApp) as unknown as {
+        affinity?: { podAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: unknown[] } };
+      };
+      expect(
+        JSON.stringify(affinity.affinity?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution),
+      ).toContain('"app.kubernetes.io/component":"watcher"');
+    }
+  });
+
   test('every container runs unprivileged on a read-only root filesystem', () => {
     for (const w of workloads(objects)) {
       expect(podOf(w).securityContext?.runAsNonRoot).toBe(true);

@@ -174,6 +174,11 @@ Volumes for the secrets a pod uses, one Secret each, only the key it needs, read
   value: {{ include "payrun.secretFile" (list . "payloadKeys") }}
 {{- end -}}
 
+{{/* The claim with accounting's folders: the watcher's, shared by the console, which submits into it. */}}
+{{- define "payrun.inboxClaim" -}}
+{{- .Values.watcher.inbox.existingClaim | default (printf "%s-watcher-inbox" (include "payrun.fullname" .)) -}}
+{{- end -}}
+
 {{/* Writable places on a read-only root filesystem. */}}
 {{- define "payrun.scratchVolumes" -}}
 - name: tmp
