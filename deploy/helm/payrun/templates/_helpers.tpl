@@ -131,8 +131,6 @@ Volumes for the secrets a pod uses, one Secret each, only the key it needs, read
 {{- define "payrun.settingsEnv" -}}
 - name: PAYRUN_DATA_DIR
   value: /app/data
-- name: BANK_ENV
-  value: {{ .Values.bank.env | quote }}
 - name: {{ printf "BANK_BASE_URL_%s" (.Values.bank.env | upper) }}
   value: {{ required "bank.baseUrl: the bank's address" .Values.bank.baseUrl | quote }}
 - name: BANK_API_VERSION
@@ -156,6 +154,16 @@ Volumes for the secrets a pod uses, one Secret each, only the key it needs, read
 - name: {{ $name }}
   value: {{ $value | quote }}
 {{- end }}
+{{- end -}}
+
+{{/*
+Which bank: for the processes that talk to it or check its webhooks (worker, ingress, watcher), as in
+compose. Not the console: with BANK_ENV set it would need the bank's private key for its dry run, which
+stays with the worker alone (the console says on its page why the dry run is off).
+*/}}
+{{- define "payrun.bankEnv" -}}
+- name: BANK_ENV
+  value: {{ .Values.bank.env | quote }}
 {{- end -}}
 
 {{/* The bank's webhook key, as the variable BANK_ENV picks. */}}
