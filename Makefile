@@ -51,10 +51,13 @@ lint: $(NODE_STAMP)
 	@if [ "$(WORKFLOW_TEMPLATE_CHECK)" = on ]; then node scripts/check-workflow-template.js; fi
 
 # The console's browser test drives Debian's chromium, the stores' tests a scratch PostgreSQL from Debian's
-# postgresql, the time-skipping tests Temporal's Java test server from Maven Central (test/workflows-time/):
-# each installed here where missing, once.
+# postgresql, the time-skipping tests Temporal's Java test server from Maven Central (test/workflows-time/),
+# the Helm chart's test helm, kubeconform and the Kubernetes API schemas from Go modules (deploy/helm/payrun):
+# each installed here where missing, once; the tests themselves download nothing.
 test: setup typecheck lint
 	scripts/ensure-chromium.sh >/dev/null
+	scripts/ensure-helm.sh >/dev/null
+	scripts/ensure-kube-schemas.sh >/dev/null
 	scripts/ensure-postgres.sh >/dev/null
 	scripts/ensure-test-server.sh >/dev/null
 	npx jest --ci
@@ -100,6 +103,8 @@ test-prod: setup
 PG_STORE_SUITES = 'test/temporal/(approvals|at-rest|batch|bound-rows|batch-control|batch-funds|batch-large|batch-store-hosts|batch-window|chaos|cli|console|dry-run-verdicts|export-utf16|field-end-to-end|follow-outage|handlers-total|methods|metrics|pii-history|recipient|recipient-crash|recipient-link|reconciliation-hosts|report-failure|taxpayer-poison|trust|unknown-keys)\.test\.ts'
 
 test-fast: $(NODE_STAMP)
+	scripts/ensure-helm.sh >/dev/null
+	scripts/ensure-kube-schemas.sh >/dev/null
 	npx jest --ci --selectProjects standalone
 
 demo: setup build

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/services/config';
+import { migrate } from '../batch/store/postgres';
 import { resealStore } from '../batch/store/reseal';
 import { batchStoreFor, closeBatchStores } from '../batch/store/open';
+import { loadBatchStoreConfig } from '../config';
 import { t } from '../i18n';
 import { CliFailure } from './connect';
 
@@ -25,5 +27,16 @@ export function registerStore(program: Command): void {
       } finally {
         await closeBatchStores();
       }
+    });
+  // Every process migrates before its first query anyway; the Helm chart's Job runs this before an upgrade's
+  // new processes start, so a migration that fails stops the upgrade instead of every new pod.
+  store
+    .command('migrate')
+    .description("bring the PostgreSQL batch store's tables up to date (node-pg-migrate, under its lock)")
+    .action(async () => {
+      const config = loadBatchStoreConfig();
+      if (config.kind !== 'postgres') throw new CliFailure(t('store.migrate_folder'));
+      await migrate(config.url);
+      console.log(t('store.migrated', { where: config.describe }));
     });
 }

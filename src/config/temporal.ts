@@ -131,7 +131,7 @@ const DEV_WORKFLOW_ID_SECRET = Buffer.from('payrun-dev-workflow-id-secret-not-se
  * not found again).
  */
 export function loadWorkflowIdSecret(env: Env = process.env): Buffer {
-  const raw = env.PAYRUN_WORKFLOW_ID_SECRET;
+  const raw = workflowIdSecretText(env);
   if (!raw) {
     if (isProduction(env))
       throw new ConfigError([
@@ -145,6 +145,24 @@ export function loadWorkflowIdSecret(env: Env = process.env): Buffer {
       `PAYRUN_WORKFLOW_ID_SECRET: ${secret.length} bytes; at least 32 are needed (openssl rand -base64 32)`,
     ]);
   return secret;
+}
+
+/** PAYRUN_WORKFLOW_ID_SECRET or, so that no secret sits in a process's environment (the Helm chart), its _FILE. */
+function workflowIdSecretText(env: Env): string | undefined {
+  const inline = env.PAYRUN_WORKFLOW_ID_SECRET || undefined;
+  const file = env.PAYRUN_WORKFLOW_ID_SECRET_FILE || undefined;
+  if (inline && file)
+    throw new ConfigError([
+      'PAYRUN_WORKFLOW_ID_SECRET and PAYRUN_WORKFLOW_ID_SECRET_FILE: set one, not both',
+    ]);
+  if (!file) return inline;
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    throw new ConfigError([
+      `PAYRUN_WORKFLOW_ID_SECRET_FILE: cannot read ${file} (${(err as Error).message})`,
+    ]);
+  }
 }
 
 /** TEMPORAL_LOG_LEVEL: the SDK's own log level; WARN keeps its routine chatter out of payrun's logs. */

@@ -211,6 +211,14 @@ export const BATCH_MESSAGES = {
     ru: (p) => `запечатано заново: ${p.resealed}; уже запечатаны на своём месте: ${p.current}`,
     en: (p) => `sealed again: ${p.resealed}; already sealed in place: ${p.current}`,
   }),
+  'store.migrated': entry<{ where: string }>({
+    ru: (p) => `таблицы хранилища пакетов обновлены: ${p.where}`,
+    en: (p) => `the batch store's tables are up to date: ${p.where}`,
+  }),
+  'store.migrate_folder': entry({
+    ru: () => 'PAYRUN_BATCH_STORE не postgres: у хранилища в папке нет таблиц, обновлять нечего',
+    en: () => 'PAYRUN_BATCH_STORE is not postgres: the folder store has no tables to bring up to date',
+  }),
   'store.seal_failed': entry<{ count: number; first: string }>({
     ru: (p) =>
       `не открылись и оставлены как есть: ${p.count} (первая: ${p.first}); ничего из их пакетов не выплачивается`,

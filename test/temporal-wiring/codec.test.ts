@@ -246,4 +246,19 @@ describe('keyed ids for personal data', () => {
     ).toThrow(/8 bytes; at least 32/);
     expect(loadWorkflowIdSecret({ PAYRUN_WORKFLOW_ID_SECRET: s1.toString('base64') }).equals(s1)).toBe(true);
   });
+
+  it('reads the secret from PAYRUN_WORKFLOW_ID_SECRET_FILE, naming the variable when it cannot', () => {
+    const s1 = randomBytes(32);
+    const dir = mkdtempSync(join(tmpdir(), 'payrun-id-secret-'));
+    const file = join(dir, 'workflow-id-secret');
+    writeFileSync(file, `${s1.toString('base64')}\n`);
+    const production = { NODE_ENV: 'production', PAYRUN_WORKFLOW_ID_SECRET_FILE: file };
+    expect(loadWorkflowIdSecret(production).equals(s1)).toBe(true);
+    expect(() =>
+      loadWorkflowIdSecret({ ...production, PAYRUN_WORKFLOW_ID_SECRET: s1.toString('base64') }),
+    ).toThrow(/set one, not both/);
+    expect(() => loadWorkflowIdSecret({ PAYRUN_WORKFLOW_ID_SECRET_FILE: join(dir, 'missing') })).toThrow(
+      /PAYRUN_WORKFLOW_ID_SECRET_FILE: cannot read/,
+    );
+  });
 });
