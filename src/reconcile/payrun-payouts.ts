@@ -1,8 +1,10 @@
 import type { Client } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import { maskDigits } from '../csv/report';
 import type { BankClient } from '../bank';
 import { lookupPayout } from '../batch/lookup';
 import { mapLimit } from '../map-limit';
-import { payoutStatusQuery, type PayoutStatus } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, type PayoutInput, type PayoutStatus } from '../../workflows/contracts/payout';
 import { addDays, dayStartMs, moscowDay } from './days';
 import type { PayrunPayout } from './match';
 
@@ -65,6 +67,8 @@ export async function listPayrunPayouts(opts: {
         ? { counterpartyAccount: status.payee.method.account }
         : {}),
     };
+    const recipient = await recipientOf(client, workflowId);
+    if (recipient) payout.recipient = recipient;
     if (!named.has(sessionId)) {
       const bankDate = await bankDateOf(opts.bank, sessionId, opts.signal);
       if (bankDate) payout.bankDate = bankDate;
@@ -83,6 +87,36 @@ async function payoutStatusOf(client: Client, workflowId: string): Promise<Payou
     return await client.workflow.getHandle(workflowId).query(payoutStatusQuery);
   } catch {
     return undefined; // a run that cannot answer yet has not paid anything the statement could show
+  }
+}
+
+/**
+ * Who the payout paid, from its own start input (payrun's record, decrypted by the worker's codec):
+ * the name, the INN, the account of a bank transfer, a card only masked. The first event alone is read
+ * (a run flooded with signals has a history too large to fetch whole); undefined when it cannot be read.
+ */
+async function recipientOf(client: Client, workflowId: string): Promise<PayrunPayout['recipient']> {
+  try {
+    const page = await client.workflowService.getWorkflowExecutionHistory({
+      namespace: client.options.namespace,
+      execution: { workflowId },
+      maximumPageSize: 1,
+    });
+    const started = page.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const input = await decodeFromPayloadsAtIndex<PayoutInput>(
+      client.options.loadedDataConverter,
+      0,
+      started?.input?.payloads,
+    );
+    const { recipient: r, method } = input.request;
+    return {
+      name: [r.lastName, r.firstName, r.middleName].filter(Boolean).join(' '),
+      inn: r.taxReference,
+      ...(method.type === 'bank_account' ? { account: method.account } : {}),
+      ...(method.type === 'card' ? { maskedCard: maskDigits(method.cardNumber, 'card') } : {}),
+    };
+  } catch {
+    return undefined; // the 1C file then names the bank's counterparty only, as before
   }
 }
 
