@@ -4,6 +4,7 @@ import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
 import { reconcileStoreFor } from '../reconcile/store/open';
+import { unreconciledDays } from '../reconcile/unreconciled';
 
 const log = createLogger('metrics');
 
@@ -11,7 +12,8 @@ const log = createLogger('metrics');
  * Open reconciliation differences, read from the reconciliation store at every scrape (so a restarted
  * worker reports them at once, and a difference resolved from the CLI drops out without the worker):
  * how many by account and kind, and the age of the oldest in Moscow business days, which the
- * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml).
+ * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml); and the days
+ * not reconciled (no statement, or never run), which PayrunReconciliationDaysUnreconciled watches.
  */
 export function registerReconciliationMetrics(
   registry: Registry,
@@ -28,6 +30,7 @@ export function registerReconciliationMetrics(
         all.push({
           account,
           open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
+          behind: (await unreconciledDays(store, account, today())).length,
         });
       } catch (err) {
         log.warn({ account, err: (err as Error).message }, 'reconciliation store unreadable: not counted');
@@ -58,6 +61,17 @@ export function registerReconciliationMetrics(
       const now = today();
       for (const { account, open } of accounts)
         this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
+    },
+  });
+  new Gauge({
+    name: 'payrun_reconciliation_days_unreconciled',
+    help: 'Days of an account not reconciled: no statement came, or reconciliation never ran them (yesterday excluded: the morning run does it).',
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      const accounts = await read();
+      this.reset();
+      for (const { account, behind } of accounts) this.set({ account }, behind);
     },
   });
 }
