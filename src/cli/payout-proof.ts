@@ -3,7 +3,9 @@
  * auditor checks with openssl alone. The raw `payment_finished` body and its X-PARTNER-SIGN travel
  * verbatim in the `bankEvent` signal the ingress sent the payout (Base64, so every byte survives) and
  * stay in the payout's history, encrypted by the payload codec; this command reads that history through
- * the codec (PAYRUN_PAYLOAD_KEYS), so a proof adds no event and no bank call to a payout.
+ * the codec (PAYRUN_PAYLOAD_KEYS), so a proof adds no event and no bank call to a payout. Reconciliation
+ * copies the bodies into its sealed store when it reconciles the payout's day, so they outlive the
+ * history (the namespace's retention removes it).
  *
  * Fail closed: a body is written only when it verifies under the bank key this command is configured
  * with (BANK_PUBLIC_KEY_*), is a `payment_finished` of the payout's own session and says succeeded.
@@ -17,15 +19,16 @@ import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { verifyWebhook } from '../bank/webhooks';
-import { loadWebhookVerificationConfig } from '../config';
 import type { PaymentSession } from '../bank/types/session';
+import { lookupPayout } from '../batch/lookup';
+import { loadDataDir, loadWebhookVerificationConfig } from '../config';
 import { t } from '../i18n';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
-import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
-import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/contracts/payout';
-import { lookupPayout } from '../batch/lookup';
+import { readPayoutHistory, type SignedFinish } from '../reconcile/payout-history';
+import { storedPayout } from '../reconcile/stored-proofs';
+import { reconcileStoreFor } from '../reconcile/store/open';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
 import { CliFailure, withClient } from './connect';
 
 export interface PayoutProof {
@@ -43,62 +46,57 @@ export function keyFingerprint(key: KeyObject): string {
   return (createHash('sha256').update(der).digest('hex').match(/../g) ?? []).join(':');
 }
 
-/** The paid status of a reference, or why there is nothing to prove. */
-async function paidStatus(client: Client, reference: string): Promise<PayoutStatus> {
+/** States of a paid row: the bank said succeeded (and, for `credited`, that the money arrived). */
+const PAID = new Set(['succeeded', 'credited']);
+
+/**
+ * The paid row's session and the signed payment_finished bodies kept of it: from the payout's history
+ * (every run) while Temporal keeps it, else from the reconciliation store, which copied them from the
+ * history when it reconciled the payout's day.
+ */
+async function candidates(
+  client: Client,
+  reference: string,
+  dataDir: string,
+): Promise<{ sessionId: string; finishes: SignedFinish[] }> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
-  if (lookup.kind === 'none') throw new CliFailure(t('payout.proof.none', { reference }));
+  const stored = () => storedPayout(reconcileStoreFor(dataDir), reference);
+  if (lookup.kind === 'none') {
+    const kept = await stored();
+    if (!kept) throw new CliFailure(t('payout.proof.none', { reference }));
+    if (!PAID.has(kept.state))
+      throw new CliFailure(t('payout.proof.notPaid', { reference, state: kept.state }));
+    return { sessionId: kept.sessionId, finishes: kept.finishes ?? [] };
+  }
   const status =
     lookup.kind === 'running'
       ? await client.workflow.getHandle(workflowId).query(payoutStatusQuery)
       : lookup.status;
-  if (status?.state !== 'succeeded' || !status.bank.sessionId)
+  if (!status || !PAID.has(status.state) || !status.bank.sessionId)
     throw new CliFailure(t('payout.proof.notPaid', { reference, state: status?.state ?? lookup.kind }));
-  return status;
-}
-
-/** Every run's `bankEvent` signals of one workflow, oldest first, decoded through the client's codec. */
-async function* bankEvents(client: Client, workflowId: string): AsyncGenerator<BankEventSignal> {
-  const runs: string[] = [];
-  for await (const wf of client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) runs.push(wf.runId);
-  for (const runId of runs.reverse()) {
-    let nextPageToken: Uint8Array | undefined;
-    do {
-      const page = await client.workflowService.getWorkflowExecutionHistory({
-        namespace: client.options.namespace,
-        execution: { workflowId, runId },
-        ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      for (const event of page.history?.events ?? []) {
-        const signal = event.workflowExecutionSignaledEventAttributes;
-        if (signal?.signalName !== bankEventSignal.name) continue;
-        yield await decodeFromPayloadsAtIndex<BankEventSignal>(
-          client.options.loadedDataConverter,
-          0,
-          signal.input?.payloads,
-        );
-      }
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
-  }
+  const { finishes } = await readPayoutHistory(client, workflowId, { runs: 'all' });
+  return {
+    sessionId: status.bank.sessionId,
+    finishes: finishes.length > 0 ? finishes : ((await stored())?.finishes ?? []),
+  };
 }
 
 const succeeded = (session: PaymentSession) => (session.payments ?? []).some((p) => p.status === 'succeeded');
 
-/** Writes the proof folder for a paid reference; refuses when the history holds no body the bank signed. */
+/** Writes the proof folder for a paid reference; refuses when no body the bank signed is kept of it. */
 export async function writePayoutProof(
   client: Client,
   reference: string,
   out: string,
   bankPublicKeyPem: string,
+  dataDir: string,
 ): Promise<PayoutProof> {
-  const status = await paidStatus(client, reference);
-  const sessionId = status.bank.sessionId!;
+  const { sessionId, finishes } = await candidates(client, reference, dataDir);
   const key = createPublicKey(bankPublicKeyPem);
-  for await (const evt of bankEvents(client, payoutWorkflowId(reference))) {
-    if (evt.type !== 'payment_finished' || !evt.signed) continue;
-    const body = Buffer.from(evt.signed.body, 'base64');
-    const verified = verifyWebhook(body, evt.signed.signature, key);
+  for (const finish of finishes) {
+    const body = Buffer.from(finish.body, 'base64');
+    const verified = verifyWebhook(body, finish.signature, key);
     if (!verified.ok || verified.event.type !== 'payment_finished') continue;
     const session = verified.event.session;
     if (session.id !== sessionId || !succeeded(session)) continue;
@@ -112,19 +110,19 @@ export async function writePayoutProof(
     };
     const fingerprint = keyFingerprint(key);
     writePrivateFile(files.body, body);
-    writePrivateFile(files.signature, Buffer.from(evt.signed.signature, 'base64'));
+    writePrivateFile(files.signature, Buffer.from(finish.signature, 'base64'));
     writePrivateFile(files.publicKey, key.export({ type: 'spki', format: 'pem' }).toString());
     writePrivateFile(
       files.verify,
       t('payout.proof.verify', {
         reference,
         sessionId,
-        receivedAt: evt.receivedAt,
-        signature: evt.signed.signature,
+        receivedAt: finish.receivedAt,
+        signature: finish.signature,
         fingerprint,
       }),
     );
-    return { reference, sessionId, receivedAt: evt.receivedAt, fingerprint, files };
+    return { reference, sessionId, receivedAt: finish.receivedAt, fingerprint, files };
   }
   throw new CliFailure(t('payout.proof.unsigned', { reference, sessionId }));
 }
@@ -144,7 +142,7 @@ export function registerPayoutProof(payout: Command): void {
     .action(async (reference: string, flags: { out: string }) => {
       const { bankPublicKeyPem } = loadWebhookVerificationConfig();
       await withClient(async (client) => {
-        const proof = await writePayoutProof(client, reference, flags.out, bankPublicKeyPem);
+        const proof = await writePayoutProof(client, reference, flags.out, bankPublicKeyPem, loadDataDir());
         console.log(t('payout.proof.written', { reference, out: flags.out, fingerprint: proof.fingerprint }));
       });
     });

@@ -1,4 +1,5 @@
 import type { DifferenceKind } from './kinds';
+import type { SignedFinish } from './payout-history';
 import { statementChanges, type StatementSnapshot } from './snapshot';
 
 /**
@@ -39,6 +40,8 @@ export interface PayrunPayout {
   counterpartyAccount?: string;
   /** Who was paid, from the payout's own input (payrun's record, sealed in the store): the 1C export names them. */
   recipient?: { name: string; inn?: string; account?: string; maskedCard?: string };
+  /** The payment_finished bodies its history was signalled, unchecked: `payrun payout proof` verifies them. */
+  finishes?: SignedFinish[];
 }
 
 export interface StatementTotals {

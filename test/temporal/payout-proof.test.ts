@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { writePayoutProof } from '../../src/cli/payout-proof';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { bankEventSignal } from '../../workflows/contracts/bank-event';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import { lookupPayout } from '../../src/batch/lookup';
+import { moscowDay } from '../../src/reconcile/days';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
+import { QUICK_WAIT, reconcileDayNow, sandboxAdmin } from '../harness/reconciliation';
 import { runCli } from '../harness/cli-process';
 import { useLanguage } from '../harness/lang';
 import { FAST, outcome, payoutRequest, startPayout } from '../harness/payouts';
@@ -23,6 +26,9 @@ function verify(dir: string): { status: number | null; out: string } {
   return { status: run.status, out: run.stdout.trim() };
 }
 
+// A deposit account of this file's own: reconciliation workflow ids name the account and the day.
+const DEPOSIT_ACCOUNT = '40702810700000000078';
+
 // Issue 37: every paid row carries the bank's signed proof, which openssl alone checks.
 describe('payrun payout proof', () => {
   useLanguage('en');
@@ -34,8 +40,11 @@ describe('payrun payout proof', () => {
         deliveries: { body: { type: string; session: { id: string } } }[];
       }
     ).deliveries;
+  let dataDir: string;
   beforeAll(async () => {
-    stack = await startStack();
+    dataDir = mkdtempSync(join(tmpdir(), 'payrun-proof-data-'));
+    process.env.PAYRUN_DATA_DIR = dataDir;
+    stack = await startStack({ sandbox: { accounts: { deposit: DEPOSIT_ACCOUNT } } });
   });
   afterAll(async () => stack?.stop());
 
@@ -50,6 +59,7 @@ describe('payrun payout proof', () => {
       request.reference,
       dir,
       stack.sandbox.bankPublicKeyPem,
+      dataDir,
     );
     expect(proof.sessionId).toBe(status.bank.sessionId);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
@@ -138,10 +148,41 @@ describe('payrun payout proof', () => {
     });
     const dir = join(mkdtempSync(join(tmpdir(), 'payrun-proof-')), 'proof');
     await expect(
-      writePayoutProof(stack.client, request.reference, dir, stack.sandbox.bankPublicKeyPem),
+      writePayoutProof(stack.client, request.reference, dir, stack.sandbox.bankPublicKeyPem, dataDir),
     ).rejects.toThrow(/holds no payment_finished of session/);
     expect(() => statSync(dir)).toThrow();
     await handle.terminate('test over');
+  });
+
+  it('outlives the history: reconciliation keeps the signed body, the proof is written from it', async () => {
+    const request = payoutRequest({ selfEmployed: false });
+    const status = await outcome(await startPayout(stack, request));
+    expect(status.state).toBe('succeeded');
+    const day = moscowDay((await sandboxAdmin(stack, 'clock')).now_ms as number);
+    expect(await reconcileDayNow(stack, day, QUICK_WAIT, DEPOSIT_ACCOUNT)).toMatchObject({
+      outcome: 'reconciled',
+    });
+    // The namespace's retention removes a closed history; deleting it does the same now.
+    const workflowId = payoutWorkflowId(request.reference);
+    await stack.client.workflowService.deleteWorkflowExecution({
+      namespace: stack.client.options.namespace,
+      workflowExecution: { workflowId },
+    });
+    await waitFor(
+      async () => (await lookupPayout(stack.client, workflowId)).kind === 'none',
+      60_000,
+      'the history gone',
+    );
+    const dir = join(mkdtempSync(join(tmpdir(), 'payrun-proof-')), 'proof');
+    const proof = await writePayoutProof(
+      stack.client,
+      request.reference,
+      dir,
+      stack.sandbox.bankPublicKeyPem,
+      dataDir,
+    );
+    expect(proof.sessionId).toBe(status.bank.sessionId);
+    expect(verify(dir)).toEqual({ status: 0, out: 'Verified OK' });
   });
 
   it('the command writes the folder for a paid row, with the key from BANK_PUBLIC_KEY_*', async () => {
