@@ -5,8 +5,9 @@ import type { ReconcileStore } from './store';
  * Days of an account that are not reconciled: every day whose statement never came
  * (`statement_unavailable`), and every day from the first one reconciliation ever ran for that has
  * no outcome at all (the schedule never ran it), up to the day before yesterday: yesterday is the
- * morning run's to do (docs/reconciliation.md). "Reconciled up to" the latest day
- * says nothing of the days before it; this list does, and the metric and its alert count it.
+ * morning run's to do (docs/reconciliation.md). "Reconciled up to" the latest day says nothing of the
+ * days before it; this list does, and the metric and its alert count it. Two listings of the store,
+ * then one read per day not reconciled (the metric reads it at every scrape).
  */
 export interface UnreconciledDay {
   day: string;
@@ -21,15 +22,19 @@ export async function unreconciledDays(
 ): Promise<UnreconciledDay[]> {
   const days = await store.outcomeDays(account);
   if (days.length === 0) return [];
+  const withOutcome = new Set(days);
+  const reconciled = new Set(await store.reconciledDays(account));
   const yesterday = addDays(today, -1);
   const last = [yesterday, days.at(-1)!].sort().at(-1)!;
   const out: UnreconciledDay[] = [];
   for (let day = days[0]!; day <= last; day = addDays(day, 1)) {
-    const outcome = await store.readDayOutcome(account, day);
-    if (!outcome) {
+    if (reconciled.has(day)) continue;
+    if (!withOutcome.has(day)) {
       if (day < yesterday) out.push({ day, why: 'never_reconciled' });
-    } else if (outcome.outcome !== 'reconciled')
-      out.push({ day, why: 'statement_unavailable', ...(outcome.error ? { error: outcome.error } : {}) });
+      continue;
+    }
+    const error = (await store.readDayOutcome(account, day))?.error;
+    out.push({ day, why: 'statement_unavailable', ...(error ? { error } : {}) });
   }
   return out;
 }
