@@ -93,7 +93,12 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         taskQueue: deps.taskQueue,
         day: step.day,
         sessions,
-        settled: new Set(Object.keys(await store().readMatchedSessions(step.account))),
+        // Matched on another day only: a re-run of this day matches its own payouts from scratch.
+        settled: new Set(
+          Object.entries(await store().readMatchedSessions(step.account)).flatMap(([session, on]) =>
+            on === step.day ? [] : [session],
+          ),
+        ),
         heartbeat: () => Context.current().heartbeat(),
         signal: Context.current().cancellationSignal,
       });

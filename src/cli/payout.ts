@@ -17,6 +17,7 @@ import {
 import { readPayoutEnding } from '../../workflows/payout-ending';
 import { CliFailure, withClient } from './connect';
 import { operator, sendCommand } from './operator';
+import { registerPayoutProof } from './payout-proof';
 
 /** No card, account, phone or tax number: what the bank said, its ids, the timeline. */
 function describeStatus(s: PayoutStatus): string[] {
@@ -132,6 +133,7 @@ export function registerPayout(program: Command): void {
         console.log(await reconcile(client, reference, taskQueue)),
       );
     });
+  registerPayoutProof(payout);
   payout
     .command('approve')
     .argument('<reference>', 'the payout reference')

@@ -12,6 +12,7 @@ import { signStatement, type Signer } from '../policy/keys';
 import { addDays, businessDaysBetween, moscowDay, parseDay } from '../reconcile/days';
 import { DIFFERENCE_KINDS } from '../reconcile/kinds';
 import { ensureReconciliationSchedule } from '../reconcile/schedule';
+import { unreconciledDays } from '../reconcile/unreconciled';
 import { reconcileStoreFor, withLocalReports } from '../reconcile/store/open';
 import type { DifferenceStatement } from '../../workflows/contracts/approval';
 import {
@@ -114,7 +115,10 @@ export async function reconcileDemoDay(
   return { result, clean, lines: describeDay(result) };
 }
 
-/** Every open difference of every account the store knows, oldest first, with its age in Moscow business days. */
+/**
+ * Every account the store knows: the days not reconciled (no statement, or never run) and every open
+ * difference, oldest first, with its age in Moscow business days.
+ */
 export async function reconcileStatus(
   dir: string,
   today = moscowDay(Date.now()),
@@ -127,11 +131,20 @@ export async function reconcileStatus(
     const open = Object.values(await store.readDifferences(account))
       .filter((d) => d.state === 'open')
       .sort((a, b) => a.day.localeCompare(b.day) || a.key.localeCompare(b.key));
+    const behind = await unreconciledDays(store, account, today);
     lines.push(
-      lang === 'ru'
-        ? `${account}: сверен по ${last ?? '—'}, открытых расхождений ${open.length}`
-        : `${account}: reconciled up to ${last ?? '—'}, ${open.length} open difference(s)`,
+      t(
+        'reconcile.status.account',
+        { account, last: last ?? '—', open: open.length, behind: behind.length },
+        lang,
+      ),
     );
+    for (const d of behind)
+      lines.push(
+        d.why === 'statement_unavailable'
+          ? t('reconcile.status.noStatement', { account, day: d.day, error: d.error ?? '—' }, lang)
+          : t('reconcile.status.neverRun', { account, day: d.day }, lang),
+      );
     for (const d of open) {
       const kind = DIFFERENCE_KINDS[d.kind];
       const age = businessDaysBetween(d.day, today);

@@ -41,4 +41,64 @@ export const PAYOUT_MESSAGES = {
     ru: (p) => `${p.reference}: возврат ждёт человека; проверьте в банке: ${p.reason}`,
     en: (p) => `${p.reference}: the refund needs a person; check at the bank: ${p.reason}`,
   }),
+  'payout.proof.none': entry<{ reference: string }>({
+    ru: (p) => `нет выплаты с номером ${p.reference}`,
+    en: (p) => `no payout with reference ${p.reference}`,
+  }),
+  'payout.proof.notPaid': entry<{ reference: string; state: string }>({
+    ru: (p) => `${p.reference}: не выплачена (${p.state}): доказывать нечего`,
+    en: (p) => `${p.reference}: not paid (${p.state}): there is nothing to prove`,
+  }),
+  'payout.proof.unsigned': entry<{ reference: string; sessionId: string }>({
+    ru: (p) =>
+      `${p.reference}: в истории выплаты нет подписанного банком payment_finished сессии ${p.sessionId}, который проверяется ключом банка (вебхук не дошёл, был больше 64 КиБ или история удалена по сроку хранения); запросите подтверждение в банке по номеру сессии`,
+    en: (p) =>
+      `${p.reference}: the payout's history holds no payment_finished of session ${p.sessionId} that the bank's key verifies (the webhook never came, was over 64 KiB, or the history passed its retention); ask the bank to confirm the session`,
+  }),
+  'payout.proof.written': entry<{ reference: string; out: string; fingerprint: string }>({
+    ru: (p) =>
+      `${p.reference}: доказательство выплаты записано в ${p.out} (ключ банка SHA-256 ${p.fingerprint}); проверка — в ${p.out}/VERIFY.txt`,
+    en: (p) =>
+      `${p.reference}: proof of payment written to ${p.out} (bank key SHA-256 ${p.fingerprint}); how to check it: ${p.out}/VERIFY.txt`,
+  }),
+  'payout.proof.verify': entry<{
+    reference: string;
+    sessionId: string;
+    receivedAt: string;
+    signature: string;
+    fingerprint: string;
+  }>({
+    ru: (p) =>
+      [
+        `Выплата ${p.reference}, сессия банка ${p.sessionId}: вебхук payment_finished, подписанный банком, получен ${p.receivedAt}.`,
+        '',
+        'body.json         тело вебхука байт в байт, как его прислал банк',
+        'signature.bin     подпись RSA-SHA256 банка (заголовок X-PARTNER-SIGN, раскодированный из Base64)',
+        'bank-public.pem   открытый ключ банка, которым payrun проверил подпись',
+        '',
+        `X-PARTNER-SIGN: ${p.signature}`,
+        `Отпечаток ключа банка (SHA-256 от DER): ${p.fingerprint}`,
+        'Сверьте его с ключом, который банк опубликовал: openssl pkey -pubin -in bank-public.pem -outform DER | openssl dgst -sha256',
+        '',
+        'Проверка (ответ «Verified OK»):',
+        'openssl dgst -sha256 -verify bank-public.pem -signature signature.bin body.json',
+        '',
+      ].join('\n'),
+    en: (p) =>
+      [
+        `Payout ${p.reference}, bank session ${p.sessionId}: the payment_finished webhook the bank signed, received ${p.receivedAt}.`,
+        '',
+        'body.json         the webhook body, byte for byte as the bank sent it',
+        "signature.bin     the bank's RSA-SHA256 signature (the X-PARTNER-SIGN header, decoded from Base64)",
+        "bank-public.pem   the bank's public key payrun checked it with",
+        '',
+        `X-PARTNER-SIGN: ${p.signature}`,
+        `Bank key fingerprint (SHA-256 of the DER): ${p.fingerprint}`,
+        'Compare it with the key the bank published: openssl pkey -pubin -in bank-public.pem -outform DER | openssl dgst -sha256',
+        '',
+        'Check (answers "Verified OK"):',
+        'openssl dgst -sha256 -verify bank-public.pem -signature signature.bin body.json',
+        '',
+      ].join('\n'),
+  }),
 };

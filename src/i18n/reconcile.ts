@@ -1,7 +1,27 @@
 import { entry } from './lang';
 
-/** What `payrun reconcile resolve` answers (src/cli/reconcile.ts): the worker's verdict, not the command's. */
+/**
+ * What `payrun reconcile resolve` answers (src/cli/reconcile.ts): the worker's verdict, not the command's;
+ * and what `payrun reconcile status` says of days not reconciled.
+ */
 export const RECONCILE_MESSAGES = {
+  'reconcile.status.account': entry<{ account: string; last: string; open: number; behind: number }>({
+    ru: (p) =>
+      `${p.account}: сверен по ${p.last}, открытых расхождений ${p.open}, несверенных дней ${p.behind}`,
+    en: (p) =>
+      `${p.account}: reconciled up to ${p.last}, ${p.open} open difference(s), ${p.behind} day(s) not reconciled`,
+  }),
+  'reconcile.status.noStatement': entry<{ account: string; day: string; error: string }>({
+    ru: (p) =>
+      `  ${p.day} не сверен: выписки нет (${p.error}); payrun reconcile day ${p.day} --account ${p.account}`,
+    en: (p) =>
+      `  ${p.day} not reconciled: no statement (${p.error}); payrun reconcile day ${p.day} --account ${p.account}`,
+  }),
+  'reconcile.status.neverRun': entry<{ account: string; day: string }>({
+    ru: (p) =>
+      `  ${p.day} не сверен: сверка не запускалась; payrun reconcile day ${p.day} --account ${p.account}`,
+    en: (p) => `  ${p.day} not reconciled: never run; payrun reconcile day ${p.day} --account ${p.account}`,
+  }),
   'reconcile.resolve.done': entry<{ key: string; by: string; reason: string; policyVersion: string }>({
     ru: (p) =>
       `${p.key}: закрыто, ${p.by}: ${p.reason} (проверено исполнителем по политике ${p.policyVersion})`,

@@ -5,6 +5,7 @@ import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
 import { reconcileStoreFor } from '../reconcile/store/open';
 import { metricSource } from './source';
+import { unreconciledDays } from '../reconcile/unreconciled';
 
 const log = createLogger('metrics');
 
@@ -12,7 +13,8 @@ const log = createLogger('metrics');
  * Open reconciliation differences, read from the reconciliation store at every scrape (so a restarted
  * worker reports them at once, and a difference resolved from the CLI drops out without the worker):
  * how many by account and kind, and the age of the oldest in Moscow business days, which the
- * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml).
+ * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml); and the days
+ * not reconciled (no statement, or never run), which PayrunReconciliationDaysUnreconciled watches.
  */
 export function registerReconciliationMetrics(
   registry: Registry,
@@ -30,6 +32,7 @@ export function registerReconciliationMetrics(
         all.push({
           account,
           open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
+          unreconciled: (await unreconciledDays(store, account, today())).length,
         });
       } catch (err) {
         log.warn({ account, err: (err as Error).message }, 'reconciliation store unreadable: not counted');
@@ -62,6 +65,19 @@ export function registerReconciliationMetrics(
       const now = today();
       for (const { account, open } of answer.value)
         this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
+    },
+  });
+  new Gauge({
+    name: 'payrun_reconciliation_days_unreconciled',
+    help: 'Days of an account not reconciled: no statement came, or reconciliation never ran them (yesterday excluded: the morning run does it).',
+    labelNames: ['account'] as const,
+    registers: [registry],
+    async collect() {
+      // Read with the other gauges: an account this process cannot read is left out of all of them.
+      const answer = await read();
+      this.reset();
+      if (!answer.up) return;
+      for (const { account, unreconciled } of answer.value) this.set({ account }, unreconciled);
     },
   });
 }

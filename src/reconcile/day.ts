@@ -3,6 +3,7 @@ import { addDays } from './days';
 import { type BankLine, matchDay, type PayrunPayout, type StatementTotals } from './match';
 import { type AccountHolder, oneCExport } from './onec';
 import { type DayReport, reportCsv, reportJson } from './report';
+import { snapshotOf } from './snapshot';
 import type { DayOutcome, DifferenceRecord, ReconcileStore, ResolutionEvidence } from './store';
 
 /** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
@@ -53,6 +54,7 @@ export interface ReconcileDayInput {
 export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome> {
   const { store, account, day, now } = input;
   const { lines, totals } = statementLines(input.statement);
+  const earlier = await store.readDayOutcome(account, day);
   const result = matchDay({
     account,
     day,
@@ -61,6 +63,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     previousClosing: (await store.readDayOutcome(account, addDays(day, -1)))?.closing,
     payouts: input.payouts,
     open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
+    ...(earlier?.statement ? { previous: earlier.statement } : {}),
   });
   const all = await store.readDifferences(account);
   const at = now.toISOString();
@@ -103,7 +106,16 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
       account,
       day,
       `1c-${account}-${day}.txt`,
-      oneCExport({ day, account, us: input.holder, lines, matched: result.matched, totals, createdAt: now }),
+      oneCExport({
+        day,
+        account,
+        us: input.holder,
+        lines,
+        matched: result.matched,
+        payouts: input.payouts,
+        totals,
+        createdAt: now,
+      }),
     ),
   };
   const outcome: DayOutcome = {
@@ -116,12 +128,16 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     settled: result.settled.length,
     files,
     at,
+    statement: snapshotOf(lines, totals),
   };
   await store.writeDayOutcome(outcome);
   return outcome;
 }
 
-/** Remembers the sessions a day matched, forgetting those matched more than MATCHED_KEPT_DAYS before it. */
+/**
+ * Remembers the sessions a day matched, forgetting those matched more than MATCHED_KEPT_DAYS before it.
+ * A re-run replaces the day's own: a session the corrected statement no longer shows is not remembered.
+ */
 async function rememberMatchedSessions(
   store: ReconcileStore,
   account: string,
@@ -130,7 +146,7 @@ async function rememberMatchedSessions(
 ): Promise<void> {
   const all = await store.readMatchedSessions(account);
   const oldest = addDays(day, -MATCHED_KEPT_DAYS);
-  for (const [session, on] of Object.entries(all)) if (on < oldest) delete all[session];
+  for (const [session, on] of Object.entries(all)) if (on < oldest || on === day) delete all[session];
   for (const session of sessions) all[session] ??= day;
   await store.writeMatchedSessions(account, all);
 }

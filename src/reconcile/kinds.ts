@@ -37,6 +37,20 @@ export const DIFFERENCE_KINDS = {
     actionRu: 'запросить у банка исправленную выписку; закрыть с причиной',
     actionEn: 'ask the bank for a corrected statement; resolve with a reason',
   },
+  statement_changed: {
+    ru: 'выписка банка за день изменилась после прошлой сверки',
+    en: "the bank's statement of the day changed since it was last reconciled",
+    actionRu: 'сверить изменённые строки с банком (номер строки и сессии в описании); закрыть с причиной',
+    actionEn:
+      'check the changed lines with the bank (line and session ids in the detail); resolve with a reason',
+  },
+  paired_by_amount: {
+    ru: 'списание без номера сессии совпало с выплатой только по сумме и счёту: подтвердить',
+    en: 'a debit without a session id has only the amount and account of a payout: confirm it',
+    actionRu: 'подтвердить у банка, что это та выплата (номер сессии в описании); закрыть с причиной',
+    actionEn:
+      'confirm with the bank that the line is this payout (session id in the detail); resolve with a reason',
+  },
 } as const;
 
 export type DifferenceKind = keyof typeof DIFFERENCE_KINDS;

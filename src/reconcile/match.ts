@@ -1,12 +1,18 @@
 import type { DifferenceKind } from './kinds';
+import type { SignedFinish } from './payout-history';
+import { statementChanges, type StatementSnapshot } from './snapshot';
 
 /**
  * Matching one day of the bank's statement with payrun's payouts. Pure (no I/O, no clock), so it is
  * unit-tested on its own and the same input always gives the same report.
  *
  * Order: a statement line with a session id belongs to payrun's payout of that session (the bank's
- * own identifier of an API payment); a debit without one is paired with an unmatched payout of the
- * same amount and counterparty account; what is left over on either side is a difference.
+ * own identifier of an API payment); what is left over on either side is a difference. A debit
+ * without a session id is never matched to a payout (every payout of payrun has a session): one of the
+ * same amount and counterparty account is named as a pair to confirm (`paired_by_amount`), and any
+ * other is unknown to payrun, so an unbooked payout and an outside debit of the same amount are two
+ * differences, not a match. Each run matches from scratch; what moved on the statement since the
+ * day's previous run (`previous`) is reported as `statement_changed`.
  */
 
 /** One line of the bank's statement, as reconciliation uses it (amounts in kopecks). */
@@ -32,6 +38,10 @@ export interface PayrunPayout {
   bankDate?: string;
   /** Where the money went when payrun knows the account (bank transfers); cards go through the bank's own account. */
   counterpartyAccount?: string;
+  /** Who was paid, from the payout's own input (payrun's record, sealed in the store): the 1C export names them. */
+  recipient?: { name: string; inn?: string; account?: string; maskedCard?: string };
+  /** The payment_finished bodies its history was signalled, unchecked: `payrun payout proof` verifies them. */
+  finishes?: SignedFinish[];
 }
 
 export interface StatementTotals {
@@ -62,7 +72,7 @@ export interface MatchedLine {
   sessionId: string;
   amount: number;
   type: 'debet' | 'credit';
-  by: 'session_id' | 'amount_and_counterparty';
+  by: 'session_id';
 }
 
 export interface DayInput {
@@ -76,6 +86,8 @@ export interface DayInput {
   payouts: PayrunPayout[];
   /** Differences still open from earlier days (a late line closes its missing_from_statement). */
   open: Difference[];
+  /** The statement as the day's previous run read it, when the day ran before: what moved since is reported. */
+  previous?: StatementSnapshot;
 }
 
 export interface DayResult {
@@ -142,17 +154,28 @@ export function matchDay(input: DayInput): DayResult {
       (p.bankDate === day || openMissing.has(p.sessionId)),
   );
   for (const line of withoutSession) {
+    // Amount and account are no proof the line is this payout: a pair to confirm, never a match.
     const i = unmatched.findIndex(
       (p) =>
         p.amount === line.amount &&
-        (p.counterpartyAccount === undefined || p.counterpartyAccount === line.counterparty.account),
+        p.counterpartyAccount !== undefined &&
+        p.counterpartyAccount === line.counterparty.account,
     );
-    if (i >= 0) {
-      match(line, unmatched[i]!, 'amount_and_counterparty');
-      unmatched.splice(i, 1);
+    if (i < 0) {
+      found(unknownLine(line));
       continue;
     }
-    found(unknownLine(line));
+    const p = unmatched.splice(i, 1)[0]!;
+    found({
+      key: `paired_by_amount:${p.sessionId}`,
+      kind: 'paired_by_amount',
+      reference: p.reference,
+      sessionId: p.sessionId,
+      bankSystemId: line.bankSystemId,
+      payrunAmount: p.amount,
+      bankAmount: line.amount,
+      detail: `line ${line.bankSystemId} has no session id; same amount and account as ${p.reference}`,
+    });
   }
   for (const p of unmatched)
     if (p.bankDate === day)
@@ -164,6 +187,21 @@ export function matchDay(input: DayInput): DayResult {
         payrunAmount: p.amount,
         detail: `payrun: ${p.state}`,
       });
+
+  if (input.previous) {
+    const sessions = new Map(input.payouts.map((p) => [p.sessionId, p.reference]));
+    for (const change of statementChanges(input.previous, input)) {
+      const reference = change.sessionId ? sessions.get(change.sessionId) : undefined;
+      found({
+        key: `statement_changed:${account}:${day}:${change.what}`,
+        kind: 'statement_changed',
+        ...(change.bankSystemId ? { bankSystemId: change.bankSystemId } : {}),
+        ...(change.sessionId ? { sessionId: change.sessionId } : {}),
+        ...(reference ? { reference } : {}),
+        detail: change.detail,
+      });
+    }
+  }
 
   const balance = balanceProblems(input);
   if (balance.length > 0)

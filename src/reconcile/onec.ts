@@ -1,6 +1,6 @@
 import * as iconv from 'iconv-lite';
 import { formatRubles } from '../money';
-import type { BankLine, MatchedLine, StatementTotals } from './match';
+import type { BankLine, MatchedLine, PayrunPayout, StatementTotals } from './match';
 
 /**
  * The day's movements in 1C's client-bank exchange format (`1CClientBankExchange`, version 1.03): the
@@ -9,6 +9,10 @@ import type { BankLine, MatchedLine, StatementTotals } from './match';
  * Every line of the statement becomes a document, payouts (debits) and credits alike: 1C posts each
  * document to the account and checks its balances against the statement section, so a file of
  * payouts only would leave the account's balance in 1C wrong. Sections and fields: docs/reconciliation.md.
+ * A payout payrun matched names its recipient from payrun's own record (name, INN, the account of a
+ * bank transfer; a card's masked number in the purpose, since the money went through the bank's
+ * account) and its reference; a return (a credit under a payout's session) names the payout it reverses.
+ * The file names people: it is an operator's file, kept owner-only like the reports.
  */
 export interface OneCParty {
   name: string;
@@ -30,6 +34,8 @@ export function oneCExport(input: {
   us: AccountHolder;
   lines: BankLine[];
   matched: MatchedLine[];
+  /** payrun's payouts of the day, by session: who each one paid. */
+  payouts?: PayrunPayout[];
   totals: StatementTotals;
   createdAt: Date;
 }): Buffer {
@@ -37,6 +43,7 @@ export function oneCExport(input: {
   const us: OneCParty = { ...input.us, account };
   const created = new Date(input.createdAt.getTime() + 3 * 3600_000).toISOString();
   const byLine = new Map(input.matched.map((m) => [m.bankSystemId, m]));
+  const bySession = new Map((input.payouts ?? []).map((p) => [p.sessionId, p]));
   const out: string[] = [
     '1CClientBankExchange',
     'ВерсияФормата=1.03',
@@ -61,10 +68,16 @@ export function oneCExport(input: {
   ];
   for (const line of input.lines) {
     const cp = line.counterparty;
-    const them: OneCParty = { name: cp.name, inn: cp.inn ?? '', account: cp.account };
+    const ours = line.type === 'debet' ? byLine.get(line.bankSystemId) : undefined;
+    const returned = line.type === 'credit' && line.sessionId ? bySession.get(line.sessionId) : undefined;
+    const payout = ours ? bySession.get(ours.sessionId) : returned;
+    const them = counterparty(line, payout?.recipient);
     const [payer, payee] = line.type === 'debet' ? [us, them] : [them, us];
-    const ours = byLine.get(line.bankSystemId);
-    const purpose = ours ? `${line.purpose}; payrun ${ours.reference}` : line.purpose;
+    const purpose = ours
+      ? `${line.purpose}; payrun ${ours.reference}${payout?.recipient?.maskedCard ? `; карта ${payout.recipient.maskedCard}` : ''}`
+      : returned
+        ? `${line.purpose}; возврат выплаты payrun ${returned.reference} (${returned.sessionId})`
+        : line.purpose;
     out.push(
       'СекцияДокумент=Платежное поручение',
       `Номер=${line.bankSystemId.replace(/\D/g, '').slice(-6) || line.bankSystemId}`,
@@ -88,4 +101,15 @@ export function oneCExport(input: {
   }
   out.push('КонецФайла');
   return iconv.encode(`${out.join('\r\n')}\r\n`, 'win1251');
+}
+
+/**
+ * The other side of a line: the person payrun paid (or who returned it), named from payrun's record,
+ * with the account of a bank transfer; the bank's own counterparty otherwise (a card payout goes
+ * through the bank's account, which is where the money went).
+ */
+function counterparty(line: BankLine, person: PayrunPayout['recipient']): OneCParty {
+  const cp = line.counterparty;
+  if (!person) return { name: cp.name, inn: cp.inn ?? '', account: cp.account };
+  return { name: person.name, inn: person.inn ?? '', account: person.account ?? cp.account };
 }

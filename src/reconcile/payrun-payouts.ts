@@ -1,10 +1,12 @@
 import type { Client } from '@temporalio/client';
+import { maskDigits } from '../csv/report';
 import type { BankClient } from '../bank';
 import { lookupPayout } from '../batch/services/lookup';
 import { mapLimit } from '../map-limit';
 import { payoutStatusQuery, type PayoutStatus } from '../../workflows/contracts/payout';
 import { addDays, dayStartMs, moscowDay } from './days';
 import type { PayrunPayout } from './match';
+import { readPayoutHistory } from './payout-history';
 
 /**
  * payrun's payouts that may be on one day's statement, each with the bank's date:
@@ -65,6 +67,7 @@ export async function listPayrunPayouts(opts: {
         ? { counterpartyAccount: status.payee.method.account }
         : {}),
     };
+    Object.assign(payout, await fromHistory(client, workflowId));
     if (!named.has(sessionId)) {
       const bankDate = await bankDateOf(opts.bank, sessionId, opts.signal);
       if (bankDate) payout.bankDate = bankDate;
@@ -83,6 +86,35 @@ async function payoutStatusOf(client: Client, workflowId: string): Promise<Payou
     return await client.workflow.getHandle(workflowId).query(payoutStatusQuery);
   } catch {
     return undefined; // a run that cannot answer yet has not paid anything the statement could show
+  }
+}
+
+/**
+ * What the payout's own history says: who it paid, from its start input (payrun's record, decrypted by
+ * the worker's codec: the name, the INN, the account of a bank transfer, a card only masked), and the
+ * signed payment_finished bodies it was signalled, kept in the day's sealed payouts so that
+ * `payrun payout proof` still finds them after the namespace's retention removed the history. At most
+ * two pages of the current run are read (a run flooded with signals is too large to fetch whole).
+ */
+async function fromHistory(
+  client: Client,
+  workflowId: string,
+): Promise<Pick<PayrunPayout, 'recipient' | 'finishes'>> {
+  try {
+    const { input, finishes } = await readPayoutHistory(client, workflowId, { runs: 'latest', maxPages: 2 });
+    if (!input) return finishes.length ? { finishes } : {};
+    const { recipient: r, method } = input.request;
+    return {
+      recipient: {
+        name: [r.lastName, r.firstName, r.middleName].filter(Boolean).join(' '),
+        inn: r.taxReference,
+        ...(method.type === 'bank_account' ? { account: method.account } : {}),
+        ...(method.type === 'card' ? { maskedCard: maskDigits(method.cardNumber, 'card') } : {}),
+      },
+      ...(finishes.length ? { finishes } : {}),
+    };
+  } catch {
+    return {}; // the 1C file then names the bank's counterparty only, and no proof is kept
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import type { DifferenceStatement, SignedStatement } from '../../workflows/contracts/approval';
 import type { Difference } from './match';
+import type { StatementSnapshot } from './snapshot';
 
 export type DifferenceState = 'open' | 'matched' | 'resolved';
 
@@ -43,6 +44,8 @@ export interface DayOutcome {
   files?: { csv: string; json: string; oneC: string };
   at: string;
   error?: string;
+  /** The statement this run matched (ids, amounts, balances): the next run of the day compares against it. */
+  statement?: StatementSnapshot;
 }
 
 /** What one day's steps hand each other: the bank's statement, then payrun's payouts of the day. */
@@ -67,6 +70,8 @@ export interface ReconcileStore {
   readDayOutcome(account: string, day: string): Promise<DayOutcome | undefined>;
   /** Days with an outcome 'reconciled', oldest first. */
   reconciledDays(account: string): Promise<string[]>;
+  /** Days with any outcome (reconciled or statement_unavailable), oldest first. */
+  outcomeDays(account: string): Promise<string[]>;
   /** Accounts the store holds anything of (the metrics read every one). */
   accounts(): Promise<string[]>;
 

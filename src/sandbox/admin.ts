@@ -6,7 +6,7 @@ import { ApiError } from './http/errors';
 import { book, depositAccount } from './ledger';
 import { answerLinkRequest } from './links';
 import type { Engine } from './engine';
-import type { AccountTx } from './state/types';
+import type { AccountTx, ReturnVia } from './state/types';
 import { sessionView } from './serialize';
 import { validateStatementFaults } from './statement';
 import type { WebhookDispatcher } from './webhooks/dispatcher';
@@ -95,7 +95,7 @@ export async function handleAdmin(
     return json({ session: sessionView(sb, s, s.apiVersion), internal: s });
   }
   const returnMatch = /^POST \/sessions\/([^/]+)\/return$/.exec(route);
-  if (returnMatch) return returnPayoutNow(d, decodeURIComponent(returnMatch[1]!));
+  if (returnMatch) return planReturn(d, decodeURIComponent(returnMatch[1]!), body);
   const linkMatch = /^POST \/onboarding\/([^/]+)$/.exec(route);
   if (linkMatch) return answerLink(d, decodeURIComponent(linkMatch[1]!), body);
   const actionMatch = /^POST \/actions\/([^/]+)$/.exec(route);
@@ -209,15 +209,32 @@ export async function handleAdmin(
   }
 }
 
-/** A succeeded payout comes back now (a return days later, after the clock moved): its credit is booked today. */
-function returnPayoutNow(d: AdminDeps, sessionId: string): Reply {
+const DAY_MS = 86_400_000;
+const RETURN_VIA = ['webhook', 'statement', 'both'];
+
+/**
+ * A succeeded payout of any method comes back: now, or `after_days` sandbox days later (a clock event,
+ * so `/__admin/clock/advance` brings it), told by `via`: `webhook` (payment_refunded, signed as the
+ * bank signs), `statement` (a credit line under the payout's session on that day's statement) or `both`.
+ */
+function planReturn(d: AdminDeps, sessionId: string, body: Record<string, unknown>): Reply {
   const s = d.sb.state.sessions[sessionId];
   const op = s?.operations.find((o) => o.kind === 'payout');
   if (!s || !op) return bad(`session ${sessionId}: no payout session with this id`, 404);
   if (op.status !== 'succeeded' || op.refunds.some((r) => r.returned))
     return bad(`session ${sessionId}: only a succeeded payout not yet returned can be returned`, 409);
-  d.engine.money.returnPayout(s, op);
-  return json({ status: 'ok' });
+  const days = body.after_days ?? 0;
+  if (typeof days !== 'number' || !Number.isFinite(days) || days < 0)
+    return bad('after_days: sandbox days from now, 0 or more (fractions allowed)');
+  const via = body.via ?? 'both';
+  if (typeof via !== 'string' || !RETURN_VIA.includes(via))
+    return bad(`via: one of ${RETURN_VIA.join(', ')}`);
+  if (days === 0) {
+    d.engine.money.returnPayout(s, op, via as ReturnVia);
+    return json({ status: 'ok', at: d.sb.ts(), via });
+  }
+  const event = d.sb.clock.schedule(days * DAY_MS, 'op.return', { op: op.id, via });
+  return json({ status: 'ok', at: d.sb.ts(event.at), via });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Sandbox } from './core';
 import { ApiError } from './http/errors';
 import { addLedger, book, depositAccount, settlementAccount } from './ledger';
 import type { WebhookDispatcher } from './webhooks/dispatcher';
-import type { Operation, Session } from './state/types';
+import type { Operation, ReturnVia, Session } from './state/types';
 import { isLinked } from './links';
 import { npdProfile } from './test-values';
 import { getPath } from './util';
@@ -30,7 +30,7 @@ export class Settlement {
         const found = engine.find(ev.payload.op as string);
         if (found) fn(found.s, found.op, ev.payload);
       });
-    on('op.return', (s, op) => this.returnPayout(s, op));
+    on('op.return', (s, op, p) => this.returnPayout(s, op, (p.via as ReturnVia | undefined) ?? 'both'));
     on('op.confirmation_payout', (s, op, p) => this.confirmationPayout(s, op, p.event as string));
     on('refund.accept', (s, op, p) => this.acceptRefund(s, op, p.refund as string));
   }
@@ -212,7 +212,13 @@ export class Settlement {
     this.engine.emit('payment_refunded', s);
   }
 
-  returnPayout(s: Session, op: Operation): void {
+  /**
+   * The recipient's bank sends a succeeded payout back: the deposit account is credited under the
+   * payout's session, and the bank tells payrun by `via`: the signed payment_refunded webhook, the
+   * credit's line on that day's statement, or both (a webhook-only return moves the money, but no
+   * statement shows its line).
+   */
+  returnPayout(s: Session, op: Operation, via: ReturnVia = 'both'): void {
     if (op.status !== 'succeeded' || op.refunds.some((r) => r.returned)) return;
     const id = this.sb.nextId('rf');
     const now = this.sb.ts();
@@ -232,9 +238,10 @@ export class Settlement {
       purpose: `Return of payout ${op.id}`,
       session_id: s.id,
       transaction_id: id,
+      ...(via === 'webhook' ? { unstated: true as const } : {}),
     });
     addLedger(this.sb, s, op, 'return', op.amount, null);
     this.engine.touch(s);
-    this.engine.emit('payment_refunded', s);
+    if (via !== 'statement') this.engine.emit('payment_refunded', s);
   }
 }

@@ -33,6 +33,7 @@ function shownLines(acc: Account, faults: StatementFault[]): ShownLine[] {
     if ('session_id' in f) bySession.set(f.session_id, [...(bySession.get(f.session_id) ?? []), f]);
   const lines: ShownLine[] = [];
   for (const tx of acc.transactions) {
+    if (tx.unstated) continue;
     // Only the payout's debit is affected; its return (a credit under the same session) is not.
     const own = tx.session_id && tx.type === 'debet' ? (bySession.get(tx.session_id) ?? []) : [];
     if (own.some((f) => f.kind === 'omit')) continue;

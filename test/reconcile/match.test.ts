@@ -1,6 +1,7 @@
 import { addDays, businessDaysBetween, daysAfter, moscowDay, parseDay } from '../../src/reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../../src/reconcile/kinds';
 import { type BankLine, type DayInput, matchDay, type PayrunPayout } from '../../src/reconcile/match';
+import { snapshotOf } from '../../src/reconcile/snapshot';
 
 const DAY = '2026-11-23';
 const cp = { name: 'Sandbox Bank JSC', account: '30101810400000000225', bankCode: '044525225' };
@@ -82,7 +83,7 @@ describe('matching one day of the statement with payrun payouts', () => {
     expect(matchDay(input).other.map((o) => o.bankSystemId)).toEqual(['tx5']);
   });
 
-  it('a debit without a session id is matched by amount and counterparty, else unknown', () => {
+  it('a debit without a session id is never a match: same amount and account is a pair to confirm, else unknown', () => {
     const account = '40817810000000000001';
     const r = matchDay(
       day(
@@ -93,8 +94,47 @@ describe('matching one day of the statement with payrun payouts', () => {
         [payout('r1', 'ps_1', 30_000, { counterpartyAccount: account })],
       ),
     );
-    expect(r.matched).toEqual([expect.objectContaining({ reference: 'r1', by: 'amount_and_counterparty' })]);
-    expect(r.found.map((d) => `${d.kind}:${d.bankSystemId}`)).toEqual(['unknown_to_payrun:tx2']);
+    expect(r.matched).toEqual([]);
+    expect(r.found.map((d) => `${d.kind}:${d.bankSystemId}:${d.reference ?? ''}`).sort()).toEqual([
+      'paired_by_amount:tx1:r1',
+      'unknown_to_payrun:tx2:',
+    ]);
+  });
+
+  it('an unbooked card payout and an outside debit of the same amount are two differences', () => {
+    const r = matchDay(day([line('tx1', 4_710_263)], [payout('r1', 'ps_1', 4_710_263)]));
+    expect(r.matched).toEqual([]);
+    expect(r.found.map((d) => `${d.kind}:${d.reference ?? d.bankSystemId}`).sort()).toEqual([
+      'missing_from_statement:r1',
+      'unknown_to_payrun:tx1',
+    ]);
+  });
+
+  it("a re-run compares with the day's previous statement: each move is one statement_changed", () => {
+    const first = day(
+      [line('tx1', 150_000, { sessionId: 'ps_1' }), line('tx2', 4_710_263, { sessionId: 'ps_2' })],
+      [payout('r1', 'ps_1', 150_000), payout('r2', 'ps_2', 4_710_263)],
+    );
+    const previous = snapshotOf(first.lines, first.totals);
+    expect(matchDay({ ...first, previous }).found).toEqual([]);
+    // The bank corrected the statement: tx2 gone, the closing balance with it.
+    const corrected = day([first.lines[0]!], first.payouts, { previous });
+    const found = matchDay(corrected).found;
+    expect(found.map((d) => `${d.kind}:${d.reference ?? ''}`).sort()).toEqual([
+      'missing_from_statement:r2',
+      'statement_changed:',
+      'statement_changed:r2',
+    ]);
+    const gone = found.find((d) => d.kind === 'statement_changed' && d.reference === 'r2')!;
+    expect(gone).toMatchObject({
+      key: `statement_changed:${first.account}:${DAY}:tx2:removed`,
+      bankSystemId: 'tx2',
+      sessionId: 'ps_2',
+    });
+    expect(gone.detail).toBe('line tx2 gone: was debit 47 102,63 ₽ (ps_2)');
+    // Against the corrected reading itself, nothing moved.
+    const again = { ...corrected, previous: snapshotOf(corrected.lines, corrected.totals) };
+    expect(matchDay(again).found.map((d) => d.kind)).toEqual(['missing_from_statement']);
   });
 
   it('a late line settles the missing_from_statement of an earlier day, and finds nothing new', () => {
@@ -141,13 +181,15 @@ describe('matching one day of the statement with payrun payouts', () => {
     expect(r.found).toHaveLength(1);
   });
 
-  it('names five kinds', () => {
+  it('names seven kinds', () => {
     expect(DIFFERENCE_KIND_NAMES).toEqual([
       'missing_from_statement',
       'unknown_to_payrun',
       'amount_differs',
       'returned',
       'balance_mismatch',
+      'statement_changed',
+      'paired_by_amount',
     ]);
   });
 });

@@ -143,6 +143,9 @@ describe.each(subjects)('the %s reconciliation store', (_kind, make) => {
     await s.store.writeDayOutcome(outcome(DAY, 'statement_unavailable'));
     await s.store.writeDayOutcome(outcome('2026-11-20', 'reconciled'));
     expect(await s.store.reconciledDays(ACCOUNT)).toEqual(['2026-11-20', '2026-11-21']);
+    // Every day with an outcome, whatever it is; a day with inputs only has none.
+    await s.store.writeDayInput(ACCOUNT, '2026-11-19', 'statement', statement);
+    expect(await s.store.outcomeDays(ACCOUNT)).toEqual(['2026-11-20', '2026-11-21', DAY]);
     await s.store.writeDayOutcome(outcome(DAY, 'reconciled'));
     expect(await s.store.readDayOutcome(ACCOUNT, DAY)).toEqual(outcome(DAY, 'reconciled'));
     expect(await s.store.reconciledDays(ACCOUNT)).toEqual(['2026-11-20', '2026-11-21', DAY]);

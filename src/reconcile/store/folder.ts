@@ -95,6 +95,14 @@ export class FolderReconcileStore implements ReconcileStore {
     return days;
   }
 
+  async outcomeDays(account: string) {
+    const dir = join(this.accountDir(account), 'days');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .sort()
+      .filter((day) => existsSync(join(dir, day, 'day.json')));
+  }
+
   async accounts() {
     const dir = join(this.dataDir, 'reconciliation');
     return existsSync(dir) ? readdirSync(dir).filter(isAccount).sort() : [];

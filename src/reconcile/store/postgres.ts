@@ -108,6 +108,14 @@ export class PostgresReconcileStore implements ReconcileStore {
     return r.rows.map((x) => x.day);
   }
 
+  async outcomeDays(account: string) {
+    const r = await this.db.query<{ day: string }>(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day FROM reconcile_day_outcomes WHERE account = $1 ORDER BY day`,
+      [checkAccount(account)],
+    );
+    return r.rows.map((x) => x.day);
+  }
+
   async accounts() {
     const r = await this.db.query<{ account: string }>(
       `SELECT account FROM reconcile_account_state UNION SELECT account FROM reconcile_day_outcomes

@@ -104,7 +104,12 @@ export interface AccountTx {
   session_id?: string;
   transaction_id?: string;
   counter_party: { name: string; account_number: string; bank_code: string; inn?: string; kpp?: string };
+  /** The money moved but the bank's statements never show it (a return the bank told by webhook only). */
+  unstated?: true;
 }
+
+/** How the bank tells payrun of a returned payout: its signed webhook, a credit line on the statement, or both. */
+export type ReturnVia = 'webhook' | 'statement' | 'both';
 
 export interface Account {
   number: string;
