@@ -33,16 +33,16 @@ import {
   type BankEventType,
 } from './contracts/bank-event';
 import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
-import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
+import type { WebhookInboxInput, WebhookInboxOptions } from './webhook-inbox/contract';
 import type { PayoutInput, PayoutOptions } from './contracts/payout';
-import type { RefundInput } from './contracts/refund';
+import type { RefundInput } from './refund/contract';
 import {
   verdictRefusal,
   type TaxpayerCheckRequest,
   type TaxpayerVerdict,
   type TaxpayerWorkflowInput,
 } from './contracts/taxpayer';
-import type { WebhookInboxState } from './webhook-inbox-state';
+import type { WebhookInboxState } from './webhook-inbox/run';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
 

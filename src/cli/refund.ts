@@ -13,7 +13,7 @@ import {
   refundWorkflowId,
   type RefundInput,
   type RefundStatus,
-} from '../../workflows/contracts/refund';
+} from '../../workflows/refund/contract';
 import { parseRefundInput } from '../../workflows/validation';
 import { CliFailure, withClient } from './connect';
 

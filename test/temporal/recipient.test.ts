@@ -5,7 +5,7 @@ import { outcomeReason } from '../../src/batch/reasons';
 import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
+import { recipientQuery, refreshRecipientUpdate } from '../../workflows/recipient-ledger/contract';
 import {
   batchCsv,
   batchHandle,

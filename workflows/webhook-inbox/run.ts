@@ -1,13 +1,13 @@
-import { type BankEventSignal } from './contracts/bank-event';
+import { type BankEventSignal } from '../contracts/bank-event';
 import {
   type InboxLate,
   type InboxOrphan,
   type InboxRouted,
   type InboxTopup,
   type InboxUnknown,
-} from './contracts/inbox';
+} from './contract';
 
-// What the webhook inbox carries over continue-as-new: private to workflows/webhook-inbox.ts.
+// What the webhook inbox carries over continue-as-new: private to workflows/webhook-inbox/workflow.ts.
 
 export interface InboxPending {
   event: BankEventSignal;

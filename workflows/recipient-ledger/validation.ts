@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isPayoutWorkflowId, isReference } from '../src/domain/rules';
-import type { RequestLinkInput, ReserveRequest } from './contracts/recipient';
+import { isPayoutWorkflowId, isReference } from '../../src/domain/rules';
+import type { RequestLinkInput, ReserveRequest } from './contract';
 
 // The recipient workflow's Update input, checked before it reaches history (workflow-safe, pure).
 

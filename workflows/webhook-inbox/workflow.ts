@@ -7,9 +7,9 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { RoutingActivities } from '../activities/routing';
-import type { NominalTopupEvent } from '../src/bank/types/webhooks';
-import { bankEventSignal, type BankEventSignal } from './contracts/bank-event';
+import type { RoutingActivities } from '../../activities/routing';
+import type { NominalTopupEvent } from '../../src/bank/types/webhooks';
+import { bankEventSignal, type BankEventSignal } from '../contracts/bank-event';
 import {
   dismissOrphanSignal,
   inboxQuery,
@@ -17,9 +17,9 @@ import {
   type InboxView,
   type WebhookInboxInput,
   type WebhookInboxOptions,
-} from './contracts/inbox';
-import { invalidInput, parseBankEvent, parseOrphanDismissal, parseWebhookInboxInput } from './validation';
-import type { WebhookInboxState } from './webhook-inbox-state';
+} from './contract';
+import { invalidInput, parseBankEvent, parseOrphanDismissal, parseWebhookInboxInput } from '../validation';
+import type { WebhookInboxState } from './run';
 
 const DEFAULTS: Required<WebhookInboxOptions> = {
   rerouteWindowMs: 15 * 60_000,

@@ -8,11 +8,11 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createBankActivities } from '../activities/bank';
-import type { RoutingActivities } from '../activities/routing';
-import type { PaymentSession, Refund } from '../src/bank/types/session';
-import { refundsOf } from './bank-session';
-import { bankEventSignal } from './contracts/bank-event';
+import type { createBankActivities } from '../../activities/bank';
+import type { RoutingActivities } from '../../activities/routing';
+import type { PaymentSession, Refund } from '../../src/bank/types/session';
+import { refundsOf } from '../bank-session';
+import { bankEventSignal } from '../contracts/bank-event';
 import {
   REFUND_ALREADY_DONE_TYPE,
   REFUND_CONFLICT_TYPE,
@@ -22,12 +22,12 @@ import {
   refundWorkflowId,
   type EarlierRefundRun,
   type RefundStatus,
-} from './contracts/refund';
-import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
-import { ageText, iso, workflowNow } from './time';
-import { invalidInput, parseBankEvent, parseRefundInput } from './validation';
+} from './contract';
+import { PAYOUT_REF, SESSION_ID, STATE } from '../search-attributes';
+import { ageText, iso, workflowNow } from '../time';
+import { invalidInput, parseBankEvent, parseRefundInput } from '../validation';
 
-import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
+import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from '../activity-options';
 
 type Acts = ReturnType<typeof createBankActivities>;
 

@@ -10,8 +10,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createRecipientActivities } from '../activities/recipient';
-import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
+import type { createRecipientActivities } from '../../activities/recipient';
+import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from '../activity-options';
 import {
   headroomQuery,
   recipientQuery,
@@ -24,11 +24,11 @@ import {
   type ReservationToJudge,
   type ReserveAnswer,
   type ReserveRequest,
-} from './contracts/recipient';
-import { ProofQueue } from './ledger-proofs';
-import { IncomeLedger, linkStillOpen, type LedgerState } from './recipient-ledger';
-import { parseRequestLink, parseReserveRequest } from './recipient-validation';
-import { iso, workflowNow } from './time';
+} from './contract';
+import { ProofQueue } from './proofs';
+import { IncomeLedger, linkStillOpen, type LedgerState } from './ledger';
+import { parseRequestLink, parseReserveRequest } from './validation';
+import { iso, workflowNow } from '../time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);

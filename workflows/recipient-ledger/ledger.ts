@@ -9,7 +9,7 @@ import type {
   ReservationToJudge,
   ReserveAnswer,
   ReserveRequest,
-} from './contracts/recipient';
+} from './contract';
 
 // What payrun paid and holds for one person, by Moscow calendar year: pure, so the recipient workflow,
 // its continue-as-new and the tests share one set of rules.
