@@ -45,7 +45,7 @@ function checkedTaxNumber(cmd: Command, value: string, check: (value: string) =>
   }
 }
 
-/** The ledger's Update refuses longer addresses (workflows/recipient-ledger/validation.ts): said here, before it starts. */
+/** The ledger's Update refuses longer addresses (workflows/recipient-ledger/contract.ts): said here, before it starts. */
 const RETURN_URL_MAX = 2_000;
 
 function httpAddress(value: string): string {

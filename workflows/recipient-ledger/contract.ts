@@ -1,4 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import { isPayoutWorkflowId, isReference } from '../../src/domain/rules';
 
 // The recipient's workflow: one per person (its id a keyed HMAC of the tax number, like the taxpayer's),
 // the one writer of what payrun paid and reserved for them, by calendar year in Moscow time.
@@ -8,32 +10,111 @@ export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNu
 /** The ledgers run on a queue of their own beside payrun's (src/worker/create.ts says why). */
 export const recipientTaskQueue = (taskQueue: string) => `${taskQueue}-recipients`;
 
+const limit = () => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+
 /** The limits a reservation is checked against, as the worker's policy sets them for this person. */
-export interface IncomeLimits {
-  /** Self-employed rows: the year's cap for payrun's payouts (2 400 000,00 ₽ less the margin). */
-  yearlyCapKopecks?: number;
-  /** Income this person had this year from elsewhere, which payrun does not see. */
-  knownIncomeKopecks?: number;
-  perPayoutKopecks?: number;
-  perMonthKopecks?: number;
-}
+export const incomeLimitsSchema = () =>
+  z.strictObject({
+    /** Self-employed rows: the year's cap for payrun's payouts (2 400 000,00 ₽ less the margin). */
+    yearlyCapKopecks: limit(),
+    /** Income this person had this year from elsewhere, which payrun does not see. */
+    knownIncomeKopecks: limit(),
+    perPayoutKopecks: limit(),
+    perMonthKopecks: limit(),
+  });
+export type IncomeLimits = z.infer<ReturnType<typeof incomeLimitsSchema>>;
+
+/** A Temporal run id: a UUID, which the server's describe takes. */
+const RUN_ID = () => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * What a payout sends its recipient's ledger. Only `reference`, `workflowId`, `runId` and `amount` are
  * asked of the sender; the ledger proves them against the payout's run and takes everything else (the
  * person, self-employed or not, the date, the limits) from that run and the worker's policy (provePayouts).
  */
-export interface ReserveRequest {
-  reference: string;
-  /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
-  workflowId: string;
-  /** The payout's run that asks (absent only in reservations recorded before they were proven). */
-  runId?: string;
-  amount: number;
-  selfEmployed: boolean;
-  /** Recorded before reservations were proven: the sender's date and limits, no longer believed. */
-  at?: string;
-  limits?: IncomeLimits;
+export const reserveRequestSchema = () =>
+  z.strictObject({
+    reference: z.string().refine(isReference, 'expected a payout reference'),
+    /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
+    workflowId: z.string().refine(isPayoutWorkflowId, 'expected a payout workflow id'),
+    /** The payout's run that asks (absent only in reservations recorded before they were proven: refused). */
+    runId: z.string().regex(RUN_ID(), 'expected a run id').optional(),
+    amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    selfEmployed: z.boolean(),
+    /** Recorded before reservations were proven: the sender's date and limits, no longer believed. */
+    at: z.string().datetime({ message: 'expected an ISO 8601 time' }).optional(),
+    limits: incomeLimitsSchema().optional(),
+  });
+export type ReserveRequest = z.infer<ReturnType<typeof reserveRequestSchema>>;
+
+export function parseReserveRequest(raw: unknown): Parsed<ReserveRequest> {
+  return firstIssue(reserveRequestSchema().safeParse(raw));
+}
+
+const reservationSchema = () =>
+  z.strictObject({
+    reference: z.string(),
+    workflowId: z.string(),
+    /** The payout run the ledger proved it came from (absent: held before reservations were proven). */
+    runId: z.string().optional(),
+    amount: z.number(),
+    selfEmployed: z.boolean(),
+    year: z.number(),
+    month: z.string(),
+    at: z.string(),
+  });
+export type Reservation = z.infer<ReturnType<typeof reservationSchema>>;
+
+const yearRecordSchema = () =>
+  z.strictObject({
+    /** Income of self-employed payouts, which the yearly cap counts. */
+    capIncome: z.number(),
+    /** Every payout's income, which the view and the monthly limit count. */
+    income: z.number(),
+    byMonth: z.record(z.string(), z.number()),
+    /** Paid references, each counted once however often its payout is settled. */
+    paid: z.record(
+      z.string(),
+      z.strictObject({
+        amount: z.number(),
+        selfEmployed: z.boolean(),
+        month: z.string(),
+        at: z.string(),
+        returned: z.boolean().optional(),
+      }),
+    ),
+  });
+export type YearRecord = z.infer<ReturnType<typeof yearRecordSchema>>;
+
+const ledgerStateShape = () => ({
+  years: z.record(z.string(), yearRecordSchema()),
+  reservations: z.record(z.string(), reservationSchema()),
+  /** Reservations refused as not from a payout, newest last (at most REFUSED_KEPT, ledger.ts): shown, never counted. */
+  refused: z.array(refusedReservationSchema()).optional(),
+  /** The latest link request sent to the bank for this person, and how many were sent in all. */
+  link: linkRequestViewSchema().optional(),
+  linkRequests: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * Everything a ledger holds, carried whole over continue-as-new. Strict: a field the ledger writes and
+ * this schema does not name is refused (test/workflows/recipient-ledger-run.test.ts holds the run to it).
+ */
+export const ledgerStateSchema = () => z.strictObject(ledgerStateShape());
+export type LedgerState = z.infer<ReturnType<typeof ledgerStateSchema>>;
+
+/** A carried state as the next run takes it: fields a later version added pass (a rolled-back worker). */
+export const carriedLedgerStateSchema = () => z.looseObject(ledgerStateShape());
+
+export const recipientInputSchema = () =>
+  z.object({
+    /** Carried over continue-as-new; taken only by a run continued from the ledger's own. */
+    state: carriedLedgerStateSchema().optional(),
+  });
+export type RecipientWorkflowInput = z.infer<ReturnType<typeof recipientInputSchema>>;
+
+export function parseRecipientInput(raw: unknown): Parsed<RecipientWorkflowInput> {
+  return firstIssue(recipientInputSchema().safeParse(raw ?? {}));
 }
 
 /** A reservation as the ledger judges it: dated, with the limits that apply. */
@@ -44,18 +125,20 @@ export interface ReservationToJudge extends ReserveRequest {
 
 export type LimitKind = 'yearly_cap' | 'per_payout' | 'per_month';
 
+const UNPROVEN_WHY = [
+  'no_run',
+  'not_its_workflow',
+  'no_such_run',
+  'run_closed',
+  'not_a_payout',
+  'unreadable_input',
+  'other_reference',
+  'other_amount',
+  'other_recipient',
+  'other_kind',
+] as const;
 /** Why the ledger did not believe a reservation came from the payout it names (src/recipient/proof.ts). */
-export type UnprovenWhy =
-  | 'no_run'
-  | 'not_its_workflow'
-  | 'no_such_run'
-  | 'run_closed'
-  | 'not_a_payout'
-  | 'unreadable_input'
-  | 'other_reference'
-  | 'other_amount'
-  | 'other_recipient'
-  | 'other_kind';
+export type UnprovenWhy = (typeof UNPROVEN_WHY)[number];
 
 export type ReserveAnswer =
   | {
@@ -103,16 +186,18 @@ export interface ProvePayoutAsk {
 }
 
 /** A reservation the ledger refused as not from a payout: shown, never counted. */
-export interface RefusedReservation {
-  reference: string;
-  workflowId: string;
-  runId?: string;
-  amount: number;
-  /** When the ledger refused it (workflow time). */
-  at: string;
-  why: UnprovenWhy;
-  reason: string;
-}
+export const refusedReservationSchema = () =>
+  z.strictObject({
+    reference: z.string(),
+    workflowId: z.string(),
+    runId: z.string().optional(),
+    amount: z.number(),
+    /** When the ledger refused it (workflow time). */
+    at: z.string(),
+    why: z.enum(UNPROVEN_WHY),
+    reason: z.string(),
+  });
+export type RefusedReservation = z.infer<ReturnType<typeof refusedReservationSchema>>;
 
 export interface RecipientYearView {
   year: number;
@@ -145,26 +230,38 @@ export interface PreviousLedger {
 }
 
 /** `payrun recipient link`: ask the bank to send this person a link request (docs/payouts.md#linking). */
-export interface RequestLinkInput {
-  /** The ledger's own person (the activity checks it against the ledger's id); never logged. */
-  taxReference: string;
-  /** Where the bank sends the person back after linking. */
-  returnUrl?: string;
-  /** A new request even while the last one is still open (it was declined, or the person lost it). */
-  again?: boolean;
-  /** Who asked (the signed-in person or the operating-system user), for the record. */
-  requestedBy: string;
+export const requestLinkSchema = () =>
+  z.strictObject({
+    /** The ledger's own person (the activity checks it against the ledger's id); never logged. */
+    taxReference: z.string().regex(/^\d{12}$/, 'expected a self-employed person’s tax number (12 digits)'),
+    /** Where the bank sends the person back after linking. */
+    returnUrl: z
+      .string()
+      .max(2_000)
+      .regex(/^https?:\/\/[^\s]+$/, 'expected an http(s) address')
+      .optional(),
+    /** A new request even while the last one is still open (it was declined, or the person lost it). */
+    again: z.boolean().optional(),
+    /** Who asked (the signed-in person or the operating-system user), for the record. */
+    requestedBy: z.string().min(1).max(128),
+  });
+export type RequestLinkInput = z.infer<ReturnType<typeof requestLinkSchema>>;
+
+export function parseRequestLink(raw: unknown): Parsed<RequestLinkInput> {
+  return firstIssue(requestLinkSchema().safeParse(raw));
 }
 
 /** A link request as the bank answered it: what to pass on to the person, and until when it holds. */
-export interface LinkRequestView {
-  requestId?: string;
-  /** The address the person opens to link payrun's partner. */
-  url?: string;
-  sentAt: string;
-  expiresAt?: string;
-  requestedBy: string;
-}
+export const linkRequestViewSchema = () =>
+  z.strictObject({
+    requestId: z.string().optional(),
+    /** The address the person opens to link payrun's partner. */
+    url: z.string().optional(),
+    sentAt: z.string(),
+    expiresAt: z.string().optional(),
+    requestedBy: z.string(),
+  });
+export type LinkRequestView = z.infer<ReturnType<typeof linkRequestViewSchema>>;
 
 /** `sent` is false when the open request was answered again instead of a new one being sent. */
 export interface RequestLinkAnswer {
@@ -207,3 +304,12 @@ export const refreshRecipientUpdate = defineUpdate<RecipientView, []>('refresh')
  * the same request is answered again, unless `again` asks for a new one.
  */
 export const requestLinkUpdate = defineUpdate<RequestLinkAnswer, [RequestLinkInput]>('requestLink');
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** The first problem, named by its path: an Update's validator rejects with it. */
+function firstIssue<T>(r: z.ZodSafeParseResult<T>): Parsed<T> {
+  if (r.success) return { ok: true, value: r.data };
+  const issue = r.error.issues[0]!;
+  return { ok: false, message: `${issue.path.join('.') || 'input'}: ${issue.message}` };
+}
