@@ -35,7 +35,7 @@ export function recipientLedgerId(
   taxReference: string,
   secret = loadWorkflowIdSecret(),
 ): string {
-  return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference).slice(0, 24));
+  return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference));
 }
 
 /**

@@ -5,7 +5,8 @@ import { isPayoutWorkflowId, isReference } from '../../src/domain/rules';
 // The recipient's workflow: one per person (its id a keyed HMAC of the tax number, like the taxpayer's),
 // the one writer of what payrun paid and reserved for them, by calendar year in Moscow time.
 
-export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNumberHash}`;
+/** The ledger's id from the keyed hash of the tax number (activities/recipient.ts computes the hash). */
+export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNumberHash.slice(0, 24)}`;
 
 /** The ledgers run on a queue of their own beside payrun's (src/worker/create.ts says why). */
 export const recipientTaskQueue = (taskQueue: string) => `${taskQueue}-recipients`;
