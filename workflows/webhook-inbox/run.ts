@@ -1,8 +1,8 @@
-import { ActivityFailure, condition, log, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { RoutingActivities } from '../../activities/routing';
+import { ActivityFailure, condition, log, workflowInfo } from '@temporalio/workflow';
 import type { NominalTopupEvent } from '../../src/bank/types/webhooks';
 import type { BankEventSignal } from '../contracts/bank-event';
 import { parseBankEvent } from '../validation';
+import { rerouteActivity } from './activities';
 import {
   parseOrphanDismissal,
   type InboxTopup,
@@ -165,15 +165,7 @@ export class WebhookInboxRun {
   private async rerouteOnce(evt: BankEventSignal, since: number): Promise<void> {
     const { options, state } = this;
     const remaining = Math.max(1_000, options.rerouteWindowMs - (now() - since));
-    const { rerouteBankEvent } = proxyActivities<RoutingActivities>({
-      scheduleToCloseTimeout: remaining,
-      startToCloseTimeout: Math.min(30_000, remaining),
-      retry: {
-        initialInterval: options.rerouteInitialIntervalMs,
-        maximumInterval: options.rerouteMaxIntervalMs,
-        backoffCoefficient: 2,
-      },
-    });
+    const rerouteBankEvent = rerouteActivity(remaining, options);
     let outcome: { delivered: string[] } | { reason: string };
     try {
       outcome = await rerouteBankEvent(evt);
