@@ -6,7 +6,7 @@ import { earlierPayoutRuns } from '../src/batch/services/lookup';
 import type { PayoutRequest } from '../src/domain';
 import type { Policy } from '../src/policy/file';
 import type { PayoutAuthorization } from '../workflows/contracts/approval';
-import type { ReserveAnswer } from '../workflows/contracts/recipient';
+import type { ReserveAnswer } from '../workflows/recipient-ledger/contract';
 import { formatRubles } from '../src/money';
 import { reserveIncome } from './recipient';
 import type { EarlierPayoutRun } from '../workflows/contracts/payout';

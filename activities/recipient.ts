@@ -19,11 +19,11 @@ import {
   type RefusedReservation,
   type ReserveAnswer,
   type ReserveRequest,
-} from '../workflows/contracts/recipient';
+} from '../workflows/recipient-ledger/contract';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
 import { PAID_STATES } from '../workflows/payout-ending';
-import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger';
+import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger/ledger';
 
 /** Payouts looked up at once when the ledger settles its reservations. */
 const LOOKUP_CONCURRENCY = 8;

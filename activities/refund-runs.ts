@@ -6,7 +6,7 @@ import {
   refundStatusQuery,
   type EarlierRefundRun,
   type RefundStatus,
-} from '../workflows/contracts/refund';
+} from '../workflows/refund/contract';
 
 /** What one other run of a refund workflow id did with the money, read from what the server recorded. */
 async function classifyRefundRun(

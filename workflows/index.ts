@@ -2,9 +2,9 @@
 export { connectivityCheckWorkflow } from './connectivity-check';
 export { payoutWorkflow } from './payout';
 export { taxpayerWorkflow } from './taxpayer';
-export { webhookInboxWorkflow } from './webhook-inbox';
-export { refundWorkflow } from './refund';
+export { webhookInboxWorkflow } from './webhook-inbox/workflow';
+export { refundWorkflow } from './refund/workflow';
 export { batchWorkflow } from './batch';
 export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation';
-export { recipientWorkflow } from './recipient';
+export { recipientWorkflow } from './recipient-ledger/workflow';
 export { resolveDifferenceWorkflow } from './reconciliation-resolve';

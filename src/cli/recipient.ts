@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import { updateLedgerWithStart } from '../../activities/recipient';
-import { requestLinkUpdate, type RecipientView } from '../../workflows/contracts/recipient';
+import { requestLinkUpdate, type RecipientView } from '../../workflows/recipient-ledger/contract';
 import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
 import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
@@ -45,7 +45,7 @@ function checkedTaxNumber(cmd: Command, value: string, check: (value: string) =>
   }
 }
 
-/** The ledger's Update refuses longer addresses (workflows/recipient-validation.ts): said here, before it starts. */
+/** The ledger's Update refuses longer addresses (workflows/recipient-ledger/contract.ts): said here, before it starts. */
 const RETURN_URL_MAX = 2_000;
 
 function httpAddress(value: string): string {

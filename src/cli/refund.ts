@@ -8,13 +8,13 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { t } from '../i18n';
 import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
 import {
+  parseRefundInput,
   readRefundEnding,
   refundStatusQuery,
   refundWorkflowId,
   type RefundInput,
   type RefundStatus,
-} from '../../workflows/contracts/refund';
-import { parseRefundInput } from '../../workflows/validation';
+} from '../../workflows/refund/contract';
 import { CliFailure, withClient } from './connect';
 
 /** What an operator needs: state, amount, bank ids, failure, timeline (no personal data is in a refund's status). */

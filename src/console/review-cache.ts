@@ -17,7 +17,7 @@ import { planHeadroom, type HeadroomOf, type HeadroomRow } from '../batch/servic
 import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchStore } from '../batch/store/contract';
 import type { Policy } from '../policy/file';
-import { IncomeLedger } from '../../workflows/recipient-ledger';
+import { IncomeLedger } from '../../workflows/recipient-ledger/ledger';
 import type { BatchRowState } from '../../workflows/contracts/batch';
 import { BatchReview, diffTotals, personName, type PersonTotals, type ReviewDiff } from './review';
 

@@ -1,7 +1,7 @@
 /** A recipient's page: the year's figures, headroom under their limits, recent payouts and the link request. */
 import type { RecipientHeadroom } from '../batch/services/headroom';
 import { moscowTime, money, t } from '../i18n';
-import type { RefusedReservation } from '../../workflows/contracts/recipient';
+import type { RefusedReservation } from '../../workflows/recipient-ledger/contract';
 import { linkState, type RecipientRead } from '../recipient/read';
 import { html, table, type Html } from './html';
 import { csrfField, layout, type PageContext } from './views';

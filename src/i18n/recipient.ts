@@ -1,4 +1,4 @@
-import type { UnprovenWhy } from '../../workflows/contracts/recipient';
+import type { UnprovenWhy } from '../../workflows/recipient-ledger/contract';
 import { entry, money } from './lang';
 
 /** Why a reservation was refused as not from a payout (src/recipient/proof.ts), as people read it. */
@@ -173,7 +173,7 @@ export const RECIPIENT_MESSAGES = {
     ru: (p) => ({ paid: 'выплачено', reserved: 'в резерве', returned: 'возвращено' })[p.state] ?? p.state,
     en: (p) => p.state,
   }),
-  /** Reservations the ledger refused as not from a payout: shown, never counted (workflows/recipient.ts). */
+  /** Reservations the ledger refused as not from a payout: shown, never counted (workflows/recipient-ledger/workflow.ts). */
   'recipient.refused.heading': entry({
     ru: () => '  отклонённые резервы (не от выплаты, не учтены):',
     en: () => '  refused reservations (not from a payout, never counted):',

@@ -5,7 +5,7 @@ import {
   WEBHOOK_INBOX_WORKFLOW_TYPE,
   WEBHOOK_INBOX_WORKFLOW_ID,
   type WebhookInboxInput,
-} from '../../workflows/contracts/inbox';
+} from '../../workflows/webhook-inbox/contract';
 import { batchesAwaitingFundsQuery, sessionOwnersQuery } from '../routing/targets';
 import { isRoutable, routeToWorkflows, type WorkflowRouting } from '../routing/workflows';
 

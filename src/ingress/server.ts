@@ -6,7 +6,7 @@ import type { KeyInput } from '../bank/signing';
 import { verifyWebhook } from '../bank/webhooks';
 import { DEFAULT_INGRESS_LIMITS } from '../config/servers';
 import { createLogger, type Logger } from '../logger';
-import type { WebhookInboxInput } from '../../workflows/contracts/inbox';
+import type { WebhookInboxInput } from '../../workflows/webhook-inbox/contract';
 import { isAllowedSource, normalizeIp } from './address';
 import { readBodyLimited } from '../http/body';
 import { IngressMetrics, type Outcome } from './metrics';

@@ -11,7 +11,7 @@ import { ConfigError, loadPolicyPath, policyPathIfSet, POLICY_VARIABLE, type Env
 import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
 import { isValidInn } from '../domain/rules';
 import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
-import type { IncomeLimits } from '../../workflows/contracts/recipient';
+import type { IncomeLimits } from '../../workflows/recipient-ledger/contract';
 import { keyEntry, passkeyView, proofsBlock, splitKeys, webauthnBlock } from './passkeys';
 
 export const ROLES = [

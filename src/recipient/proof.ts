@@ -1,6 +1,6 @@
 import type { PayoutRequest } from '../domain';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
-import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/contracts/recipient';
+import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/recipient-ledger/contract';
 import { parsePayoutInput } from '../../workflows/validation';
 
 // Whether a reservation comes from the payout it names, judged from what the Temporal server holds of that

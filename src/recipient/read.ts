@@ -4,9 +4,9 @@ import {
   refreshRecipientUpdate,
   type LinkRequestView,
   type RecipientView,
-} from '../../workflows/contracts/recipient';
+} from '../../workflows/recipient-ledger/contract';
 import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
-import { linkStillOpen } from '../../workflows/recipient-ledger';
+import { linkStillOpen } from '../../workflows/recipient-ledger/ledger';
 
 // One person's ledger as `payrun recipient show` and the console's recipient page read it.
 

@@ -1,4 +1,4 @@
-import { recipientWorkflowId } from '../../workflows/contracts/recipient';
+import { recipientWorkflowId } from '../../workflows/recipient-ledger/contract';
 import { keyedIdHash, loadWorkflowIdSecret } from './ids';
 
 // The ids of the workflows kept per person (one per tax number): the worker's activities start and
@@ -25,5 +25,5 @@ export function recipientLedgerId(
   taxReference: string,
   secret = loadWorkflowIdSecret(),
 ): string {
-  return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference).slice(0, 24));
+  return recipientWorkflowId(keyedIdHash(secret, taskQueue, 'recipient', taxReference));
 }

@@ -5,7 +5,7 @@ import {
   type State,
   type WorkerOptions,
 } from '@temporalio/worker';
-import { recipientTaskQueue } from '../../workflows/contracts/recipient';
+import { recipientTaskQueue } from '../../workflows/recipient-ledger/contract';
 import type { DataConverter } from '@temporalio/common';
 import * as diagnostics from '../../activities/diagnostics';
 import type { WorkerMetrics } from '../metrics';

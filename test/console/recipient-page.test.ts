@@ -3,7 +3,7 @@ import { MESSAGES } from '../../src/console/messages';
 import { recipientPage } from '../../src/console/views-recipients';
 import type { RecipientHeadroom } from '../../src/batch/services/headroom';
 import type { Lang } from '../../src/i18n';
-import type { RecipientView } from '../../workflows/contracts/recipient';
+import type { RecipientView } from '../../workflows/recipient-ledger/contract';
 
 /** The console's recipient page names every limit `payrun recipient show` names, with the same figures. */
 const headroom: RecipientHeadroom = {

@@ -7,7 +7,7 @@ import type { BatchStore } from '../../src/batch/store/contract';
 import { BatchReview, diffTotals, pageOf } from '../../src/console/review';
 import { ReviewCache } from '../../src/console/review-cache';
 import { reviewCsv } from '../../src/console/review-csv';
-import type { IncomeLimits } from '../../workflows/contracts/recipient';
+import type { IncomeLimits } from '../../workflows/recipient-ledger/contract';
 import { REVIEW_ACCOUNT, reviewRows, writeReviewBatch } from '../../bench/review-fixture';
 import { freshInn } from '../harness/batches';
 

@@ -1,5 +1,5 @@
 import { judgePayoutRun, PAYOUT_WORKFLOW_TYPE, type PayoutRunFacts } from '../../src/recipient/proof';
-import type { ProvePayoutAsk } from '../../workflows/contracts/recipient';
+import type { ProvePayoutAsk } from '../../workflows/recipient-ledger/contract';
 
 const RUN = '01a21888-e04b-7f18-86f1-76ce37098ac0';
 const INN = '500100732259';

@@ -1,4 +1,4 @@
-import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
+import { inboxQuery, type InboxView } from '../../workflows/webhook-inbox/contract';
 import { payoutStatusQuery } from '../../workflows/contracts/payout';
 import { payoutRequest, startPayout } from './payouts';
 import type { Stack } from './stack';

@@ -3,9 +3,9 @@ import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporal
 import { ApplicationFailure } from '@temporalio/common';
 import { readHistory } from '../../src/batch/services/run-history';
 import { TEST_INNS } from '../../src/sandbox/test-values';
-import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
+import { inboxQuery, type InboxView } from '../../workflows/webhook-inbox/contract';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
-import { refundWorkflowId } from '../../workflows/contracts/refund';
+import { refundWorkflowId } from '../../workflows/refund/contract';
 import {
   batchCsv,
   batchHandle,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createRoutingActivities } from '../../activities/routing';
 import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
-import { inboxQuery } from '../../workflows/contracts/inbox';
-import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
+import { inboxQuery } from '../../workflows/webhook-inbox/contract';
+import { webhookInboxWorkflow } from '../../workflows/webhook-inbox/workflow';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
 

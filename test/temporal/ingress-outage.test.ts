@@ -8,7 +8,7 @@ import { signBody } from '../../src/bank/signing';
 import { startDevServer, type RunningDevServer } from '../../src/devserver';
 import { createIngress, type ListeningIngress } from '../../src/ingress';
 import { createLogger } from '../../src/logger';
-import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
+import { webhookInboxWorkflow } from '../../workflows/webhook-inbox/workflow';
 
 /**
  * Temporal down while the bank calls: the ingress must answer 503 (so the bank resends), never

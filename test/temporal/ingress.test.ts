@@ -12,9 +12,9 @@ import {
   inboxQuery,
   type InboxView,
   type WebhookInboxOptions,
-} from '../../workflows/contracts/inbox';
+} from '../../workflows/webhook-inbox/contract';
 import { SESSION_ID } from '../../workflows/search-attributes';
-import { webhookInboxWorkflow } from '../../workflows/webhook-inbox';
+import { webhookInboxWorkflow } from '../../workflows/webhook-inbox/workflow';
 import { connectClient, decodePayloadJson, startTestWorker, type TestWorker } from '../harness/temporal';
 
 /**

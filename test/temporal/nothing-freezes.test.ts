@@ -5,7 +5,7 @@ import { lookupPayout } from '../../src/batch/services/lookup';
 import { reconcile } from '../../src/cli/payout';
 import { readHistory } from '../../src/batch/services/run-history';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
-import { refundWorkflowId, type RefundStatus } from '../../workflows/contracts/refund';
+import { refundWorkflowId, type RefundStatus } from '../../workflows/refund/contract';
 import { useLanguage } from '../harness/lang';
 import { refundEntries, succeededPayment } from '../harness/payments';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TEST_INNS } from '../../src/sandbox/test-values';
-import { refundStatusQuery, refundWorkflowId } from '../../workflows/contracts/refund';
-import { refundWorkflow } from '../../workflows/refund';
+import { refundStatusQuery, refundWorkflowId } from '../../workflows/refund/contract';
+import { refundWorkflow } from '../../workflows/refund/workflow';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { succeededPayment } from '../harness/payments';
 import { recordHistoryIfAsked } from '../harness/replay';

@@ -1,6 +1,6 @@
 import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { inboxQuery } from '../../workflows/contracts/inbox';
+import { inboxQuery } from '../../workflows/webhook-inbox/contract';
 import {
   approveSignal,
   payoutStatusQuery,

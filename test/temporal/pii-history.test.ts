@@ -7,7 +7,7 @@ import { createCodecServer, type ListeningCodecServer } from '../../src/temporal
 import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
-import { inboxQuery } from '../../workflows/contracts/inbox';
+import { inboxQuery } from '../../workflows/webhook-inbox/contract';
 import { payoutWorkflowId } from '../../workflows/contracts/payout';
 import { waitFor } from '../harness/wait';
 import { batchHandle, batchTestPaths, dropAndSubmit, freshInn, uniquePrefix } from '../harness/batches';

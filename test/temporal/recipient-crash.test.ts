@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { recipientLedgerId } from '../../src/temporal/person-ids';
-import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
+import { recipientQuery, refreshRecipientUpdate } from '../../workflows/recipient-ledger/contract';
 import { freshInn } from '../harness/batches';
 import { outcome, paidEntries, payoutRequest, requestsTo, startPayout, FAST } from '../harness/payouts';
 import { NO_APPROVALS, startStack, type Stack } from '../harness/stack';

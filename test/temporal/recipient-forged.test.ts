@@ -7,7 +7,7 @@ import {
   recipientQuery,
   reserveIncomeUpdate,
   type ReserveRequest,
-} from '../../workflows/contracts/recipient';
+} from '../../workflows/recipient-ledger/contract';
 import { payoutWorkflow } from '../../workflows/payout';
 import {
   batchCsv,

@@ -6,7 +6,7 @@ import type { BatchRowOutcome } from '../../workflows/contracts/batch';
 import { setLedgerClockForTests } from '../../activities/recipient';
 import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';
+import { recipientQuery, refreshRecipientUpdate } from '../../workflows/recipient-ledger/contract';
 import {
   batchCsv,
   batchHandle,

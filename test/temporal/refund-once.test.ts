@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { refundStatusQuery, refundWorkflowId } from '../../workflows/contracts/refund';
+import { refundStatusQuery, refundWorkflowId } from '../../workflows/refund/contract';
 import { runCli } from '../harness/cli-process';
 import { refundEntries, succeededPayment } from '../harness/payments';
 import { failureType } from '../harness/payouts';

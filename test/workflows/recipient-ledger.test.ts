@@ -1,5 +1,5 @@
-import { IncomeLedger, moscowYearMonth, REFUSED_KEPT } from '../../workflows/recipient-ledger';
-import type { ReservationToJudge } from '../../workflows/contracts/recipient';
+import { IncomeLedger, moscowYearMonth, REFUSED_KEPT } from '../../workflows/recipient-ledger/ledger';
+import type { ReservationToJudge } from '../../workflows/recipient-ledger/contract';
 
 const CAP = 2_400_000_00;
 const req = (

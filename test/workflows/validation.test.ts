@@ -16,10 +16,10 @@ import {
   parseCancellation,
   parsePauseResume,
   parsePayoutInput,
-  parseRefundInput,
-  parseWebhookInboxInput,
   type Result,
 } from '../../workflows/validation';
+import { parseRefundInput } from '../../workflows/refund/contract';
+import { parseWebhookInboxInput } from '../../workflows/webhook-inbox/contract';
 
 // Recognisable values: a message containing any of them has leaked personal data.
 const CARD = '2200000000000012';

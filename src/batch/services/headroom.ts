@@ -7,8 +7,8 @@ import {
   type IncomeLimits,
   type LedgerHeadroom,
   type LimitKind,
-} from '../../../workflows/contracts/recipient';
-import { IncomeLedger } from '../../../workflows/recipient-ledger';
+} from '../../../workflows/recipient-ledger/contract';
+import { IncomeLedger } from '../../../workflows/recipient-ledger/ledger';
 import { mapLimit } from '../../map-limit';
 import { formatRubles } from '../../money';
 import { t } from '../../i18n';

@@ -1,5 +1,8 @@
 import type {
   HeadroomAsk,
+  LedgerState,
+  Reservation,
+  YearRecord,
   LedgerHeadroom,
   LimitKind,
   LinkRequestView,
@@ -9,7 +12,7 @@ import type {
   ReservationToJudge,
   ReserveAnswer,
   ReserveRequest,
-} from './contracts/recipient';
+} from './contract';
 
 // What payrun paid and holds for one person, by Moscow calendar year: pure, so the recipient workflow,
 // its continue-as-new and the tests share one set of rules.
@@ -34,41 +37,6 @@ const LINK_ASSUMED_OPEN_MS = 24 * 3_600_000;
 export function linkStillOpen(link: LinkRequestView, nowMs: number): boolean {
   const until = link.expiresAt ? Date.parse(link.expiresAt) : Date.parse(link.sentAt) + LINK_ASSUMED_OPEN_MS;
   return nowMs < until;
-}
-
-export interface Reservation {
-  reference: string;
-  workflowId: string;
-  /** The payout run the ledger proved it came from (absent: held before reservations were proven). */
-  runId?: string;
-  amount: number;
-  selfEmployed: boolean;
-  year: number;
-  month: string;
-  at: string;
-}
-
-interface YearRecord {
-  /** Income of self-employed payouts, which the yearly cap counts. */
-  capIncome: number;
-  /** Every payout's income, which the view and the monthly limit count. */
-  income: number;
-  byMonth: Record<string, number>;
-  /** Paid references, each counted once however often its payout is settled. */
-  paid: Record<
-    string,
-    { amount: number; selfEmployed: boolean; month: string; at: string; returned?: boolean }
-  >;
-}
-
-export interface LedgerState {
-  years: Record<string, YearRecord>;
-  reservations: Record<string, Reservation>;
-  /** Reservations refused as not from a payout, newest last (at most REFUSED_KEPT): shown, never counted. */
-  refused?: RefusedReservation[];
-  /** The latest link request sent to the bank for this person, and how many were sent in all. */
-  link?: LinkRequestView;
-  linkRequests?: number;
 }
 
 export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';

@@ -1,4 +1,4 @@
-import type { PayoutProof, ProvePayoutAsk } from './contracts/recipient';
+import type { PayoutProof, ProvePayoutAsk } from './contract';
 
 interface Waiting {
   ask: ProvePayoutAsk;

@@ -1,5 +1,7 @@
 import { defineQuery } from '@temporalio/workflow';
-import { type PayoutFailure } from './payout';
+import { z } from 'zod';
+import { kopecksSchema, nonBlank, referenceSchema } from '../../src/domain';
+import { HOUR, millis, object, parseWith, type Result } from '../validation';
 
 // The refund workflow's contract: its id, input, status, endings and query.
 
@@ -10,28 +12,39 @@ import { type PayoutFailure } from './payout';
  */
 export const refundWorkflowId = (reference: string) => `refund-${reference}`;
 
-export type RefundState = 'requesting' | 'awaiting_refund' | 'refunded' | 'failed' | 'needs_attention';
+export const refundInputSchema = () =>
+  object({
+    /** The refund's own reference (its identity, like a payout reference). */
+    reference: referenceSchema(),
+    /** A succeeded payment session. */
+    sessionId: nonBlank(128, 'a session id'),
+    /** Kopecks; absent refunds the whole remaining amount. */
+    amount: kopecksSchema().optional(),
+    pollAfterMs: millis(100, HOUR).optional(),
+  });
+export type RefundInput = z.infer<ReturnType<typeof refundInputSchema>>;
 
-export interface RefundInput {
-  /** The refund's own reference (its identity, like a payout reference). */
-  reference: string;
-  /** A succeeded payment session. */
-  sessionId: string;
-  /** Kopecks; absent refunds the whole remaining amount. */
-  amount?: number;
-  pollAfterMs?: number;
+export function parseRefundInput(raw: unknown): Result<RefundInput> {
+  return parseWith<RefundInput>(refundInputSchema(), raw);
 }
 
-export interface RefundStatus {
-  reference: string;
-  state: RefundState;
-  sessionId: string;
-  amount?: number;
-  refundId?: string;
-  failure?: PayoutFailure;
-  timestamps: Record<string, string>;
-  notes: string[];
-}
+const REFUND_STATES = ['requesting', 'awaiting_refund', 'refunded', 'failed', 'needs_attention'] as const;
+
+/** What the `status` query answers and a failed run's detail carries; written only by the refund itself. */
+export const refundStatusSchema = () =>
+  z.strictObject({
+    reference: z.string(),
+    state: z.enum(REFUND_STATES),
+    sessionId: z.string(),
+    amount: z.number().optional(),
+    refundId: z.string().optional(),
+    /** The bank's error code (or payrun's) and its words, as a payout's failure says them. */
+    failure: z.strictObject({ code: z.string(), reason: z.string() }).optional(),
+    timestamps: z.record(z.string(), z.string()),
+    notes: z.array(z.string()),
+  });
+export type RefundStatus = z.infer<ReturnType<typeof refundStatusSchema>>;
+export type RefundState = RefundStatus['state'];
 
 export const refundStatusQuery = defineQuery<RefundStatus>('status');
 

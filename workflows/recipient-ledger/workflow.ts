@@ -1,0 +1,49 @@
+import { continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { invalidInput } from '../validation';
+import {
+  headroomQuery,
+  parseRecipientInput,
+  parseRequestLink,
+  parseReserveRequest,
+  recipientQuery,
+  refreshRecipientUpdate,
+  requestLinkUpdate,
+  reserveIncomeUpdate,
+  type RecipientWorkflowInput,
+} from './contract';
+import { RecipientLedgerRun } from './run';
+
+/**
+ * One person's income from payrun, by Moscow calendar year: every payout reserves its amount here before
+ * its bank session exists (an Update, one workflow task), so two batches paying the same person at once
+ * are judged one after the other against the same figures. The ledger learns what became of a payout from
+ * the payout's own record (an activity) only when it matters: a reservation that would be refused, or a
+ * person asking for the figures (`refresh`). Payouts never report back, and an idle ledger costs nothing:
+ * a paid payout still held as reserved counts against the limits exactly as its income would.
+ */
+export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Promise<void> {
+  // Only the ledger itself carries state over continue-as-new: a run started by hand with a `state` of
+  // someone's making (an empty year, say) would let payouts past the cap, so it is never taken.
+  const continued = workflowInfo().continuedFromExecutionRunId !== undefined;
+  const parsed = continued ? parseRecipientInput(input) : { ok: true as const, value: {} };
+  if (!parsed.ok) throw invalidInput(parsed.message);
+  const run = new RecipientLedgerRun(parsed.value.state);
+  run.rebuildUnlessContinued(continued);
+
+  setHandler(recipientQuery, () => run.view());
+  setHandler(headroomQuery, (ask) => run.headroom(ask));
+  setHandler(reserveIncomeUpdate, (req) => run.reserve(req), {
+    validator: (req) => {
+      const r = parseReserveRequest(req);
+      if (!r.ok) throw new Error(r.message);
+    },
+  });
+  setHandler(requestLinkUpdate, (req) => run.requestLink(req), {
+    validator: (req) => {
+      const r = parseRequestLink(req);
+      if (!r.ok) throw new Error(r.message);
+    },
+  });
+  setHandler(refreshRecipientUpdate, () => run.refresh());
+  await continueAsNew<typeof recipientWorkflow>(await run.run());
+}
