@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/domain';
-import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../workflows/taxpayer/contract';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
 import { idempotencyKey } from './idempotency';

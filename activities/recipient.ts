@@ -9,7 +9,7 @@ import { mapLimit } from '../src/map-limit';
 import type { Policy } from '../src/policy/file';
 import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
-import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
 import {
   recipientTaskQueue,
   recipientWorkflowId,
@@ -23,7 +23,7 @@ import {
 } from '../workflows/contracts/recipient';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
-import { PAID_STATES } from '../workflows/payout-ending';
+import { PAID_STATES } from '../workflows/payout/ending';
 import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger';
 
 /** Payouts looked up at once when the ledger settles its reservations. */

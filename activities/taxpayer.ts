@@ -5,7 +5,7 @@ import {
   taxpayerVerdictQuery,
   verdictRefusal,
   type TaxpayerVerdict,
-} from '../workflows/contracts/taxpayer';
+} from '../workflows/taxpayer/contract';
 import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
 
 /**

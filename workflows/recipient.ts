@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../activities/recipient';
-import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from './activity-options';
+import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from './shared/activity-options';
 import {
   headroomQuery,
   recipientQuery,
@@ -28,7 +28,7 @@ import {
 import { ProofQueue } from './ledger-proofs';
 import { IncomeLedger, linkStillOpen, type LedgerState } from './recipient-ledger';
 import { parseRequestLink, parseReserveRequest } from './recipient-validation';
-import { iso, workflowNow } from './time';
+import { iso, workflowNow } from './shared/time';
 
 type Acts = ReturnType<typeof createRecipientActivities>;
 const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_READS);

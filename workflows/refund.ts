@@ -11,8 +11,8 @@ import {
 import type { createBankActivities } from '../activities/bank';
 import type { RoutingActivities } from '../activities/routing';
 import type { PaymentSession, Refund } from '../src/bank/types/session';
-import { refundsOf } from './bank-session';
-import { bankEventSignal } from './contracts/bank-event';
+import { refundsOf } from './shared/bank-session';
+import { bankEventSignal } from './shared/bank-event-contract';
 import {
   REFUND_ALREADY_DONE_TYPE,
   REFUND_CONFLICT_TYPE,
@@ -23,11 +23,11 @@ import {
   type EarlierRefundRun,
   type RefundStatus,
 } from './contracts/refund';
-import { PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
-import { ageText, iso, workflowNow } from './time';
+import { PAYOUT_REF, SESSION_ID, STATE } from './shared/search-attributes';
+import { ageText, iso, workflowNow } from './shared/time';
 import { invalidInput, parseBankEvent, parseRefundInput } from './validation';
 
-import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from './activity-options';
+import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from './shared/activity-options';
 
 type Acts = ReturnType<typeof createBankActivities>;
 

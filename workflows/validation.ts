@@ -25,23 +25,23 @@ import {
   type PayoutMethod,
   type PayoutRequest,
 } from '../src/domain';
-import { isPersonId } from './approval';
+import { isPersonId } from './shared/approval';
 import {
   MAX_SIGNATURE_BYTES,
   MAX_SIGNED_WEBHOOK_BYTES,
   type BankEventSignal,
   type BankEventType,
-} from './contracts/bank-event';
-import type { BatchOptions, BatchWorkflowInput } from './contracts/batch';
+} from './shared/bank-event-contract';
+import type { BatchOptions, BatchWorkflowInput } from './batch/contract';
 import type { WebhookInboxInput, WebhookInboxOptions } from './contracts/inbox';
-import type { PayoutInput, PayoutOptions } from './contracts/payout';
+import type { PayoutInput, PayoutOptions } from './payout/contract';
 import type { RefundInput } from './contracts/refund';
 import {
   verdictRefusal,
   type TaxpayerCheckRequest,
   type TaxpayerVerdict,
   type TaxpayerWorkflowInput,
-} from './contracts/taxpayer';
+} from './taxpayer/contract';
 import type { WebhookInboxState } from './webhook-inbox-state';
 
 export type Result<T> = { ok: true; value: T } | { ok: false; message: string };
@@ -62,7 +62,7 @@ const DAY = 24 * HOUR;
 const UNPRINTABLE = /[\p{C}\p{Zl}\p{Zp}]/u;
 
 /**
- * The bank's confirm window and payrun's default margin (workflows/payout.ts DEFAULTS): a margin at
+ * The bank's confirm window and payrun's default margin (workflows/payout/workflow.ts DEFAULTS): a margin at
  * least as long as the window would expire every approval before it could come.
  */
 const BANK_CONFIRM_WINDOW_MS = 4 * HOUR;

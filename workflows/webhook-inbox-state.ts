@@ -1,4 +1,4 @@
-import { type BankEventSignal } from './contracts/bank-event';
+import { type BankEventSignal } from './shared/bank-event-contract';
 import {
   type InboxLate,
   type InboxOrphan,

@@ -9,7 +9,7 @@ import {
 } from '@temporalio/workflow';
 import type { RoutingActivities } from '../activities/routing';
 import type { NominalTopupEvent } from '../src/bank/types/webhooks';
-import { bankEventSignal, type BankEventSignal } from './contracts/bank-event';
+import { bankEventSignal, type BankEventSignal } from './shared/bank-event-contract';
 import {
   dismissOrphanSignal,
   inboxQuery,

@@ -5,9 +5,9 @@
  * shown as the bank gave them.
  */
 import { t, type Lang, currentLang, money } from '../i18n';
-import type { BatchFailure, BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchFailure, BatchRowOutcome } from '../../workflows/batch/contract';
 
-/** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */
+/** The workflows' names of what differs between two payouts of one reference (workflows/shared/reference.ts). */
 const DIFFERENCE_RU: Record<string, string> = {
   'recipient tax number (INN)': 'ИНН получателя',
   'card number': 'номер карты',

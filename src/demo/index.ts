@@ -6,7 +6,7 @@ import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../tempora
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
 import { batchFolders } from '../batch/folders';
 import { submitBatch } from '../batch/submit';
-import type { BatchStatement } from '../../workflows/contracts/approval';
+import type { BatchStatement } from '../../workflows/shared/approval-contract';
 import { subjectOf } from '../batch/authorize';
 import { commandAnswer } from '../batch/answers';
 import { sendBatchDecision } from '../batch/decide';

@@ -1,5 +1,5 @@
 import type { PayoutRequest } from '../domain';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/contracts/recipient';
 import { parsePayoutInput } from '../../workflows/validation';
 
@@ -7,7 +7,7 @@ import { parsePayoutInput } from '../../workflows/validation';
 // run (its description and its first event), never from what the sender says. Pure: the activity
 // (activities/recipient.ts provePayouts) reads the facts, this judges them.
 
-/** The payout workflow's type name, as the worker registers it (workflows/payout.ts). */
+/** The payout workflow's type name, as the worker registers it (workflows/payout/workflow.ts). */
 export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';
 
 /** What the server holds of the named run. */

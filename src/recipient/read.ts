@@ -6,7 +6,7 @@ import {
   type LinkRequestView,
   type RecipientView,
 } from '../../workflows/contracts/recipient';
-import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/taxpayer/contract';
 import { linkStillOpen } from '../../workflows/recipient-ledger';
 
 // One person's ledger as `payrun recipient show` and the console's recipient page read it.

@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { BankClient } from '../bank';
 import { lookupPayout } from '../batch/lookup';
 import { mapLimit } from '../map-limit';
-import { payoutStatusQuery, type PayoutStatus } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, type PayoutStatus } from '../../workflows/payout/contract';
 import { addDays, dayStartMs, moscowDay } from './days';
 import type { PayrunPayout } from './match';
 

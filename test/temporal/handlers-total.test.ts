@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { readHistory } from '../../src/batch/run-history';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery, type InboxView } from '../../workflows/contracts/inbox';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { refundWorkflowId } from '../../workflows/contracts/refund';
 import {
   batchCsv,

@@ -5,7 +5,7 @@ import { dryRunBatch, formatDryRun } from '../../src/batch/dry-run';
 import { retryFailed } from '../../src/batch/retry';
 import type { PayoutMethod } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { lookupPayout } from '../../src/batch/lookup';
 import { verdictFromTaxpayerWorkflow, type TaxpayerAsk } from '../../src/batch/verdicts';
 import {

@@ -8,7 +8,7 @@ import { taxpayerWorkflowId } from '../../activities/bank';
 import { lookupPayout } from '../../src/batch/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
 import { inboxQuery } from '../../workflows/contracts/inbox';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { waitFor } from '../harness/wait';
 import { batchHandle, batchTestPaths, dropAndSubmit, freshInn, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';

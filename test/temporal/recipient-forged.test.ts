@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchPaths } from '../../src/batch/config';
 import { recipientLedgerId, updateLedgerWithStart } from '../../activities/recipient';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   recipientQuery,
   reserveIncomeUpdate,
   type ReserveRequest,
 } from '../../workflows/contracts/recipient';
-import { payoutWorkflow } from '../../workflows/payout';
+import { payoutWorkflow } from '../../workflows/payout/workflow';
 import {
   batchCsv,
   batchHandle,

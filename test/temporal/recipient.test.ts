@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/config';
 import { outcomeReason } from '../../src/batch/reasons';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../workflows/batch/contract';
 import { recipientLedgerId, setLedgerClockForTests } from '../../activities/recipient';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { recipientQuery, refreshRecipientUpdate } from '../../workflows/contracts/recipient';

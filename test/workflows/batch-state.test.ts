@@ -1,9 +1,9 @@
 /**
- * workflows/batch-state.ts: the batch's pure decisions about its carried state. The phase is what the
+ * workflows/batch/state.ts: the batch's pure decisions about its carried state. The phase is what the
  * console and `payrun batch status` show, and a cancelled batch's report adds up from the never-started
  * rows counted here, so each rule is pinned.
  */
-import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry } from '../../workflows/batch-state';
+import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry } from '../../workflows/batch/state';
 
 describe('freshCarry', () => {
   it('starts with nothing dispatched, run 1, and funds already fine only when they are not checked', () => {

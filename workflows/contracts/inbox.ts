@@ -1,5 +1,5 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import { type BankEventSignal, type BankEventType } from './bank-event';
+import { type BankEventSignal, type BankEventType } from '../shared/bank-event-contract';
 
 // The webhook inbox workflow's contract: its id and type, input, query and signals.
 

@@ -1,5 +1,5 @@
 import { defineQuery } from '@temporalio/workflow';
-import { type PayoutFailure } from './payout';
+import { type PayoutFailure } from '../payout/contract';
 
 // The refund workflow's contract: its id, input, status, endings and query.
 

@@ -170,7 +170,7 @@ export const RECONCILIATION_ACCOUNTS: ActivityOptions = {
 
 /**
  * The day's account statement. Its retries are built per day from how long that day may wait for the
- * bank (workflows/reconciliation.ts statementFetcher); the attempt's own deadline is fixed here.
+ * bank (workflows/reconciliation/workflow.ts statementFetcher); the attempt's own deadline is fixed here.
  */
 export const RECONCILIATION_STATEMENT: ActivityOptions = { startToCloseTimeout: '45 seconds' };
 

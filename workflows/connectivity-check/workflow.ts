@@ -1,8 +1,8 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import type * as activities from '../activities/diagnostics';
-import { DIAGNOSTIC } from './activity-options';
-import { acknowledgeSignal, connectivityStatusQuery } from './contracts/connectivity';
-import { invalidInput, parseAcknowledgement, parseConnectivityInput } from './validation';
+import type * as activities from '../../activities/diagnostics';
+import { DIAGNOSTIC } from '../shared/activity-options';
+import { acknowledgeSignal, connectivityStatusQuery } from './contract';
+import { invalidInput, parseAcknowledgement, parseConnectivityInput } from '../validation';
 
 const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
 

@@ -10,20 +10,20 @@ import {
 } from '@temporalio/workflow';
 // Workflow code may import @temporalio/common (bundled, deterministic); the error class lives there only.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { createBatchActivities } from '../activities/batch';
+import type { createBatchActivities } from '../../activities/batch';
 import {
   addToTally,
   childFailureOutcome,
   needsAttention,
   outcomeFromLookup,
   outcomeFromStatus,
-} from './batch-tally';
-import type { BatchCarry } from './batch-state';
-import type { BatchChunkRow, BatchInFlightRow, BatchRowOutcome } from './contracts/batch';
-import type { CancelCommand } from './contracts/operator';
-import { cancelSignal, payoutWorkflowId, reportToSignal, type PayoutOptions } from './contracts/payout';
-import type { payoutWorkflow } from './payout';
-import { BATCH_STORE } from './activity-options';
+} from './tally';
+import type { BatchCarry } from './state';
+import type { BatchChunkRow, BatchInFlightRow, BatchRowOutcome } from './contract';
+import type { CancelCommand } from '../shared/operator-contract';
+import { cancelSignal, payoutWorkflowId, reportToSignal, type PayoutOptions } from '../payout/contract';
+import type { payoutWorkflow } from '../payout/workflow';
+import { BATCH_STORE } from '../shared/activity-options';
 
 type Acts = ReturnType<typeof createBatchActivities>;
 const { recordBatchResults } = proxyActivities<Acts>(BATCH_STORE);
@@ -46,7 +46,7 @@ interface InFlight extends BatchInFlightRow {
 /**
  * The batch's sliding window of payouts: the rows in flight (a child payout each, or a payout this run
  * waits for without being its parent), their outcomes tallied and written to the batch store in groups.
- * BatchRun (workflows/batch-run.ts) decides when a row may start; this starts it and settles it.
+ * BatchRun (workflows/batch/run.ts) decides when a row may start; this starts it and settles it.
  */
 export class BatchWindow {
   readonly inFlight = new Map<string, InFlight>();

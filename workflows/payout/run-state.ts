@@ -5,15 +5,15 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { checkPayoutApproval } from './approval';
-import type { PayoutAuthorization, PolicyView, SignedStatement } from './contracts/approval';
-import { payoutSettledSignal } from './contracts/batch';
-import type { CancelCommand } from './contracts/operator';
-import type { PayoutCarry, PayoutInput, PayoutStatus } from './contracts/payout';
-import { verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
-import { maskNumbers, NEEDS_ATTENTION_TYPE, notPaidType, type NotPaidState } from './payout-ending';
-import { PayoutTracker } from './payout-tracker';
-import { iso, workflowNow } from './time';
+import { checkPayoutApproval } from '../shared/approval';
+import type { PayoutAuthorization, PolicyView, SignedStatement } from '../shared/approval-contract';
+import { payoutSettledSignal } from '../batch/contract';
+import type { CancelCommand } from '../shared/operator-contract';
+import type { PayoutCarry, PayoutInput, PayoutStatus } from './contract';
+import { verdictRefusal, type TaxpayerVerdict } from '../taxpayer/contract';
+import { maskNumbers, NEEDS_ATTENTION_TYPE, notPaidType, type NotPaidState } from './ending';
+import { PayoutTracker } from './tracker';
+import { iso, workflowNow } from '../shared/time';
 
 const HOUR = 3_600_000;
 const DEFAULTS = {
@@ -32,7 +32,7 @@ export const VERDICT_FROM_OWN_CHECK = 'taxpayer-verdict-from-own-check';
 
 /**
  * What one run of a payout knows, and how operators' commands, signals and the endings change it. The
- * steps that act on it are PayoutRun's (workflows/payout-run.ts); all of it is carried when the payout
+ * steps that act on it are PayoutRun's (workflows/payout/run.ts); all of it is carried when the payout
  * continues as new, so a continued run knows what its predecessor knew.
  */
 export abstract class PayoutRunState {

@@ -8,7 +8,7 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createBankActivities } from '../activities/bank';
+import type { createBankActivities } from '../../activities/bank';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
@@ -16,16 +16,16 @@ import {
   type TaxpayerCheckRequest,
   type TaxpayerVerdict,
   type TaxpayerWorkflowInput,
-} from './contracts/taxpayer';
-import { NPD_CHECK, NPD_STATUS } from './activity-options';
-import { iso, workflowNow } from './time';
+} from './contract';
+import { NPD_CHECK, NPD_STATUS } from '../shared/activity-options';
+import { iso, workflowNow } from '../shared/time';
 import {
   invalidInput,
   parseTaxpayerCheckRequest,
   parseTaxpayerInput,
   TAXPAYER_WAITING_MAX,
   verdictAgeMs,
-} from './validation';
+} from '../validation';
 
 type Acts = ReturnType<typeof createBankActivities>;
 
@@ -37,7 +37,7 @@ const GIVE_UP_POLLING_AFTER_MS = 6 * 3_600_000;
 const { npdCheck } = proxyActivities<Acts>(NPD_CHECK);
 const { npdRequestStatus } = proxyActivities<Acts>(NPD_STATUS);
 
-export type { TaxpayerWorkflowInput } from './contracts/taxpayer';
+export type { TaxpayerWorkflowInput } from './contract';
 
 /**
  * One workflow per tax number (id from its hash, not the number itself): it serialises the bank's

@@ -1,7 +1,7 @@
 /**
  * Moscow business days, as the bank dates its statements (UTC+3 all year since 2014). Pure: workflow
  * code uses it too. Business days are Monday to Friday; public holidays are not known here (the same
- * rule as workflows/time.ts addBusinessDays), so a difference opened before a holiday ages a day early.
+ * rule as workflows/shared/time.ts addBusinessDays), so a difference opened before a holiday ages a day early.
  */
 const MSK_OFFSET_MS = 3 * 3600_000;
 const DAY_MS = 86_400_000;

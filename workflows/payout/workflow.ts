@@ -1,6 +1,6 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import { parseSignedStatement } from './approval';
-import { bankEventSignal } from './contracts/bank-event';
+import { parseSignedStatement } from '../shared/approval';
+import { bankEventSignal } from '../shared/bank-event-contract';
 import {
   approvePayoutUpdate,
   approveSignal,
@@ -12,16 +12,16 @@ import {
   type PayoutCarry,
   type PayoutInput,
   type PayoutStatus,
-} from './contracts/payout';
-import { taxpayerVerdictSignal } from './contracts/taxpayer';
-import { handleOperatorCommands, operatorCommand } from './operator-command';
-import { PayoutRun } from './payout-run';
-import { isBatchId } from '../src/domain/rules';
-import { invalidInput, parseBankEvent, parseCancellation, parsePayoutInput } from './validation';
+} from './contract';
+import { taxpayerVerdictSignal } from '../taxpayer/contract';
+import { handleOperatorCommands, operatorCommand } from '../shared/operator-command';
+import { PayoutRun } from './run';
+import { isBatchId } from '../../src/domain/rules';
+import { invalidInput, parseBankEvent, parseCancellation, parsePayoutInput } from '../validation';
 
 /**
  * One payout to one recipient, paid at most once whoever starts it. The steps are PayoutRun's
- * (workflows/payout-run.ts); this wires the query, signals and Updates to it. `carry` is what the
+ * (workflows/payout/run.ts); this wires the query, signals and Updates to it. `carry` is what the
  * payout's own continue-as-new hands its next run (a history near Temporal's limits), and is taken from
  * nobody else. docs/payouts.md describes every step and ending.
  */

@@ -1,7 +1,7 @@
 /**
  * A WebAuthn assertion (a passkey's signature) checked the way a relying party must (Web Authentication
  * Level 2, §7.2 "Verifying an Authentication Assertion"), in pure deterministic code: the workflow bundle
- * includes it, as it does workflows/approval.ts, so no Node crypto and no Buffer here. ES256 (P-256) and
+ * includes it, as it does workflows/shared/approval.ts, so no Node crypto and no Buffer here. ES256 (P-256) and
  * EdDSA (Ed25519) from @noble/curves, SHA-256 from @noble/hashes.
  *
  * The browser signs `authenticatorData ‖ SHA-256(clientDataJSON)`; clientDataJSON names the challenge and

@@ -5,7 +5,7 @@
  * load Node's crypto; `now` is always passed in.
  */
 import { z } from 'zod';
-import { isBatchId, isReference } from '../src/domain/rules';
+import { isBatchId, isReference } from '../../src/domain/rules';
 import { checkProof, passkeyProofSchema } from './approval-proofs';
 import {
   type BatchAuthorization,
@@ -17,7 +17,7 @@ import {
   type PolicyView,
   type Role,
   type SignedStatement,
-} from './contracts/approval';
+} from './approval-contract';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 

@@ -1,9 +1,9 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { PolicyView, SignedStatement } from './approval';
-import type { TaxpayerVerdict } from './taxpayer';
-import type { SessionPhase } from '../bank-session';
-import type { SignedWebhook } from './bank-event';
-import { type CancelCommand } from './operator';
+import type { PolicyView, SignedStatement } from '../shared/approval-contract';
+import type { TaxpayerVerdict } from '../taxpayer/contract';
+import type { SessionPhase } from '../shared/bank-session';
+import type { SignedWebhook } from '../shared/bank-event-contract';
+import { type CancelCommand } from '../shared/operator-contract';
 import type { PayoutMethod, PayoutRequest } from '../../src/domain';
 
 // The payout workflow's contract: its id, input, result and status, its Updates, signals and query.

@@ -1,7 +1,7 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import { batchCommands } from './batch-commands';
-import { BatchRun } from './batch-run';
-import type { BatchCarry } from './batch-state';
+import { batchCommands } from './commands';
+import { BatchRun } from './run';
+import type { BatchCarry } from './state';
 import {
   batchFundsChangedSignal,
   batchProgressQuery,
@@ -9,14 +9,14 @@ import {
   payoutSettledSignal,
   type BatchResult,
   type BatchWorkflowInput,
-} from './contracts/batch';
-import { handleOperatorCommands } from './operator-command';
-import { invalidInput, parseBatchWorkflowInput } from './validation';
+} from './contract';
+import { handleOperatorCommands } from '../shared/operator-command';
+import { invalidInput, parseBatchWorkflowInput } from '../validation';
 
 /**
  * One batch file: a child payout workflow per valid row (a sliding window of them), each reference
  * paid at most once by the server's ID-reuse policy, counters carried over continue-as-new and the
- * rows' results kept in the batch store. The steps are BatchRun's (workflows/batch-run.ts); this wires
+ * rows' results kept in the batch store. The steps are BatchRun's (workflows/batch/run.ts); this wires
  * the query, signals and Updates to it. docs/batches.md describes it.
  */
 export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResult> {

@@ -1,5 +1,5 @@
-import type { PayoutMethod } from '../src/domain';
-import type { PayoutStatus } from './contracts/payout';
+import type { PayoutMethod } from '../../src/domain';
+import type { PayoutStatus } from '../payout/contract';
 
 /**
  * A reference belongs to one payout: the same payee (tax number and payment details) and amount.

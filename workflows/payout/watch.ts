@@ -1,7 +1,7 @@
 import { condition, sleep } from '@temporalio/workflow';
-import { errorText, getSession, sessionsFromWebhooks } from './payout-activities';
-import type { PayoutTracker } from './payout-tracker';
-import { workflowNow } from './time';
+import { errorText, getSession, sessionsFromWebhooks } from './activities';
+import type { PayoutTracker } from './tracker';
+import { workflowNow } from '../shared/time';
 
 const HOUR = 3_600_000;
 

@@ -4,9 +4,9 @@ import {
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import type { createBankActivities } from '../activities/bank';
-import type { createPayoutRunActivities } from '../activities/payout-runs';
-import type { createWebhookActivities } from '../activities/webhooks';
+import type { createBankActivities } from '../../activities/bank';
+import type { createPayoutRunActivities } from '../../activities/payout-runs';
+import type { createWebhookActivities } from '../../activities/webhooks';
 import {
   BANK_READ,
   BANK_SETTLE,
@@ -14,10 +14,10 @@ import {
   LOOKUP_THEN_CREATE,
   TEMPORAL_READ,
   WEBHOOK_CHECK,
-} from './activity-options';
-import { maskNumbers } from './payout-ending';
+} from '../shared/activity-options';
+import { maskNumbers } from './ending';
 
-// The payout workflow's activities, each with its timeouts and retry policy (workflows/activity-options.ts).
+// The payout workflow's activities, each with its timeouts and retry policy (workflows/shared/activity-options.ts).
 
 type Acts = ReturnType<typeof createBankActivities>;
 type RunActs = ReturnType<typeof createPayoutRunActivities>;

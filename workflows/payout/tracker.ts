@@ -1,15 +1,15 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
-import type { PaymentSession } from '../src/bank/types/session';
-import { laterPhase, readPayoutSession, receiptOf, refundsOf, type SessionPhase } from './bank-session';
-import type { BankEventSignal, SignedWebhook } from './contracts/bank-event';
-import type {
-  PayoutFailure,
-  PayoutInput,
-  PayoutState,
-  PayoutStatus,
-  TrackerSnapshot,
-} from './contracts/payout';
-import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from './search-attributes';
+import type { PaymentSession } from '../../src/bank/types/session';
+import {
+  laterPhase,
+  readPayoutSession,
+  receiptOf,
+  refundsOf,
+  type SessionPhase,
+} from '../shared/bank-session';
+import type { BankEventSignal, SignedWebhook } from '../shared/bank-event-contract';
+import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus, TrackerSnapshot } from './contract';
+import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from '../shared/search-attributes';
 
 /** Where the tracker writes search attributes and reads the time: the workflow's, or a test's. */
 export interface TrackerEnvironment {

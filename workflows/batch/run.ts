@@ -6,12 +6,12 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createBatchActivities } from '../activities/batch';
-import { finishedCount } from './batch-tally';
-import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry, type BatchStage } from './batch-state';
-import { BatchWindow } from './batch-window';
-import { checkBatchDecision, parseSignedStatement, rememberSubmitters } from './approval';
-import type { BatchAuthorization, BatchStatement, SignedStatement } from './contracts/approval';
+import type { createBatchActivities } from '../../activities/batch';
+import { finishedCount } from './tally';
+import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry, type BatchStage } from './state';
+import { BatchWindow } from './window';
+import { checkBatchDecision, parseSignedStatement, rememberSubmitters } from '../shared/approval';
+import type { BatchAuthorization, BatchStatement, SignedStatement } from '../shared/approval-contract';
 import {
   DEFAULT_MAX_IN_FLIGHT,
   type BatchCommandRecord,
@@ -20,11 +20,11 @@ import {
   type BatchProgress,
   type BatchResult,
   type BatchWorkflowInput,
-} from './contracts/batch';
-import type { CancelCommand } from './contracts/operator';
-import { BATCH_REPORT, BATCH_STORE } from './activity-options';
-import { BATCH_ID, STATE } from './search-attributes';
-import { iso, workflowNow } from './time';
+} from './contract';
+import type { CancelCommand } from '../shared/operator-contract';
+import { BATCH_REPORT, BATCH_STORE } from '../shared/activity-options';
+import { BATCH_ID, STATE } from '../shared/search-attributes';
+import { iso, workflowNow } from '../shared/time';
 
 type Acts = ReturnType<typeof createBatchActivities>;
 const { openBatch, loadBatchChunk, checkDeposit, authorizeBatch, recordBatchDecision } =
@@ -51,9 +51,9 @@ const NOTES_KEPT = 20;
 type BatchWorkflowFn = (input: BatchWorkflowInput<BatchCarry>) => Promise<BatchResult>;
 
 /**
- * One run of a batch; batchWorkflow (workflows/batch.ts) wires the handlers to it. The steps: the file
+ * One run of a batch; batchWorkflow (workflows/batch/workflow.ts) wires the handlers to it. The steps: the file
  * opened → who may pay asked of the worker (and approvals awaited) → the deposit compared with what is
- * left to pay → the rows paid chunk by chunk through a sliding window (workflows/batch-window.ts),
+ * left to pay → the rows paid chunk by chunk through a sliding window (workflows/batch/window.ts),
  * continuing as new when the history grows → the report. docs/batches.md describes it.
  */
 export class BatchRun {

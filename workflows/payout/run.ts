@@ -8,12 +8,12 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { PaymentSession } from '../src/bank';
-import type { BeforeCreating } from '../activities/payout-runs';
-import { firstPayout } from './bank-session';
-import type { PayoutAuthorization } from './contracts/approval';
-import type { PayoutCarry, PayoutInput, PayoutState, PayoutStatus } from './contracts/payout';
-import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from './contracts/taxpayer';
+import type { PaymentSession } from '../../src/bank';
+import type { BeforeCreating } from '../../activities/payout-runs';
+import { firstPayout } from '../shared/bank-session';
+import type { PayoutAuthorization } from '../shared/approval-contract';
+import type { PayoutCarry, PayoutInput, PayoutState, PayoutStatus } from './contract';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../taxpayer/contract';
 import {
   bankFailure,
   beforeCreating,
@@ -25,11 +25,11 @@ import {
   getSession,
   lookUpOrCreate,
   taxpayerVerdict,
-} from './payout-activities';
-import { PayoutRunState } from './payout-run-state';
-import { SessionWatch } from './payout-watch';
-import { alreadyPaid, settleEarlierRuns } from './payout-earlier-runs';
-import { addBusinessDays, iso, workflowNow } from './time';
+} from './activities';
+import { PayoutRunState } from './run-state';
+import { SessionWatch } from './watch';
+import { alreadyPaid, settleEarlierRuns } from './earlier-runs';
+import { addBusinessDays, iso, workflowNow } from '../shared/time';
 
 /** A payout near Temporal's history limits continues as new with its state (runs recorded before it replay). */
 export const CONTINUE_WHEN_HISTORY_FULL = 'payout-continue-as-new';
@@ -49,7 +49,7 @@ const MAX_HISTORY_BYTES = 8 * 1024 * 1024;
 type PayoutWorkflowFn = (input: PayoutInput, carry?: PayoutCarry) => Promise<PayoutStatus>;
 
 /**
- * One run of a payout, step by step; payoutWorkflow (workflows/payout.ts) wires the handlers to it. The
+ * One run of a payout, step by step; payoutWorkflow (workflows/payout/workflow.ts) wires the handlers to it. The
  * steps: input checked → earlier runs of the reference settled with the bank → taxpayer check → bank
  * session → ready_to_confirm → (approval) → one confirm within the bank's 4-hour window →
  * payment_finished → (confirmation_payout or a return). docs/payouts.md describes every step and ending.

@@ -1,9 +1,9 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import { z } from 'zod';
-import type { createReconciliationActivities } from '../activities/reconciliation';
-import type { DifferenceStatement, SignedStatement } from './contracts/approval';
-import type { ResolvedDifference } from './contracts/reconciliation';
-import { RECONCILIATION_STORE } from './activity-options';
+import type { createReconciliationActivities } from '../../activities/reconciliation';
+import type { DifferenceStatement, SignedStatement } from '../shared/approval-contract';
+import type { ResolvedDifference } from './contract';
+import { RECONCILIATION_STORE } from '../shared/activity-options';
 
 type Acts = ReturnType<typeof createReconciliationActivities>;
 // The store until it answers; a refusal is a non-retryable failure, final at once.

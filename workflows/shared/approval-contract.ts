@@ -142,7 +142,7 @@ export interface PolicyView {
   rules: PolicyRules;
   /** The console's WebAuthn relying party: the only origin and id a passkey's answer may name. */
   webauthn?: { rpId: string; origin: string };
-  /** Which proofs count for each act (absent: the defaults in workflows/approval-proofs.ts). */
+  /** Which proofs count for each act (absent: the defaults in workflows/shared/approval-proofs.ts). */
   proofs?: Partial<Record<ProvenAct, Proof[]>>;
 }
 

@@ -12,10 +12,10 @@ import type {
   BatchRowState,
   BatchTally,
   PayoutLookup,
-} from './contracts/batch';
-import type { PayoutState, PayoutStatus } from './contracts/payout';
-import { PAID_STATES, readPayoutEnding } from './payout-ending';
-import { referenceDifferences } from './reference';
+} from './contract';
+import type { PayoutState, PayoutStatus } from '../payout/contract';
+import { PAID_STATES, readPayoutEnding } from '../payout/ending';
+import { referenceDifferences } from '../shared/reference';
 
 const FAILURES_KEPT = 50;
 

@@ -1,7 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { BatchAuthorization, SignedStatement } from './approval';
-import { type ApprovalCommand, type CancelCommand } from './operator';
-import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from './payout';
+import type { BatchAuthorization, SignedStatement } from '../shared/approval-contract';
+import { type ApprovalCommand, type CancelCommand } from '../shared/operator-contract';
+import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from '../payout/contract';
 import type { PayoutRequest } from '../../src/domain';
 
 // The batch workflow's contract: its ids, input, options, row outcomes, progress and result, its Updates and signals.

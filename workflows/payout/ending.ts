@@ -1,4 +1,4 @@
-import type { PayoutState, PayoutStatus } from './contracts/payout';
+import type { PayoutState, PayoutStatus } from './contract';
 
 /**
  * How a payout workflow that did not complete says what became of the money. Completed means paid.

@@ -1,6 +1,6 @@
 import type { SignalDefinition, UpdateDefinition } from '@temporalio/common';
-import { parseSignedStatement } from './approval';
-import type { BatchRun } from './batch-run';
+import { parseSignedStatement } from '../shared/approval';
+import type { BatchRun } from './run';
 import {
   approveBatchUpdate,
   batchApproveSignal,
@@ -13,10 +13,10 @@ import {
   rejectBatchUpdate,
   resumeBatchUpdate,
   type BatchCommandRecord,
-} from './contracts/batch';
-import type { SignedStatement } from './contracts/approval';
-import { operatorCommand, type CommandHandlers } from './operator-command';
-import { parseCancellation, parsePauseResume, type Result } from './validation';
+} from './contract';
+import type { SignedStatement } from '../shared/approval-contract';
+import { operatorCommand, type CommandHandlers } from '../shared/operator-command';
+import { parseCancellation, parsePauseResume, type Result } from '../validation';
 
 /** A command by a named (not proven) caller: pause, resume, cancel. */
 type NamedCommand = { by: string; note?: string; reason?: string };

@@ -1,10 +1,10 @@
 import { ApplicationFailure, sleep } from '@temporalio/workflow';
-import { readPayoutSession } from './bank-session';
-import type { EarlierPayoutRun, PayoutStatus } from './contracts/payout';
-import { cancelSession, causeType, errorText, getSession } from './payout-activities';
-import { ALREADY_PAID_TYPE, PAID_STATES, REFERENCE_CONFLICT_TYPE } from './payout-ending';
-import type { PayoutTracker } from './payout-tracker';
-import { referenceDifferences } from './reference';
+import { readPayoutSession } from '../shared/bank-session';
+import type { EarlierPayoutRun, PayoutStatus } from './contract';
+import { cancelSession, causeType, errorText, getSession } from './activities';
+import { ALREADY_PAID_TYPE, PAID_STATES, REFERENCE_CONFLICT_TYPE } from './ending';
+import type { PayoutTracker } from './tracker';
+import { referenceDifferences } from '../shared/reference';
 
 // At most once whoever starts it: before a payout creates a session, every earlier run of its reference
 // is settled with the bank.

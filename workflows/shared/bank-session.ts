@@ -1,4 +1,4 @@
-import type { PaymentSession, Payout, Refund } from '../src/bank/types/session';
+import type { PaymentSession, Payout, Refund } from '../../src/bank/types/session';
 
 /**
  * How a payout workflow reads a bank session, whether it came in a webhook or from session/status.

@@ -3,7 +3,7 @@
  * passkey in a browser (`passkey`, a WebAuthn assertion over SHA-256 of the statement), or the console's
  * key signing for the person it signed in (`console-session`). The policy says, per act, which count; by
  * default approving and rejecting need the person's own key or passkey, so a console host alone can
- * approve nothing. Pure and deterministic: workflows/approval.ts calls it from Update validators too.
+ * approve nothing. Pure and deterministic: workflows/shared/approval.ts calls it from Update validators too.
  */
 import { ed25519 } from '@noble/curves/ed25519';
 import { hexToBytes, utf8ToBytes } from '@noble/curves/abstract/utils';
@@ -18,7 +18,7 @@ import {
   type ProvenAct,
   type SignedStatement,
   type Statement,
-} from './contracts/approval';
+} from './approval-contract';
 import { fromBase64url, verifyPasskeyAssertion } from './webauthn';
 
 export const PROOFS = ['cli-key', 'passkey', 'console-session'] as const satisfies readonly Proof[];

@@ -1,4 +1,4 @@
-import { emptyTally } from './batch-tally';
+import { emptyTally } from './tally';
 import {
   type BatchCommandRecord,
   type BatchInFlightRow,
@@ -6,10 +6,10 @@ import {
   type BatchPhase,
   type BatchRowOutcome,
   type BatchTally,
-} from './contracts/batch';
+} from './contract';
 
 // What the batch carries over continue-as-new, and the pure decisions about it: private to the batch
-// workflow's files (workflows/batch*.ts).
+// workflow's files (workflows/batch/).
 
 /** What the batch carries over continue-as-new: counters and the cursor, never the rows' results. */
 export interface BatchCarry {

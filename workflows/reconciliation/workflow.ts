@@ -1,12 +1,12 @@
 import { ActivityFailure, ApplicationFailure, executeChild, proxyActivities } from '@temporalio/workflow';
-import type { createReconciliationActivities } from '../activities/reconciliation';
+import type { createReconciliationActivities } from '../../activities/reconciliation';
 import {
   RECONCILIATION_ACCOUNTS,
   RECONCILIATION_LIST,
   RECONCILIATION_STATEMENT,
   RECONCILIATION_STORE,
-} from './activity-options';
-import { addDays, moscowDay, parseDay } from './reconciliation-days';
+} from '../shared/activity-options';
+import { addDays, moscowDay, parseDay } from './days';
 import {
   reconciliationWorkflowId,
   type ReconcileDayInput,
@@ -14,8 +14,8 @@ import {
   type ReconcileDueInput,
   type ReconcileDueResult,
   type StatementWait,
-} from './contracts/reconciliation';
-import { workflowNow } from './time';
+} from './contract';
+import { workflowNow } from '../shared/time';
 
 type Acts = ReturnType<typeof createReconciliationActivities>;
 
