@@ -10,12 +10,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 const ROOT = join(__dirname, '..', '..', 'workflows');
-const modules = ['', 'contracts']
-  .flatMap((dir) =>
-    readdirSync(join(ROOT, dir))
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => join(dir, f)),
-  )
+// Every file in every folder: each workflow is a folder of its own (docs/architecture.md).
+const modules = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
   .sort();
 
 test.each(modules)('workflows/%s exports no schema instance and no RegExp', (file) => {

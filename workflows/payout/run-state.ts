@@ -6,10 +6,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { checkPayoutApproval } from '../shared/approval';
-import type { PayoutAuthorization, PolicyView, SignedStatement } from '../shared/approval-contract';
+import type { SignedStatement } from '../shared/approval-contract';
 import { payoutSettledSignal } from '../batch/contract';
 import type { CancelCommand } from '../shared/operator-contract';
-import type { PayoutCarry, PayoutInput, PayoutStatus } from './contract';
+import type { PayoutInput, PayoutStatus } from './contract';
+import { carryOf, freshPayoutState, stateFromCarry, type PayoutCarry, type PayoutRunData } from './state';
 import { verdictRefusal, type TaxpayerVerdict } from '../taxpayer/contract';
 import { maskNumbers, NEEDS_ATTENTION_TYPE, notPaidType, type NotPaidState } from './ending';
 import { PayoutTracker } from './tracker';
@@ -42,34 +43,12 @@ export abstract class PayoutRunState {
   protected readonly ids = workflowInfo();
   /** The bank's idempotency key of this payout's writes: the same in every run it continues as. */
   protected readonly sessionKey: string;
-  verdict?: TaxpayerVerdict;
-  cancelRequest?: CancelCommand;
-  /** A refusing verdict that came after the session was created: it is cancelled, the row rejected. */
-  protected lateRefusal?: { code: string; reason: string };
-  protected confirmSent = false;
-  /** The policy an approval of this run is checked against: set when the worker says one is needed. */
-  protected approvalPolicy?: PolicyView;
-  /** Why this run may not pay at all (not in an approved batch's file): it ends rejected, no session. */
-  protected refusal?: Extract<PayoutAuthorization, { kind: 'refused' }>;
-  /** A taxpayerVerdict signal came: read the verdict from the taxpayer workflow (the signal is not believed). */
-  protected verdictWake = false;
-  /**
-   * An allowing verdict a signal claimed: the create checks it with the taxpayer workflow before it calls
-   * the bank (activities/bank.ts), so the usual answer costs no event of its own.
-   */
-  protected allowClaim?: TaxpayerVerdict;
-  /** This run reads every signalled verdict back (it met a refusing one under VERDICT_FROM_OWN_CHECK). */
-  protected readsVerdicts = false;
-  /** A batch waiting for this payout without being its parent asks to be told when it settles. */
-  reportTo?: string;
-  protected told = false;
-  protected step: PayoutCarry['step'] = 'confirm';
-  protected confirmDeadline = 0;
-  protected creditUntil?: number;
-  protected continuing = false;
+  /** Everything this run knows, in one plain object: workflows/payout/state.ts says what is carried. */
+  readonly state: PayoutRunData;
 
   constructor(
     protected readonly input: PayoutInput,
+    /** Set only in a run the payout's own continue-as-new started (payoutWorkflow checks that). */
     protected readonly carry?: PayoutCarry,
   ) {
     this.opts = { ...DEFAULTS, ...input.options };
@@ -77,7 +56,7 @@ export abstract class PayoutRunState {
     this.sessionKey = `${this.ids.workflowId}:${this.ids.firstExecutionRunId}`;
     const env = { upsert: upsertSearchAttributes, now: iso };
     this.tracker = carry ? PayoutTracker.restore(input, carry.tracker, env) : new PayoutTracker(input, env);
-    if (carry) this.takeCarry(carry);
+    this.state = carry ? stateFromCarry(carry) : freshPayoutState();
   }
 
   get status(): PayoutStatus {
@@ -96,11 +75,11 @@ export abstract class PayoutRunState {
   /** The validator's check: a forged, replayed or expired approval is refused before it reaches history. */
   admitApproval(signed: SignedStatement): void {
     if (!this.tracker.status.approval!.required) return; // answered "not required" below
-    if (!this.approvalPolicy)
+    if (!this.state.approvalPolicy)
       throw new Error('the payout has not read the policy yet: try again in a moment');
     const { reference, amount } = this.request;
     const checked = checkPayoutApproval(
-      this.approvalPolicy,
+      this.state.approvalPolicy,
       signed,
       { reference, runId: this.ids.runId, amount },
       workflowNow(),
@@ -113,7 +92,8 @@ export abstract class PayoutRunState {
     if (!approval.required) return 'approval is not required for this payout';
     if (approval.approvedBy) return `already approved by ${approval.approvedBy}`;
     if (this.isFinal()) return `nothing is awaiting approval: the payout ended ${this.tracker.status.state}`;
-    if (this.cancelRequest) return `nothing is awaiting approval: cancelled by ${this.cancelRequest.by}`;
+    if (this.state.cancelRequest)
+      return `nothing is awaiting approval: cancelled by ${this.state.cancelRequest.by}`;
     this.tracker.status.approval = { ...approval, approvedBy: signed.statement.person, approvedAt: iso() };
     return this.tracker.status.state === 'awaiting_approval'
       ? 'approved'
@@ -121,11 +101,11 @@ export abstract class PayoutRunState {
   }
 
   cancel(req: CancelCommand): string {
-    if (this.cancelRequest) return `already cancelled by ${this.cancelRequest.by}`;
+    if (this.state.cancelRequest) return `already cancelled by ${this.state.cancelRequest.by}`;
     if (this.isFinal()) return `nothing to cancel: the payout ended ${this.tracker.status.state}`;
-    if (this.confirmSent)
+    if (this.state.confirmSent)
       return `too late to cancel: the payout was confirmed (${this.tracker.status.state})`;
-    this.cancelRequest = req;
+    this.state.cancelRequest = req;
     this.tracker.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
     return 'cancel requested: the payout is cancelled before any money moves';
   }
@@ -140,18 +120,18 @@ export abstract class PayoutRunState {
   verdictSignalled(v: TaxpayerVerdict | null | undefined): void {
     const ok = v && typeof v.isProfessionalIncomeTaxpayer === 'boolean' && typeof v.isLinked === 'boolean';
     if (!ok) this.tracker.note('ignored a malformed taxpayerVerdict signal');
-    else if (this.readsVerdicts) this.verdictWake = true;
-    else if (!verdictRefusal(v)) this.allowClaim ??= v;
+    else if (this.state.readsVerdicts) this.state.verdictWake = true;
+    else if (!verdictRefusal(v)) this.state.allowClaim ??= v;
     else if (patched(VERDICT_FROM_OWN_CHECK)) {
-      this.readsVerdicts = true;
-      this.verdictWake = true;
-    } else this.verdict ??= v;
+      this.state.readsVerdicts = true;
+      this.state.verdictWake = true;
+    } else this.state.verdict ??= v;
   }
 
   /** A nudge only: the batch reads this payout's record from the server before it counts the row. */
   async tellBatch(to: string | undefined): Promise<void> {
-    if (!to || this.told || this.continuing) return;
-    this.told = true;
+    if (!to || this.state.told || this.state.continuing) return;
+    this.state.told = true;
     await getExternalWorkflowHandle(to)
       .signal(payoutSettledSignal, { reference: this.request.reference })
       .catch(() => undefined); // the batch has finished: nobody waits
@@ -187,45 +167,19 @@ export abstract class PayoutRunState {
   }
 
   protected cancelledBeforeMoney(): never {
-    return this.lateRefusal
+    return this.state.lateRefusal
       ? this.finish(
           'rejected',
-          this.lateRefusal.code,
-          `${this.lateRefusal.reason}; its session was cancelled`,
+          this.state.lateRefusal.code,
+          `${this.state.lateRefusal.reason}; its session was cancelled`,
         )
-      : this.finish('cancelled', 'cancelled_by_operator', `cancelled by ${this.cancelRequest!.by}`);
+      : this.finish('cancelled', 'cancelled_by_operator', `cancelled by ${this.state.cancelRequest!.by}`);
   }
 
   // ─── Carried over continue-as-new ───────────────────────────────────────────────────────────────
 
   /** Everything this run knows, for the run it continues as. */
   protected carryForward(): PayoutCarry {
-    return {
-      step: this.step,
-      tracker: this.tracker.snapshot(),
-      confirmDeadline: this.confirmDeadline,
-      ...(this.creditUntil !== undefined ? { creditUntil: this.creditUntil } : {}),
-      ...(this.verdict ? { verdict: this.verdict } : {}),
-      ...(this.cancelRequest ? { cancelRequest: this.cancelRequest } : {}),
-      ...(this.lateRefusal ? { lateRefusal: this.lateRefusal } : {}),
-      confirmSent: this.confirmSent,
-      ...(this.approvalPolicy ? { approvalPolicy: this.approvalPolicy } : {}),
-      ...(this.reportTo ? { reportTo: this.reportTo } : {}),
-      told: this.told,
-      continuations: (this.carry?.continuations ?? 0) + 1,
-    };
-  }
-
-  private takeCarry(carry: PayoutCarry): void {
-    this.step = carry.step;
-    this.confirmDeadline = carry.confirmDeadline;
-    this.creditUntil = carry.creditUntil;
-    this.verdict = carry.verdict;
-    this.cancelRequest = carry.cancelRequest;
-    this.lateRefusal = carry.lateRefusal;
-    this.confirmSent = carry.confirmSent;
-    this.approvalPolicy = carry.approvalPolicy;
-    this.reportTo = carry.reportTo;
-    this.told = carry.told;
+    return carryOf(this.state, this.tracker.snapshot());
   }
 }

@@ -12,7 +12,8 @@ import type { PaymentSession } from '../../src/bank';
 import type { BeforeCreating } from '../../activities/payout-runs';
 import { firstPayout } from '../shared/bank-session';
 import type { PayoutAuthorization } from '../shared/approval-contract';
-import type { PayoutCarry, PayoutInput, PayoutState, PayoutStatus } from './contract';
+import type { PayoutInput, PayoutState, PayoutStatus } from './contract';
+import type { PayoutCarry } from './state';
 import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../taxpayer/contract';
 import {
   bankFailure,
@@ -56,9 +57,6 @@ type PayoutWorkflowFn = (input: PayoutInput, carry?: PayoutCarry) => Promise<Pay
  */
 export class PayoutRun extends PayoutRunState {
   private readonly watch: SessionWatch;
-  private mayContinue = true;
-  /** The history length of the workflow task that created the session (the same until that task completes). */
-  private createdInTask?: number;
 
   constructor(input: PayoutInput, carry?: PayoutCarry) {
     super(input, carry);
@@ -74,7 +72,7 @@ export class PayoutRun extends PayoutRunState {
 
   /** 0. At most once whoever starts it: every earlier run of this reference is settled with the bank. */
   async run(): Promise<PayoutStatus> {
-    if (this.carry) return this.settled(this.resume(this.carry.step));
+    if (this.carry) return this.settled(this.resume(this.state.step));
     const { workflowId, runId } = this.ids;
     const { opts, request } = this;
     const asksVerdict = request.selfEmployed && !opts.reconcileOnly;
@@ -96,7 +94,7 @@ export class PayoutRun extends PayoutRunState {
     // below, as every payout did before (and as histories recorded before replay: no `created`).
     const deadlineFrom = workflowNow();
     let before: BeforeCreating | undefined;
-    if (!opts.reconcileOnly && this.cancelRequest === undefined && this.verdict === undefined) {
+    if (!opts.reconcileOnly && this.state.cancelRequest === undefined && this.state.verdict === undefined) {
       try {
         before = await lookUpOrCreate({ ...ask, createIfClear: this.createInput });
       } catch (err) {
@@ -112,7 +110,7 @@ export class PayoutRun extends PayoutRunState {
     }
     before ??= await beforeCreating(ask);
     this.applyAuthorization(before.authorization);
-    this.verdict ??= before.verdict;
+    this.state.verdict ??= before.verdict;
     const earlier = before.earlier;
     const paidBefore = await settleEarlierRuns(earlier, {
       tracker: this.tracker,
@@ -129,7 +127,8 @@ export class PayoutRun extends PayoutRunState {
           ? 'reconciled with the bank: no earlier run of this reference moved money; it may be paid again'
           : 'nothing to reconcile: no earlier run of this reference',
       );
-    if (this.refusal) return this.finish('rejected', this.refusal.code, this.refusal.reason);
+    if (this.state.refusal)
+      return this.finish('rejected', this.state.refusal.code, this.state.refusal.reason);
     const reserved = before.reservation;
     if (reserved && !reserved.ok)
       return this.finish(
@@ -143,10 +142,10 @@ export class PayoutRun extends PayoutRunState {
   private applyAuthorization(a: PayoutAuthorization | undefined): void {
     // Absent in histories recorded before approvals existed, and in a reconcile run that pays nothing.
     if (a?.kind === 'own_approval') {
-      this.approvalPolicy = a.policy;
+      this.state.approvalPolicy = a.policy;
       this.tracker.status.approval = { ...this.tracker.status.approval!, required: true };
       this.tracker.note(`approval required: ${a.because}`);
-    } else if (a?.kind === 'refused') this.refusal = a;
+    } else if (a?.kind === 'refused') this.state.refusal = a;
   }
 
   /** The session already exists: created with the look-up, after the verdict it read allowed it. */
@@ -156,16 +155,16 @@ export class PayoutRun extends PayoutRunState {
     deadlineFrom: number,
   ): Promise<PayoutStatus> {
     if (this.request.selfEmployed) {
-      this.verdict ??= checked;
-      this.tracker.status.taxpayer = taxpayerStatus(this.verdict!);
+      this.state.verdict ??= checked;
+      this.tracker.status.taxpayer = taxpayerStatus(this.state.verdict!);
       // A verdict signalled while the look-up ran (a run recorded before verdicts came only from the
       // taxpayer workflow) may refuse what it allowed: no confirm, the session is cancelled.
-      this.lateRefusal = verdictRefusal(this.verdict!);
-      if (this.lateRefusal) {
+      this.state.lateRefusal = verdictRefusal(this.state.verdict!);
+      if (this.state.lateRefusal) {
         this.tracker.note(
-          `a taxpayer verdict received meanwhile refuses the recipient (${this.lateRefusal.code})`,
+          `a taxpayer verdict received meanwhile refuses the recipient (${this.state.lateRefusal.code})`,
         );
-        this.cancelRequest ??= { by: 'the taxpayer check', reason: this.lateRefusal.reason };
+        this.state.cancelRequest ??= { by: 'the taxpayer check', reason: this.state.lateRefusal.reason };
       }
     }
     this.sessionCreated(created);
@@ -192,27 +191,27 @@ export class PayoutRun extends PayoutRunState {
     let claim: TaxpayerVerdict | undefined;
     if (request.selfEmployed) {
       await this.awaitVerdict();
-      if (this.cancelRequest) return this.cancelledBeforeMoney();
-      claim = this.verdict ? undefined : this.allowClaim;
-      this.tracker.status.taxpayer = taxpayerStatus((this.verdict ?? claim)!);
-      const refusal = this.verdict && verdictRefusal(this.verdict);
+      if (this.state.cancelRequest) return this.cancelledBeforeMoney();
+      claim = this.state.verdict ? undefined : this.state.allowClaim;
+      this.tracker.status.taxpayer = taxpayerStatus((this.state.verdict ?? claim)!);
+      const refusal = this.state.verdict && verdictRefusal(this.state.verdict);
       if (refusal) this.finish('rejected', refusal.code, refusal.reason);
       this.tracker.setState('creating_session');
     }
-    if (this.cancelRequest) return this.cancelledBeforeMoney();
+    if (this.state.cancelRequest) return this.cancelledBeforeMoney();
 
     // 2. Create the payout; the deadline counts from before the call, so it is never later than the bank's.
     const deadlineFrom = workflowNow();
     try {
       const confirm = claim ? { confirmVerdict: this.taxpayerAsk } : {};
       this.sessionCreated(await createPayoutSession({ ...this.createInput, ...confirm }));
-      this.verdict ??= claim;
+      this.state.verdict ??= claim;
     } catch (err) {
       if (claim && causeType(err) === VERDICT_UNCONFIRMED) {
         // A claim the taxpayer workflow does not back (forged, or ahead of the check): nothing was created.
         this.tracker.note('a taxpayerVerdict signal was not backed by the taxpayer check; reading it back');
-        this.allowClaim = undefined;
-        this.verdictWake = true;
+        this.state.allowClaim = undefined;
+        this.state.verdictWake = true;
         return this.pay();
       }
       // No session id came back, so nothing of ours can ever confirm one: this run moved no money.
@@ -229,25 +228,28 @@ export class PayoutRun extends PayoutRunState {
    * comes in 10 minutes (a lost request), or if the workflow has no fresh verdict yet (a forged wake-up).
    */
   private async awaitVerdict(): Promise<void> {
-    while (!this.verdict && !this.cancelRequest) {
-      const claimed = () => this.allowClaim !== undefined && !this.verdictWake;
+    while (!this.state.verdict && !this.state.cancelRequest) {
+      const claimed = () => this.state.allowClaim !== undefined && !this.state.verdictWake;
       if (claimed()) return; // the create checks the claim
       const woken = () =>
-        this.verdict !== undefined || this.verdictWake || claimed() || this.cancelRequest !== undefined;
+        this.state.verdict !== undefined ||
+        this.state.verdictWake ||
+        claimed() ||
+        this.state.cancelRequest !== undefined;
       if (await condition(woken, '10 minutes')) {
-        if (this.cancelRequest || claimed()) break;
-        if (!this.verdictWake) break;
-        this.verdictWake = false;
+        if (this.state.cancelRequest || claimed()) break;
+        if (!this.state.verdictWake) break;
+        this.state.verdictWake = false;
       }
-      this.verdict = await taxpayerVerdict(this.taxpayerAsk);
+      this.state.verdict = await taxpayerVerdict(this.taxpayerAsk);
     }
   }
 
   /** Steps 3 to 5, once the bank session exists. */
   private async awaitAndConfirm(confirmDeadline: number): Promise<PayoutStatus> {
     const { tracker } = this;
-    this.step = 'confirm';
-    this.confirmDeadline = confirmDeadline;
+    this.state.step = 'confirm';
+    this.state.confirmDeadline = confirmDeadline;
     // 3. Wait for the bank to be ready for our confirmation (a cancel, too, must wait for it).
     tracker.setState('awaiting_ready_to_confirm');
     await this.watch.until(() => this.phase !== 'processing');
@@ -269,7 +271,7 @@ export class PayoutRun extends PayoutRunState {
         );
       }
     }
-    if (this.cancelRequest && this.phase === 'ready_to_confirm') {
+    if (this.state.cancelRequest && this.phase === 'ready_to_confirm') {
       await cancelSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
       return this.cancelledBeforeMoney();
     }
@@ -287,7 +289,7 @@ export class PayoutRun extends PayoutRunState {
    * (readiness arrives as a signal, in a later task); here one marker, no timer (the poll chain wakes it).
    */
   private async untilCreateRecorded(): Promise<boolean> {
-    const task = this.createdInTask;
+    const task = this.state.createdInTask;
     if (this.phase !== 'ready_to_confirm' || task !== workflowInfo().historyLength) return false;
     if (!patched(CONFIRM_AFTER_CREATE_RECORDED)) return false;
     await condition(() => workflowInfo().historyLength !== task);
@@ -298,7 +300,8 @@ export class PayoutRun extends PayoutRunState {
   private async awaitApproval(confirmDeadline: number): Promise<boolean> {
     for (;;) {
       const left = confirmDeadline - workflowNow();
-      const decided = () => !!this.tracker.status.approval!.approvedBy || this.cancelRequest !== undefined;
+      const decided = () =>
+        !!this.tracker.status.approval!.approvedBy || this.state.cancelRequest !== undefined;
       if (left <= 0) return false;
       if (await condition(() => decided() || this.historyNearLimit(), left)) {
         if (decided()) return true;
@@ -315,7 +318,7 @@ export class PayoutRun extends PayoutRunState {
   private async confirm(confirmDeadline: number): Promise<PayoutStatus | undefined> {
     const { tracker } = this;
     tracker.setState('confirming');
-    this.confirmSent = true;
+    this.state.confirmSent = true;
     for (;;) {
       try {
         await confirmSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
@@ -348,7 +351,7 @@ export class PayoutRun extends PayoutRunState {
   /** 6. The result, as session/status tells it; 7. optionally the credit confirmation or a return. */
   private async awaitResult(): Promise<PayoutStatus> {
     const { tracker, opts } = this;
-    this.step = 'result';
+    this.state.step = 'result';
     tracker.setState('awaiting_result');
     await this.watch.until(() => this.phase === 'succeeded' || this.phase === 'failed');
     if (this.phase === 'failed')
@@ -356,20 +359,20 @@ export class PayoutRun extends PayoutRunState {
     tracker.setState('succeeded', 'finished');
     this.watch.stopPolling();
     // The batch frees this row's slot now, not days later when the optional credit confirmation comes.
-    if (opts.awaitCreditConfirmation) await this.tellBatch(this.reportTo ?? this.input.batchId);
+    if (opts.awaitCreditConfirmation) await this.tellBatch(this.state.reportTo ?? this.input.batchId);
     if (opts.awaitCreditConfirmation) {
-      this.creditUntil =
+      this.state.creditUntil =
         opts.creditConfirmationWindowMs !== undefined
           ? workflowNow() + opts.creditConfirmationWindowMs
           : addBusinessDays(workflowNow(), opts.creditConfirmationBusinessDays);
-      return this.awaitCredit(this.creditUntil);
+      return this.awaitCredit(this.state.creditUntil);
     }
     return this.ended();
   }
 
   private async awaitCredit(until: number): Promise<PayoutStatus> {
     const { tracker } = this;
-    this.step = 'credit';
+    this.state.step = 'credit';
     const credit = await this.watch.until(() => !!tracker.credited || !!tracker.returnedAt, until);
     if (credit && tracker.credited) {
       if (tracker.status.state !== 'credited') {
@@ -399,18 +402,18 @@ export class PayoutRun extends PayoutRunState {
   /** The step a continued run goes on from (the session exists: it is never created again). */
   private resume(step: PayoutCarry['step']): Promise<PayoutStatus> {
     this.tracker.note(
-      `continued as new (run ${this.carry!.continuations + 1}): its history was near Temporal's limits`,
+      `continued as new (run ${this.state.continuations + 1}): its history was near Temporal's limits`,
     );
     // The poll chain runs until the money is settled, as in the run this one continues.
     if (step !== 'credit') this.watch.startPolling();
-    if (step === 'confirm') return this.awaitAndConfirm(this.confirmDeadline);
+    if (step === 'confirm') return this.awaitAndConfirm(this.state.confirmDeadline);
     if (step === 'result') return this.awaitResult();
-    return this.awaitCredit(this.creditUntil!);
+    return this.awaitCredit(this.state.creditUntil!);
   }
 
   /** A history near Temporal's limits (a flood of signals): the run continues as new at its next wait. */
   private historyNearLimit(): boolean {
-    if (!this.mayContinue) return false;
+    if (!this.state.mayContinue) return false;
     const info = workflowInfo();
     return (
       info.continueAsNewSuggested ||
@@ -422,11 +425,11 @@ export class PayoutRun extends PayoutRunState {
   /** Continues as new with everything this run knows; returns only for a run recorded before this existed. */
   private async continueAsNewHere(): Promise<void> {
     if (!patched(CONTINUE_WHEN_HISTORY_FULL)) {
-      this.mayContinue = false;
+      this.state.mayContinue = false;
       return;
     }
     const carry = this.carryForward();
-    this.continuing = true;
+    this.state.continuing = true;
     await continueAsNew<PayoutWorkflowFn>(this.input, carry);
   }
 
@@ -450,7 +453,7 @@ export class PayoutRun extends PayoutRunState {
   }
 
   private sessionCreated(created: PaymentSession): void {
-    this.createdInTask = workflowInfo().historyLength;
+    this.state.createdInTask = workflowInfo().historyLength;
     this.tracker.status.timestamps.sessionCreated = iso();
     this.tracker.applySession(created, 'session created');
     this.tracker.publish();

@@ -8,7 +8,8 @@ import {
   type SessionPhase,
 } from '../shared/bank-session';
 import type { BankEventSignal, SignedWebhook } from '../shared/bank-event-contract';
-import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus, TrackerSnapshot } from './contract';
+import type { PayoutFailure, PayoutInput, PayoutState, PayoutStatus } from './contract';
+import type { TrackerSnapshot } from './state';
 import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from '../shared/search-attributes';
 
 /** Where the tracker writes search attributes and reads the time: the workflow's, or a test's. */
