@@ -6,7 +6,7 @@ import {
   verdictRefusal,
   type TaxpayerVerdict,
 } from '../workflows/taxpayer/contract';
-import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
+import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/taxpayer/contract';
 
 /**
  * Tax numbers stay out of workflow ids (they show in the UI, in visibility and in logs, never

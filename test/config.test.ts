@@ -133,7 +133,7 @@ describe('configuration', () => {
     // exception: its deadline is what remains of each event's window, and it calls no bank.
     const inline = readdirSync(join(PROJECT_ROOT, 'workflows'), { recursive: true })
       .map(String)
-      .filter((f) => f.endsWith('.ts') && f !== 'activity-options.ts' && f !== 'webhook-inbox.ts')
+      .filter((f) => f.endsWith('.ts') && f !== 'shared/activity-options.ts' && f !== 'webhook-inbox.ts')
       .filter((f) => /startToCloseTimeout/.test(readFileSync(join(PROJECT_ROOT, 'workflows', f), 'utf8')));
     expect(inline).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { payoutStatusQuery } from '../../workflows/payout/contract';
 import { readPayoutEnding } from '../../workflows/payout/ending';
 import { PayoutTracker } from '../../workflows/payout/tracker';
 import { SESSION_ID } from '../../workflows/shared/search-attributes';
-import { parsePayoutInput } from '../../workflows/validation';
+import { parsePayoutInput } from '../../workflows/payout/contract';
 import { runEvidence } from './run-history';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;

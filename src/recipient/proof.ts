@@ -1,7 +1,7 @@
 import type { PayoutRequest } from '../domain';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/contracts/recipient';
-import { parsePayoutInput } from '../../workflows/validation';
+import { parsePayoutInput } from '../../workflows/payout/contract';
 
 // Whether a reservation comes from the payout it names, judged from what the Temporal server holds of that
 // run (its description and its first event), never from what the sender says. Pure: the activity

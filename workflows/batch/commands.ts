@@ -16,7 +16,8 @@ import {
 } from './contract';
 import type { SignedStatement } from '../shared/approval-contract';
 import { operatorCommand, type CommandHandlers } from '../shared/operator-command';
-import { parseCancellation, parsePauseResume, type Result } from '../validation';
+import { parseCancellation, parsePauseResume } from '../shared/operator-contract';
+import type { Result } from '../shared/parse';
 
 /** A command by a named (not proven) caller: pause, resume, cancel. */
 type NamedCommand = { by: string; note?: string; reason?: string };

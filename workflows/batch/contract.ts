@@ -1,8 +1,27 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { BatchAuthorization, SignedStatement } from '../shared/approval-contract';
 import { type ApprovalCommand, type CancelCommand } from '../shared/operator-contract';
-import { type PayoutOptions, type FinalPayoutState, type PayoutStatus } from '../payout/contract';
-import type { PayoutRequest } from '../../src/domain';
+import { z } from 'zod';
+import {
+  payoutOptionsSchema,
+  type PayoutOptions,
+  type FinalPayoutState,
+  type PayoutStatus,
+} from '../payout/contract';
+import { strictObject, type PayoutRequest } from '../../src/domain';
+import {
+  batchIdField,
+  bool,
+  count,
+  DAY,
+  millis,
+  parseWith,
+  personIdField,
+  tally,
+  type Fits,
+  type Keys,
+  type Result,
+} from '../shared/parse';
 
 // The batch workflow's contract: its ids, input, options, row outcomes, progress and result, its Updates and signals.
 
@@ -225,3 +244,77 @@ export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('funds
  * worker to judge it again. Only a nudge: the worker reads the record itself, so a forged one changes nothing.
  */
 export const batchRecordChangedSignal = defineSignal<[]>('recordChanged');
+
+// ---------------------------------------------------------------- the input's rules
+
+const batchOptions = strictObject({
+  requireApproval: bool().optional(),
+  maxInFlight: count(1, 500).optional(),
+  checkFunds: bool().optional(),
+  fundsRecheckMs: millis(100, DAY).optional(),
+  // Temporal refuses a history past 51 200 events; continuing as new well before keeps replays fast.
+  continueAsNewAfterEvents: count(10, 40_000).optional(),
+  payout: payoutOptionsSchema().optional(),
+});
+
+const anObject = () => z.looseObject({}, { error: 'expected an object' });
+const aList = () => z.array(z.unknown(), { error: 'expected a list' });
+
+/**
+ * The keys of the batch's carry (workflows/batch/state.ts BatchCarry: test/workflows/batch-state.test.ts
+ * holds the two to the same keys). Written by the batch itself on continue-as-new: its top level is
+ * checked, the rest passes untouched.
+ */
+export const batchCarrySchema = () =>
+  z.looseObject(
+    {
+      meta: anObject(),
+      nextChunk: tally(),
+      dispatched: tally(),
+      dispatchedKopecks: tally(),
+      tally: anObject(),
+      inFlight: aList(),
+      unflushed: aList().optional(),
+      approval: anObject().optional(),
+      submittedBy: z.array(personIdField(), { error: 'expected a list' }).optional(),
+      commands: aList().optional(),
+      fundsOk: bool(),
+      paused: bool(),
+      runs: tally(),
+    },
+    { error: 'expected an object' },
+  );
+
+const batchInput = strictObject({
+  batchId: batchIdField(),
+  options: batchOptions.optional(),
+  submitter: personIdField().optional(),
+  carry: batchCarrySchema().optional(),
+});
+
+/**
+ * `continued`: this run was started by continue-as-new (workflowInfo().continuedFromExecutionRunId is
+ * set). Only then may the input carry `carry`: a first run given one would skip loading the batch,
+ * its approval and its funds check on someone's say-so.
+ */
+export function parseBatchWorkflowInput(
+  raw: unknown,
+  context: { continued: boolean },
+): Result<BatchWorkflowInput> {
+  const r = parseWith<BatchWorkflowInput>(batchInput, raw);
+  if (r.ok && r.value.carry !== undefined && !context.continued) {
+    return {
+      ok: false,
+      message:
+        'carry: expected no carry when starting a batch (only the batch itself sets it on continue-as-new)',
+    };
+  }
+  return r;
+}
+
+type _SchemasFitTheirTypes = [
+  Fits<z.output<typeof batchOptions>, BatchOptions>,
+  Fits<keyof BatchOptions, Keys<typeof batchOptions>>,
+  Fits<z.output<typeof batchInput>, Omit<BatchWorkflowInput, 'carry'> & { carry?: object }>,
+  Fits<keyof BatchWorkflowInput, Keys<typeof batchInput>>,
+];

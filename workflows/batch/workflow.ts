@@ -6,12 +6,13 @@ import {
   batchFundsChangedSignal,
   batchProgressQuery,
   batchRecordChangedSignal,
+  parseBatchWorkflowInput,
   payoutSettledSignal,
   type BatchResult,
   type BatchWorkflowInput,
 } from './contract';
 import { handleOperatorCommands } from '../shared/operator-command';
-import { invalidInput, parseBatchWorkflowInput } from '../validation';
+import { invalidInput } from '../shared/parse';
 
 /**
  * One batch file: a child payout workflow per valid row (a sliding window of them), each reference

@@ -1,16 +1,18 @@
 import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type * as activities from '../../activities/diagnostics';
 import { DIAGNOSTIC } from '../shared/activity-options';
-import { acknowledgeSignal, connectivityStatusQuery } from './contract';
-import { invalidInput, parseAcknowledgement, parseConnectivityInput } from '../validation';
+import {
+  acknowledgeSignal,
+  connectivityStatusQuery,
+  parseAcknowledgement,
+  parseConnectivityInput,
+  type ConnectivityCheckInput,
+} from './contract';
+import { invalidInput } from '../shared/parse';
 
 const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
 
-export interface ConnectivityCheckInput {
-  /** Wait for an `acknowledge` signal before finishing (proves signals reach the workflow). */
-  awaitAcknowledgement: boolean;
-  acknowledgementTimeoutMs?: number;
-}
+export type { ConnectivityCheckInput } from './contract';
 
 export interface ConnectivityCheckResult {
   worker: activities.WorkerDescription;

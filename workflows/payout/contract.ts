@@ -1,10 +1,23 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type { PolicyView, SignedStatement } from '../shared/approval-contract';
-import type { TaxpayerVerdict } from '../taxpayer/contract';
-import type { SessionPhase } from '../shared/bank-session';
-import type { SignedWebhook } from '../shared/bank-event-contract';
+import type { SignedStatement } from '../shared/approval-contract';
 import { type CancelCommand } from '../shared/operator-contract';
-import type { PayoutMethod, PayoutRequest } from '../../src/domain';
+import { payoutRequestSchema, strictObject, type PayoutMethod, type PayoutRequest } from '../../src/domain';
+import { z } from 'zod';
+import {
+  batchIdField,
+  bool,
+  count,
+  DAY,
+  HOUR,
+  millis,
+  MINUTE,
+  parseWith,
+  SAYS_WHAT_IT_SAW,
+  SECOND,
+  type Fits,
+  type Keys,
+  type Result,
+} from '../shared/parse';
 
 // The payout workflow's contract: its id, input, result and status, its Updates, signals and query.
 
@@ -143,38 +156,62 @@ export interface EarlierPayoutRun {
   closedAt?: string;
 }
 
+// ---------------------------------------------------------------- the input's rules
+
 /**
- * What a payout carries into its own continue-as-new when its history nears Temporal's limits (a flood of
- * signals): where it was and everything it knew, so the next run goes on from there and never creates a
- * second session. Taken only from the workflow's own continue-as-new, never from a hand-started run.
+ * The bank's confirm window and payrun's default margin (workflows/payout/run-state.ts DEFAULTS): a margin
+ * at least as long as the window would expire every approval before it could come.
  */
-export interface PayoutCarry {
-  /** The step the run stopped in: waiting for ready_to_confirm (and approval), for the result, for credit. */
-  step: 'confirm' | 'result' | 'credit';
-  tracker: TrackerSnapshot;
-  confirmDeadline: number;
-  creditUntil?: number;
-  verdict?: TaxpayerVerdict;
-  cancelRequest?: CancelCommand;
-  lateRefusal?: { code: string; reason: string };
-  confirmSent: boolean;
-  approvalPolicy?: PolicyView;
-  reportTo?: string;
-  told: boolean;
-  /** How many runs of this payout came before this one (each continued as new). */
-  continuations: number;
+const BANK_CONFIRM_WINDOW_MS = 4 * HOUR;
+const DEFAULT_CONFIRM_SAFETY_MARGIN_MS = 15 * MINUTE;
+
+const payoutRequest = payoutRequestSchema();
+
+const payoutOptions = strictObject({
+  requireApproval: bool().optional(),
+  awaitCreditConfirmation: bool().optional(),
+  creditConfirmationBusinessDays: count(0, 30, 'a whole number of business days').optional(),
+  creditConfirmationWindowMs: millis(0, 60 * DAY).optional(),
+  // Polls double from here; below 100 ms the poll loop would hammer the bank.
+  pollAfterMs: millis(100, HOUR).optional(),
+  confirmWindowMs: millis(SECOND, BANK_CONFIRM_WINDOW_MS).optional(),
+  confirmSafetyMarginMs: millis(0, BANK_CONFIRM_WINDOW_MS).optional(),
+  taxpayerCheckMaxAgeMs: millis(0, 7 * DAY).optional(),
+  reconcileOnly: bool().optional(),
+}).superRefine((o, ctx) => {
+  const window = o.confirmWindowMs ?? BANK_CONFIRM_WINDOW_MS;
+  const margin = o.confirmSafetyMarginMs ?? DEFAULT_CONFIRM_SAFETY_MARGIN_MS;
+  if (margin >= window) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [o.confirmSafetyMarginMs !== undefined ? 'confirmSafetyMarginMs' : 'confirmWindowMs'],
+      message: `expected confirmSafetyMarginMs (${margin}) to be less than confirmWindowMs (${window}), or no approval could ever arrive in time`,
+      params: { [SAYS_WHAT_IT_SAW]: true },
+    });
+  }
+});
+
+const payoutInput = strictObject({
+  request: payoutRequest,
+  batchId: batchIdField().optional(),
+  options: payoutOptions.optional(),
+});
+
+/** The payout options' rules, for the batch's input (its `payout` options). A builder: see parse.ts. */
+export const payoutOptionsSchema = () => payoutOptions;
+
+/** A payout's or a batch's input refuses keys it does not know, naming them (issue 24). */
+export function parsePayoutInput(raw: unknown): Result<PayoutInput> {
+  return parseWith<PayoutInput>(payoutInput, raw);
 }
 
-/** A tracker's whole state, as a payout carries it into its own continue-as-new. */
-export interface TrackerSnapshot {
-  status: PayoutStatus;
-  phase: SessionPhase;
-  nudged: boolean;
-  unchecked: SignedWebhook[];
-  credited?: { event: string; eventDate: string };
-  returnedAt?: string;
-  seenEvents: string[];
-  notesDropped: number;
-  published: [string, string | number][];
-  stateShown: boolean;
-}
+type _SchemasFitTheirTypes = [
+  Fits<z.output<typeof payoutRequest>, PayoutRequest>,
+  Fits<keyof PayoutRequest, Keys<typeof payoutRequest>>,
+  Fits<keyof PayoutRequest['recipient'], keyof z.output<typeof payoutRequest>['recipient']>,
+  Fits<z.output<typeof payoutRequest>['method'], PayoutMethod>,
+  Fits<z.output<typeof payoutOptions>, PayoutOptions>,
+  Fits<keyof PayoutOptions, Keys<typeof payoutOptions>>,
+  Fits<z.output<typeof payoutInput>, PayoutInput>,
+  Fits<keyof PayoutInput, Keys<typeof payoutInput>>,
+];

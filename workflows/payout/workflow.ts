@@ -7,17 +7,20 @@ import {
   cancelPayoutUpdate,
   cancelSignal,
   payoutStatusQuery,
+  parsePayoutInput,
   payoutWorkflowId,
   reportToSignal,
-  type PayoutCarry,
   type PayoutInput,
   type PayoutStatus,
 } from './contract';
 import { taxpayerVerdictSignal } from '../taxpayer/contract';
 import { handleOperatorCommands, operatorCommand } from '../shared/operator-command';
 import { PayoutRun } from './run';
+import { parsePayoutCarry, type PayoutCarry } from './state';
 import { isBatchId } from '../../src/domain/rules';
-import { invalidInput, parseBankEvent, parseCancellation, parsePayoutInput } from '../validation';
+import { invalidInput } from '../shared/parse';
+import { parseCancellation } from '../shared/operator-contract';
+import { parseBankEvent } from '../shared/bank-event-contract';
 
 /**
  * One payout to one recipient, paid at most once whoever starts it. The steps are PayoutRun's
@@ -39,8 +42,10 @@ export async function payoutWorkflow(raw: PayoutInput, carry?: PayoutCarry): Pro
     );
   if (carry !== undefined && (continuedFromExecutionRunId === undefined || !carry?.tracker?.status))
     throw invalidInput('only the payout itself may hand a run its state (by continuing as new)');
+  const carried = carry === undefined ? undefined : parsePayoutCarry(carry);
+  if (carried && !carried.ok) throw invalidInput(carried.message);
 
-  const run = new PayoutRun(input, carry);
+  const run = new PayoutRun(input, carried?.value);
   const note = (text: string) => run.tracker.note(text);
   setHandler(payoutStatusQuery, () => run.status);
   setHandler(bankEventSignal, (evt) => {
@@ -73,13 +78,13 @@ export async function payoutWorkflow(raw: PayoutInput, carry?: PayoutCarry): Pro
     }),
   ]);
   setHandler(reportToSignal, (r) => {
-    if (typeof r?.batchId === 'string' && isBatchId(r.batchId)) run.reportTo ??= r.batchId;
+    if (typeof r?.batchId === 'string' && isBatchId(r.batchId)) run.state.reportTo ??= r.batchId;
     else note('ignored a malformed reportTo signal');
   });
 
   try {
     return await run.run();
   } finally {
-    await run.tellBatch(run.reportTo);
+    await run.tellBatch(run.state.reportTo);
   }
 }

@@ -1,5 +1,8 @@
 import { defineSignal } from '@temporalio/workflow';
+import { z } from 'zod';
 import type { PaymentSession } from '../../src/bank/types/session';
+import { field, nonBlank, text } from '../../src/domain';
+import { base64, object, parseWith, type Fits, type Keys, type Result } from './parse';
 
 // The bank events a verified webhook becomes: the signal the ingress sends to payrun's workflows.
 
@@ -54,3 +57,49 @@ export interface BankEventSignal {
 }
 
 export const bankEventSignal = defineSignal<[BankEventSignal]>('bankEvent');
+
+// ---------------------------------------------------------------- the signal's rules
+
+const BANK_EVENT_TYPES = [
+  'ready_to_confirm',
+  'payment_finished',
+  'action_required',
+  'ready_to_capture',
+  'payment_refunded',
+  'confirmation_payout',
+  'nominal_topup',
+  'unknown',
+] as const satisfies readonly BankEventType[];
+
+const bankEvent = object({
+  id: nonBlank(256, 'an event id'),
+  type: field<BankEventType>(`expected one of ${BANK_EVENT_TYPES.join(', ')}`, (v) =>
+    (BANK_EVENT_TYPES as readonly unknown[]).includes(v),
+  ),
+  sessionId: text(256, 'a session id').optional(),
+  receivedAt: text(64, 'a timestamp'),
+  // The bank's own document: only what routing relies on is checked, everything else is kept.
+  session: z
+    .looseObject({ id: text(256, 'a session id') }, { error: 'expected an object with a string id' })
+    .optional(),
+  signed: object({
+    body: base64(MAX_SIGNED_WEBHOOK_BYTES, 'the webhook body'),
+    signature: base64(MAX_SIGNATURE_BYTES, 'the X-PARTNER-SIGN signature'),
+  }).optional(),
+  confirmation: object({
+    event: text(256),
+    eventDate: text(64, 'a date'),
+    transactionId: text(256).optional(),
+  }).optional(),
+  body: z.unknown().optional(),
+  lateFor: z.array(text(256, 'a workflow id'), { error: 'expected a list of workflow ids' }).optional(),
+});
+
+export function parseBankEvent(raw: unknown): Result<BankEventSignal> {
+  return parseWith<BankEventSignal>(bankEvent, raw);
+}
+
+type _SchemaFitsItsType = [
+  Fits<z.output<typeof bankEvent>, Omit<BankEventSignal, 'session'> & { session?: { id: string } }>,
+  Fits<keyof BankEventSignal, Keys<typeof bankEvent>>,
+];

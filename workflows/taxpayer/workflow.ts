@@ -10,22 +10,20 @@ import {
 } from '@temporalio/workflow';
 import type { createBankActivities } from '../../activities/bank';
 import {
+  parseTaxpayerCheckRequest,
+  parseTaxpayerInput,
+  TAXPAYER_WAITING_MAX,
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   taxpayerVerdictSignal,
   type TaxpayerCheckRequest,
   type TaxpayerVerdict,
   type TaxpayerWorkflowInput,
+  verdictAgeMs,
 } from './contract';
 import { NPD_CHECK, NPD_STATUS } from '../shared/activity-options';
 import { iso, workflowNow } from '../shared/time';
-import {
-  invalidInput,
-  parseTaxpayerCheckRequest,
-  parseTaxpayerInput,
-  TAXPAYER_WAITING_MAX,
-  verdictAgeMs,
-} from '../validation';
+import { invalidInput } from '../shared/parse';
 
 type Acts = ReturnType<typeof createBankActivities>;
 
