@@ -8,7 +8,14 @@ import {
 } from '@temporalio/workflow';
 import type { createBatchActivities } from '../../activities/batch';
 import { finishedCount } from './tally';
-import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry, type BatchStage } from './state';
+import {
+  batchPhase,
+  cancelNeverStarted,
+  freshCarry,
+  nextRunCarry,
+  type BatchCarry,
+  type BatchStage,
+} from './state';
 import { BatchWindow } from './window';
 import { checkBatchDecision, parseSignedStatement, rememberSubmitters } from '../shared/approval';
 import type { BatchAuthorization, BatchStatement, SignedStatement } from '../shared/approval-contract';
@@ -138,12 +145,7 @@ export class BatchRun {
       if (this.historyFull() && carry.nextChunk < carry.meta.chunkCount) {
         await condition(() => window.allStarted());
         await window.flush();
-        const next = {
-          ...carry,
-          inFlight: window.carried(),
-          unflushed: window.buffer.splice(0),
-          runs: carry.runs + 1,
-        };
+        const next = nextRunCarry(carry, window.carried(), window.buffer.splice(0));
         return continueAsNew<BatchWorkflowFn>({ ...this.input, carry: next });
       }
     }

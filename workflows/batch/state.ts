@@ -50,6 +50,19 @@ export function freshCarry(checkFunds: boolean): BatchCarry {
   };
 }
 
+/**
+ * The carry of a run about to continue as new: the whole carry, the window's rows in flight, the outcomes
+ * not yet written, one more run. Spread whole, so a key added to BatchCarry is carried; its schema
+ * (batchCarrySchema in contract.ts) must name it too (test/workflows/batch-state.test.ts).
+ */
+export function nextRunCarry(
+  carry: BatchCarry,
+  inFlight: BatchInFlightRow[],
+  unflushed: BatchRowOutcome[],
+): BatchCarry {
+  return { ...carry, inFlight, unflushed, runs: carry.runs + 1 };
+}
+
 /** Where a batch's run waits before it pays: for approval, then for funds. */
 export type BatchStage = 'approval' | 'funds' | 'paying';
 
