@@ -1,23 +1,15 @@
-import { condition, proxyActivities, setHandler } from '@temporalio/workflow';
-import type * as activities from '../../activities/diagnostics';
-import { DIAGNOSTIC } from '../shared/activity-options';
+import { setHandler } from '@temporalio/workflow';
 import {
   acknowledgeSignal,
   connectivityStatusQuery,
-  parseAcknowledgement,
   parseConnectivityInput,
   type ConnectivityCheckInput,
 } from './contract';
+import { ConnectivityRun, type ConnectivityCheckResult } from './run';
 import { invalidInput } from '../shared/parse';
 
-const { describeWorker } = proxyActivities<typeof activities>(DIAGNOSTIC);
-
 export type { ConnectivityCheckInput } from './contract';
-
-export interface ConnectivityCheckResult {
-  worker: activities.WorkerDescription;
-  acknowledgedBy: string | null;
-}
+export type { ConnectivityCheckResult } from './run';
 
 /**
  * Proves the whole chain an operator relies on: client → server → worker → activity → signal.
@@ -28,23 +20,8 @@ export async function connectivityCheckWorkflow(
 ): Promise<ConnectivityCheckResult> {
   const parsed = parseConnectivityInput(raw);
   if (!parsed.ok) throw invalidInput(parsed.message);
-  const input = parsed.value;
-  let status = 'describing worker';
-  let ignored = 0;
-  let acknowledgedBy: string | null = null;
-  setHandler(connectivityStatusQuery, () =>
-    ignored ? `${status} (ignored ${ignored} malformed signals)` : status,
-  );
-  setHandler(acknowledgeSignal, (ack) => {
-    const r = parseAcknowledgement(ack);
-    if (r.ok) acknowledgedBy ??= r.value.by;
-    else ignored++;
-  });
-  const worker = await describeWorker();
-  if (input.awaitAcknowledgement) {
-    status = 'awaiting acknowledgement';
-    await condition(() => acknowledgedBy !== null, input.acknowledgementTimeoutMs ?? 60_000);
-  }
-  status = 'done';
-  return { worker, acknowledgedBy };
+  const run = new ConnectivityRun(parsed.value);
+  setHandler(connectivityStatusQuery, () => run.status);
+  setHandler(acknowledgeSignal, (ack) => run.acknowledged(ack));
+  return run.run();
 }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import type { DifferenceStatement, SignedStatement } from '../shared/approval-contract';
 import type { DayOutcome } from '../../src/reconcile/store';
 
 // The reconciliation workflows' contract: ids, inputs and results (docs/reconciliation.md).
@@ -75,3 +77,31 @@ export interface ResolvedDifference {
 
 /** The type of the failure that refuses a resolution (not a person of the worker's policy, no such difference…). */
 export const RESOLVE_REFUSED_TYPE = 'resolve_refused';
+
+// ---------------------------------------------------------------- a resolution's rules
+
+const differenceStatement = z.strictObject({
+  v: z.literal(1),
+  kind: z.literal('difference'),
+  decision: z.literal('resolve'),
+  account: z.string().refine((a) => /^\d{20}$/.test(a), 'expected a 20-digit account'),
+  key: z.string().min(3).max(200),
+  reason: z.string().refine((r) => r.trim().length > 0 && r.length <= 500, 'a reason, 1–500 characters'),
+  person: z.string().min(1).max(64),
+  at: z.string().refine((a) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(a), 'a UTC time'),
+  via: z.string().min(1).max(64).optional(),
+});
+const signedDifference = z.strictObject({
+  statement: differenceStatement,
+  signature: z.string().refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits'),
+});
+
+/** A signed resolution, or why the input is not one (its signature and signer are the worker's to judge). */
+export function parseDifferenceResolution(
+  raw: unknown,
+): { ok: true; value: SignedStatement<DifferenceStatement> } | { ok: false; reason: string } {
+  const r = signedDifference.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data as SignedStatement<DifferenceStatement> };
+  const issue = r.error.issues[0]!;
+  return { ok: false, reason: `${issue.path.join('.') || 'input'}: ${issue.message}` };
+}

@@ -1,11 +1,4 @@
-import { ActivityFailure, ApplicationFailure, executeChild, proxyActivities } from '@temporalio/workflow';
-import type { createReconciliationActivities } from '../../activities/reconciliation';
-import {
-  RECONCILIATION_ACCOUNTS,
-  RECONCILIATION_LIST,
-  RECONCILIATION_STATEMENT,
-  RECONCILIATION_STORE,
-} from '../shared/activity-options';
+import { ActivityFailure, ApplicationFailure, executeChild } from '@temporalio/workflow';
 import { addDays, moscowDay, parseDay } from './days';
 import {
   reconciliationWorkflowId,
@@ -13,38 +6,16 @@ import {
   type ReconcileDayResult,
   type ReconcileDueInput,
   type ReconcileDueResult,
-  type StatementWait,
 } from './contract';
+import {
+  dueReconciliationDays,
+  listDayPayouts,
+  matchReconciliationDay,
+  reconciliationAccounts,
+  recordStatementUnavailable,
+  statementFetcher,
+} from './activities';
 import { workflowNow } from '../shared/time';
-
-type Acts = ReturnType<typeof createReconciliationActivities>;
-
-const { listDayPayouts } = proxyActivities<Acts>(RECONCILIATION_LIST);
-const { matchReconciliationDay, recordStatementUnavailable, dueReconciliationDays } =
-  proxyActivities<Acts>(RECONCILIATION_STORE);
-const { reconciliationAccounts } = proxyActivities<Acts>(RECONCILIATION_ACCOUNTS);
-
-/**
- * The statement is retried while the bank says it is not ready or fails, for about maxWaitMs: as many
- * attempts as the backoff fits in it (so the last failure, not a bare timeout, says why the day waits).
- */
-const statementFetcher = (wait: StatementWait = {}) => {
-  const initial = wait.initialIntervalMs ?? 60_000;
-  const maximum = wait.maximumIntervalMs ?? 15 * 60_000;
-  const total = wait.maxWaitMs ?? 6 * 3600_000;
-  let attempts = 1;
-  for (let slept = 0, next = initial; slept < total; next = Math.min(next * 2, maximum), attempts++)
-    slept += next;
-  return proxyActivities<Acts>({
-    ...RECONCILIATION_STATEMENT,
-    retry: {
-      initialInterval: initial,
-      backoffCoefficient: 2,
-      maximumInterval: maximum,
-      maximumAttempts: attempts,
-    },
-  }).fetchStatement;
-};
 
 /**
  * One account's one Moscow business day: the bank's statement (waited for while the bank says it is
