@@ -2,11 +2,9 @@ import {
   condition,
   continueAsNew,
   patched,
-  proxyActivities,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createBatchActivities } from '../../activities/batch';
 import { finishedCount } from './tally';
 import {
   batchPhase,
@@ -29,14 +27,17 @@ import {
   type BatchWorkflowInput,
 } from './contract';
 import type { CancelCommand } from '../shared/operator-contract';
-import { BATCH_REPORT, BATCH_STORE } from '../shared/activity-options';
 import { BATCH_ID, STATE } from '../shared/search-attributes';
 import { iso, workflowNow } from '../shared/time';
 
-type Acts = ReturnType<typeof createBatchActivities>;
-const { openBatch, loadBatchChunk, checkDeposit, authorizeBatch, recordBatchDecision } =
-  proxyActivities<Acts>(BATCH_STORE);
-const { finishBatch } = proxyActivities<Acts>(BATCH_REPORT);
+import {
+  authorizeBatch,
+  checkDeposit,
+  finishBatch,
+  loadBatchChunk,
+  openBatch,
+  recordBatchDecision,
+} from './activities';
 
 /** Batches started before the window had one default (20 in the workflow, 100 in the CLI) still replay so. */
 const ONE_MAX_IN_FLIGHT_DEFAULT = 'one-max-in-flight-default';

@@ -3,14 +3,12 @@ import {
   condition,
   getExternalWorkflowHandle,
   ParentClosePolicy,
-  proxyActivities,
   sleep,
   startChild,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 // Workflow code may import @temporalio/common (bundled, deterministic); the error class lives there only.
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { createBatchActivities } from '../../activities/batch';
 import {
   addToTally,
   childFailureOutcome,
@@ -23,12 +21,7 @@ import type { BatchChunkRow, BatchInFlightRow, BatchRowOutcome } from './contrac
 import type { CancelCommand } from '../shared/operator-contract';
 import { cancelSignal, payoutWorkflowId, reportToSignal, type PayoutOptions } from '../payout/contract';
 import type { payoutWorkflow } from '../payout/workflow';
-import { BATCH_STORE } from '../shared/activity-options';
-
-type Acts = ReturnType<typeof createBatchActivities>;
-const { recordBatchResults } = proxyActivities<Acts>(BATCH_STORE);
-/** Reads the server's record of a payout this run waits for without being its parent. */
-const { checkPayout } = proxyActivities<Acts>(BATCH_STORE);
+import { checkPayout, recordBatchResults } from './activities';
 
 /**
  * How often a batch looks up payouts it waits for without being their parent, in case one never
