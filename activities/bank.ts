@@ -17,7 +17,7 @@ export interface BankActivityDeps {
   taskQueue: string;
 }
 
-export { taxpayerWorkflowId } from './taxpayer';
+export { taxpayerWorkflowIdFor } from './taxpayer';
 
 /** A payout session to create: the workflow's id and first run id key it at the bank. */
 export interface CreatePayoutInput {

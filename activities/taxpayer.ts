@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import { keyedIdHash, loadWorkflowIdSecret } from '../src/temporal/ids';
 import {
   taxpayerCheckRequestSignal,
+  taxpayerWorkflowId,
   taxpayerVerdictQuery,
   verdictRefusal,
   type TaxpayerVerdict,
@@ -14,12 +15,12 @@ import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/taxpayer/contra
  * PAYRUN_WORKFLOW_ID_SECRET (src/temporal/ids.ts). The task queue is part of it so two payrun
  * deployments on one namespace never share verdicts.
  */
-export function taxpayerWorkflowId(
+export function taxpayerWorkflowIdFor(
   taxReference: string,
   taskQueue: string,
   secret: Buffer = loadWorkflowIdSecret(),
 ): string {
-  return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
+  return taxpayerWorkflowId(keyedIdHash(secret, taskQueue, taxReference));
 }
 
 /**
@@ -70,7 +71,7 @@ export async function askTaxpayerVerdict(
   taskQueue: string,
   ask: TaxpayerAsk,
 ): Promise<TaxpayerVerdict | undefined> {
-  const workflowId = taxpayerWorkflowId(ask.taxReference, taskQueue);
+  const workflowId = taxpayerWorkflowIdFor(ask.taxReference, taskQueue);
   // A batch pays the same people again and again: a verdict this worker read a moment ago is not asked
   // for again (one query per tax number per worker a minute, not one per row to the one taxpayer workflow).
   const known = recall(workflowId);

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerWorkflowIdFor } from '../../activities/taxpayer';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   taxpayerCheckRequestSignal,
@@ -40,7 +40,7 @@ export async function recheckRefusedTaxpayers(
       people.set(r.request.recipient.taxReference, r.request.reference);
   const deadline = Date.now() + (opts.answerWithinMs ?? ANSWER_WITHIN_MS);
   const answered = await mapLimit([...people], CONCURRENCY, async ([taxReference, reference]) => {
-    const workflowId = taxpayerWorkflowId(taxReference, taskQueue);
+    const workflowId = taxpayerWorkflowIdFor(taxReference, taskQueue);
     const handle = client.workflow.getHandle(workflowId);
     const verdict = () =>
       handle

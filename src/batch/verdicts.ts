@@ -7,7 +7,7 @@
  * such workflow yet and is dropped), then reads the verdict with the workflow's query.
  */
 import type { Client } from '@temporalio/client';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerWorkflowIdFor } from '../../activities/taxpayer';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   taxpayerCheckRequestSignal,
@@ -34,7 +34,7 @@ export async function verdictFromTaxpayerWorkflow(
   ask: TaxpayerAsk,
   opts: { answerWithinMs?: number; pollMs?: number } = {},
 ): Promise<TaxpayerVerdict | undefined> {
-  const workflowId = taxpayerWorkflowId(ask.taxReference, taskQueue);
+  const workflowId = taxpayerWorkflowIdFor(ask.taxReference, taskQueue);
   const fresh = (v: TaxpayerVerdict | undefined) =>
     v !== undefined && Date.now() - Date.parse(v.checkedAt) <= VERDICT_MAX_AGE_MS ? v : undefined;
   const handle = client.workflow.getHandle(workflowId);

@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { recipientLedgerId } from '../../activities/recipient';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerWorkflowIdFor } from '../../activities/taxpayer';
 import {
   refreshRecipientUpdate,
   type LinkRequestView,
@@ -32,7 +32,7 @@ export async function readRecipient(client: Client, taskQueue: string, inn: stri
   if (!view.link) return { view };
   // The taxpayer workflow's latest run answers (a closed one by replay); none yet: no verdict.
   const verdict = await client.workflow
-    .getHandle(taxpayerWorkflowId(inn, taskQueue))
+    .getHandle(taxpayerWorkflowIdFor(inn, taskQueue))
     .query(taxpayerVerdictQuery)
     .catch(() => undefined);
   return { view, ...(verdict ? { verdict } : {}) };

@@ -1,4 +1,4 @@
-import { taxpayerWorkflowId } from '../../activities/bank';
+import { taxpayerWorkflowIdFor } from '../../activities/bank';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery } from '../../workflows/contracts/inbox';
 import {
@@ -94,7 +94,7 @@ describe('payout workflow end to end against the bank sandbox', () => {
     expect(view?.pending.filter((p) => mentions(p.sessionId)) ?? []).toEqual([]);
     expect(view?.orphaned.filter((o) => mentions(o.event.sessionId)) ?? []).toEqual([]);
     // The per-tax-number workflow and the webhook inbox are long-lived: their histories so far.
-    const taxpayer = taxpayerWorkflowId(request.recipient.taxReference, stack.taskQueue);
+    const taxpayer = taxpayerWorkflowIdFor(request.recipient.taxReference, stack.taskQueue);
     await recordHistoryIfAsked('taxpayer-verdict', stack.client.workflow.getHandle(taxpayer));
   });
 

@@ -4,7 +4,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { isLuhnValid, isValidBankAccount } from '../../src/csv/checks';
 import { EncryptionCodec } from '../../src/temporal';
 import { createCodecServer, type ListeningCodecServer } from '../../src/temporal/codec-server';
-import { taxpayerWorkflowId } from '../../activities/bank';
+import { taxpayerWorkflowIdFor } from '../../activities/bank';
 import { lookupPayout } from '../../src/batch/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
 import { inboxQuery } from '../../workflows/contracts/inbox';
@@ -208,7 +208,7 @@ it('keeps every row’s personal data out of every history, and the codec server
     const ids = [
       submitted.batchId,
       ...rows.map((r) => payoutWorkflowId(r.reference)),
-      ...rows.filter((r) => r.selfEmployed).map((r) => taxpayerWorkflowId(r.inn, stack.taskQueue)),
+      ...rows.filter((r) => r.selfEmployed).map((r) => taxpayerWorkflowIdFor(r.inn, stack.taskQueue)),
       `inbox-${stack.taskQueue}`,
     ];
     const histories: { id: string; history: ReturnType<typeof History.fromObject> }[] = [];

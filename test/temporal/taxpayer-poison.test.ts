@@ -1,5 +1,5 @@
 import { temporal } from '@temporalio/proto';
-import { taxpayerWorkflowId } from '../../activities/taxpayer';
+import { taxpayerWorkflowIdFor } from '../../activities/taxpayer';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { payoutWorkflowId, type PayoutInput } from '../../workflows/payout/contract';
 import {
@@ -32,7 +32,7 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
     'a taxpayer run started with a "not self-employed" verdict %s is refused; the row is paid',
     async (_, seed, at) => {
       const inn = freshInn(2300 + seed);
-      const workflowId = taxpayerWorkflowId(inn, stack.taskQueue);
+      const workflowId = taxpayerWorkflowIdFor(inn, stack.taskQueue);
       const poisoned = await stack.client.workflow.start('taxpayerWorkflow', {
         workflowId,
         taskQueue: stack.taskQueue,
@@ -52,7 +52,7 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
   it('a last check dated in the future (which would hold every check back) is refused too', async () => {
     const inn = freshInn(2310);
     const handle = await stack.client.workflow.start('taxpayerWorkflow', {
-      workflowId: taxpayerWorkflowId(inn, stack.taskQueue),
+      workflowId: taxpayerWorkflowIdFor(inn, stack.taskQueue),
       taskQueue: stack.taskQueue,
       args: [{ taxReference: inn, lastCheckAt: Date.parse('2099-01-01T00:00:00Z') }],
     });
@@ -63,7 +63,7 @@ describe('a poisoned taxpayer verdict rejects no legitimate row', () => {
     const inn = freshInn(2320);
     const yes = { isProfessionalIncomeTaxpayer: true, isLinked: true, checkedAt: new Date().toISOString() };
     const seeded = await stack.client.workflow.start('taxpayerWorkflow', {
-      workflowId: taxpayerWorkflowId(inn, stack.taskQueue),
+      workflowId: taxpayerWorkflowIdFor(inn, stack.taskQueue),
       taskQueue: stack.taskQueue,
       args: [{ taxReference: inn, cached: yes, lastCheckAt: Date.now() }],
     });

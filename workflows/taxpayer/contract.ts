@@ -5,6 +5,12 @@ import { bool, DAY, digits, isString, millis, object, parseWith, type Result } f
 
 // The per-tax-number taxpayer workflow's contract: the verdict, the request and answer signals, the query.
 
+/**
+ * One taxpayer workflow per tax number, by a keyed hash of it (activities/taxpayer.ts computes the HMAC:
+ * a tax number never shows in an id).
+ */
+export const taxpayerWorkflowId = (taxNumberHash: string) => `taxpayer-${taxNumberHash.slice(0, 24)}`;
+
 /** At most this many payouts wait on one tax number's check; more is a flood, not a batch. */
 export const TAXPAYER_WAITING_MAX = 1_000;
 
