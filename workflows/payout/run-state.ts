@@ -33,8 +33,9 @@ export const VERDICT_FROM_OWN_CHECK = 'taxpayer-verdict-from-own-check';
 
 /**
  * What one run of a payout knows, and how operators' commands, signals and the endings change it. The
- * steps that act on it are PayoutRun's (workflows/payout/run.ts); all of it is carried when the payout
- * continues as new, so a continued run knows what its predecessor knew.
+ * steps that act on it are PayoutRun's (workflows/payout/run.ts). Its state is one object (`state`), carried
+ * whole but for the keys workflows/payout/state.ts names as one run's own, so a continued run knows what
+ * its predecessor knew.
  */
 export abstract class PayoutRunState {
   readonly tracker: PayoutTracker;

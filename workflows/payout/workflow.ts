@@ -1,6 +1,6 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import { parseSignedStatement } from '../shared/approval';
-import { bankEventSignal } from '../shared/bank-event-contract';
+import { bankEventSignal, parseBankEvent } from '../shared/bank-event-contract';
 import {
   approvePayoutUpdate,
   approveSignal,
@@ -20,7 +20,6 @@ import { parsePayoutCarry, type PayoutCarry } from './state';
 import { isBatchId } from '../../src/domain/rules';
 import { invalidInput } from '../shared/parse';
 import { parseCancellation } from '../shared/operator-contract';
-import { parseBankEvent } from '../shared/bank-event-contract';
 
 /**
  * One payout to one recipient, paid at most once whoever starts it. The steps are PayoutRun's
