@@ -3,7 +3,7 @@ import type { Client } from '@temporalio/client';
 import { BankApiError, type BankClient, type PaymentSession } from '../src/bank';
 import type { PayerConfig } from '../src/config';
 import type { PayoutRequest } from '../src/domain';
-import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../workflows/taxpayer/contract';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 import { callBank, toActivityFailure } from './failures';
 import { idempotencyKey } from './idempotency';
@@ -16,6 +16,8 @@ export interface BankActivityDeps {
   client: Client;
   taskQueue: string;
 }
+
+export { taxpayerWorkflowId } from '../src/temporal/person-ids';
 
 /** A payout session to create: the workflow's id and first run id key it at the bank. */
 export interface CreatePayoutInput {

@@ -19,10 +19,10 @@ import type {
   BatchMetaView,
   BatchRowOutcome,
   PayoutLookup,
-} from '../workflows/contracts/batch';
-import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
-import { PAID_STATES } from '../workflows/payout-ending';
-import type { BatchAuthorization, SignedStatement } from '../workflows/contracts/approval';
+} from '../workflows/batch/contract';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
+import { PAID_STATES } from '../workflows/payout/ending';
+import type { BatchAuthorization, SignedStatement } from '../workflows/shared/approval-contract';
 import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';
 
@@ -42,7 +42,7 @@ const LOOKUP_CONCURRENCY = 16;
 
 /**
  * A look-up as a chunk carries it: the earlier payout's notes left out. The batch reads only the status's
- * state, bank ids, failure and payee (workflows/batch-tally.ts), while 50 notes of a flooded payout are
+ * state, bank ids, failure and payee (workflows/batch/tally.ts), while 50 notes of a flooded payout are
  * up to 16 KB each row, 8 MB a chunk of 500: past the server's limit on one activity result
  * (bench/payload-sizes.ts measures it).
  */

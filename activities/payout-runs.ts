@@ -5,12 +5,12 @@ import { loadBatchPaths } from '../src/batch/services/config';
 import { earlierPayoutRuns } from '../src/batch/services/lookup';
 import type { PayoutRequest } from '../src/domain';
 import type { Policy } from '../src/policy/file';
-import type { PayoutAuthorization } from '../workflows/contracts/approval';
+import type { PayoutAuthorization } from '../workflows/shared/approval-contract';
 import type { ReserveAnswer } from '../workflows/recipient-ledger/contract';
 import { formatRubles } from '../src/money';
 import { reserveIncome } from './recipient';
-import type { EarlierPayoutRun } from '../workflows/contracts/payout';
-import { verdictRefusal, type TaxpayerVerdict } from '../workflows/contracts/taxpayer';
+import type { EarlierPayoutRun } from '../workflows/payout/contract';
+import { verdictRefusal, type TaxpayerVerdict } from '../workflows/taxpayer/contract';
 import type { CreatePayoutInput } from './bank';
 import { askTaxpayerVerdict, type TaxpayerAsk } from './taxpayer';
 

@@ -9,7 +9,7 @@ import { mapLimit } from '../src/map-limit';
 import type { Policy } from '../src/policy/file';
 import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
 import { recipientLedgerId } from '../src/temporal/person-ids';
-import { payoutStatusQuery, payoutWorkflowId } from '../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
 import {
   recipientTaskQueue,
   reserveIncomeUpdate,
@@ -22,7 +22,7 @@ import {
 } from '../workflows/recipient-ledger/contract';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
-import { PAID_STATES } from '../workflows/payout-ending';
+import { PAID_STATES } from '../workflows/payout/ending';
 import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger/ledger';
 
 /** Payouts looked up at once when the ledger settles its reservations. */

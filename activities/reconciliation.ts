@@ -11,13 +11,13 @@ import { reconcileStoreFor } from '../src/reconcile/store/open';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Policy } from '../src/policy/file';
 import { judgeAndResolve, ResolutionRefused } from '../src/reconcile/resolve';
-import type { DifferenceStatement, SignedStatement } from '../workflows/contracts/approval';
+import type { DifferenceStatement, SignedStatement } from '../workflows/shared/approval-contract';
 import {
   RESOLVE_REFUSED_TYPE,
   type DueDaysInput,
   type ReconcileDayStep,
   type ResolvedDifference,
-} from '../workflows/contracts/reconciliation';
+} from '../workflows/reconciliation/contract';
 import { callBank } from './failures';
 
 export interface ReconciliationActivityDeps {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { routeToWorkflows } from '../src/routing/workflows';
-import type { BankEventSignal } from '../workflows/contracts/bank-event';
+import type { BankEventSignal } from '../workflows/shared/bank-event-contract';
 import type { EarlierRefundRun } from '../workflows/refund/contract';
 import { createRefundRunActivities } from './refund-runs';
 

@@ -5,8 +5,8 @@ import {
   taxpayerVerdictQuery,
   verdictRefusal,
   type TaxpayerVerdict,
-} from '../workflows/contracts/taxpayer';
-import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/validation';
+} from '../workflows/taxpayer/contract';
+import { parseTaxpayerVerdict, verdictAgeMs } from '../workflows/taxpayer/contract';
 
 /**
  * Verdicts this worker process has read, by taxpayer workflow id (no tax number as a key). Bounded

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { sessionOf, verifyWebhook, type PaymentSession } from '../src/bank';
-import type { SignedWebhook } from '../workflows/contracts/bank-event';
+import type { SignedWebhook } from '../workflows/shared/bank-event-contract';
 
 export interface SessionsFromWebhooks {
   /** Sessions the bank signed, about the asked session, in the order given. */

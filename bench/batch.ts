@@ -24,8 +24,8 @@ import { temporal as proto } from '@temporalio/proto';
 import type { WorkerOptions } from '@temporalio/worker';
 import { startDevServer } from '../src/devserver';
 import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
-import { batchProgressQuery } from '../workflows/contracts/batch';
-import { payoutWorkflowId } from '../workflows/contracts/payout';
+import { batchProgressQuery } from '../workflows/batch/contract';
+import { payoutWorkflowId } from '../workflows/payout/contract';
 import {
   batchCsv,
   batchHandle,

@@ -12,7 +12,7 @@ import { boundRows } from '../src/batch/services/bound-rows';
 import { writeBatch } from '../src/batch/store/files';
 import { batchStoreFor } from '../src/batch/store/open';
 import { contentHash, loadBatch } from '../src/csv';
-import { batchWorkflowId } from '../workflows/contracts/batch';
+import { batchWorkflowId } from '../workflows/batch/contract';
 import { batchCsv } from '../test/harness/batches';
 import { freshInn } from '../test/harness/batches';
 import { writePrivateFile } from '../src/private-fs';

@@ -8,7 +8,7 @@ import { connectNative } from '../src/temporal/worker-options';
 import { startDevServer } from '../src/devserver';
 import { createPayrunWorker } from '../src/worker/create';
 import { installTemporalRuntime } from '../src/worker/runtime';
-import { connectivityCheckWorkflow } from '../workflows/connectivity-check';
+import { connectivityCheckWorkflow } from '../workflows/connectivity-check/workflow';
 
 /**
  * How fast the dev server's SQLite store takes workflows with different pragmas: N connectivity-check

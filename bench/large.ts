@@ -14,7 +14,7 @@
  */
 process.env.LOG_LEVEL ??= 'warn';
 
-import { DEFAULT_MAX_IN_FLIGHT } from '../workflows/contracts/batch';
+import { DEFAULT_MAX_IN_FLIGHT } from '../workflows/batch/contract';
 import { runBatchSequence, startBenchTemporal, type BatchBenchResult } from './batch';
 
 const WARM_UP_ROWS = 3_000;

@@ -5,12 +5,12 @@
  */
 import { withoutNotes } from '../activities/batch';
 import { chunkRows, CHUNK_ROWS } from '../src/batch/store/chunks';
-import { MAX_SIGNATURE_BYTES, MAX_SIGNED_WEBHOOK_BYTES } from '../workflows/contracts/bank-event';
-import type { PayoutLookup } from '../workflows/contracts/batch';
-import { EVENT_IDS_KEPT } from '../workflows/payout-tracker';
+import { MAX_SIGNATURE_BYTES, MAX_SIGNED_WEBHOOK_BYTES } from '../workflows/shared/bank-event-contract';
+import type { PayoutLookup } from '../workflows/batch/contract';
+import { EVENT_IDS_KEPT } from '../workflows/payout/tracker';
 import { encodedBytes, longId, maximalRequest, maximalStatus } from '../test/harness/payload-size';
 
-const MAX_UNCHECKED_WEBHOOKS = 8; // workflows/payout-tracker.ts (not exported)
+const MAX_UNCHECKED_WEBHOOKS = 8; // workflows/payout/tracker.ts (not exported)
 
 /** The largest loadBatchChunk result: as chunks were cut before (500 rows, statuses with notes), and now. */
 async function largestChunk(metadataBytes: number): Promise<{ before: number; after: number }> {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { PayoutRequest } from '../src/domain';
 import { appendOutcomes, writeBatch } from '../src/batch/store/files';
 import { TEST_CARDS, TEST_INNS } from '../src/sandbox';
-import type { BatchRowOutcome, BatchRowState } from '../workflows/contracts/batch';
+import type { BatchRowOutcome, BatchRowState } from '../workflows/batch/contract';
 
 const HEADER =
   'reference,last_name,first_name,inn,method,card_number,amount,currency,service_name,self_employed';

@@ -348,7 +348,7 @@ start_server() {
 register_namespace() {
   local deadline=$(($(date +%s) + ${TEMPORAL_READY_TIMEOUT:-120}))
   local sa_args=()
-  # payrun's search attributes, read from workflows/search-attributes.ts as the dev server's are: that
+  # payrun's search attributes, read from workflows/shared/search-attributes.ts as the dev server's are: that
   # needs the project's npm packages, installed the way make installs them (quietly; on stderr, since
   # stdout carries the address).
   [ -f "$ROOT/node_modules/.payrun-installed" ] ||
@@ -357,8 +357,8 @@ register_namespace() {
   read -r -a sa_args <<<"$(node -r "$ROOT/test/harness/ts-register.js" -e '
     const { SEARCH_ATTRIBUTES } = require(process.argv[1]);
     console.log(Object.entries(SEARCH_ATTRIBUTES).map(([n, t]) => `--name ${n} --type ${t}`).join(" "));' \
-    "$ROOT/workflows/search-attributes.ts")"
-  [ "${#sa_args[@]}" -gt 0 ] || die "could not read payrun's search attributes from workflows/search-attributes.ts."
+    "$ROOT/workflows/shared/search-attributes.ts")"
+  [ "${#sa_args[@]}" -gt 0 ] || die "could not read payrun's search attributes from workflows/shared/search-attributes.ts."
   local err=""
   until namespace_answers; do
     pid_alive "$(server_pid)" || die "the Temporal server exited during start-up; see $DIR/server.log."

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { BANK_WEBHOOK_IPS } from '../src/config';
 import { TEMPORAL_DYNAMIC_CONFIG } from '../src/devserver/dynamic-config';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../workflows/shared/search-attributes';
 
 // No Docker engine runs here, so the production wiring is checked by reading the file.
 interface Service {

@@ -17,7 +17,7 @@ import { main } from '../src/cli';
 import { DEFAULT_CONNECTION_LIMITS } from '../src/ingress/server';
 import { createLogger } from '../src/logger';
 import { PROJECT_ROOT } from '../src/paths';
-import * as activityOptions from '../workflows/activity-options';
+import * as activityOptions from '../workflows/shared/activity-options';
 
 const BANK = {
   PARTNER_PROJECT: 'p1',
@@ -96,7 +96,7 @@ describe('configuration', () => {
 
   it('refuses a bank request deadline that outlasts a bank activity attempt, naming both', () => {
     const shortest = shortestBankActivity();
-    // The activities' start-to-close timeouts are in workflows/activity-options.ts; today 45 s.
+    // The activities' start-to-close timeouts are in workflows/shared/activity-options.ts; today 45 s.
     expect(shortest.startToCloseMs).toBeGreaterThan(DEFAULT_BANK_REQUEST_TIMEOUT_MS);
     expect(BANK_CALLING_ACTIVITIES).toContain(shortest.name);
     expect(problemsOf(() => loadBankConfig(BANK))).toEqual([]);
@@ -111,11 +111,11 @@ describe('configuration', () => {
     expect(refused).toHaveLength(1);
     expect(refused[0]).toContain(`BANK_REQUEST_TIMEOUT_MS (${shortest.startToCloseMs})`);
     expect(refused[0]).toContain(
-      `start-to-close timeout of ${shortest.name} in workflows/activity-options.ts`,
+      `start-to-close timeout of ${shortest.name} in workflows/shared/activity-options.ts`,
     );
   });
 
-  it('every activity option is named in workflows/activity-options.ts and said to call the bank or not', () => {
+  it('every activity option is named in workflows/shared/activity-options.ts and said to call the bank or not', () => {
     // A bank-calling option left out of BANK_CALLING_ACTIVITIES escapes the check above.
     const notBank = [
       'WEBHOOK_CHECK',
@@ -135,7 +135,9 @@ describe('configuration', () => {
       .map(String)
       .filter(
         (f) =>
-          f.endsWith('.ts') && f !== 'activity-options.ts' && f !== join('webhook-inbox', 'activities.ts'),
+          f.endsWith('.ts') &&
+          f !== join('shared', 'activity-options.ts') &&
+          f !== join('webhook-inbox', 'activities.ts'),
       )
       .filter((f) => /startToCloseTimeout/.test(readFileSync(join(PROJECT_ROOT, 'workflows', f), 'utf8')));
     expect(inline).toEqual([]);

@@ -44,7 +44,7 @@ describe('docs/architecture.md', () => {
     for (const p of [
       'src/bank',
       'src/sandbox',
-      'workflows/contracts',
+      'workflows/shared',
       'activities',
       'test',
       'deploy',

@@ -1,10 +1,10 @@
 // The worker bundles this file: every workflow type payrun runs is exported here.
-export { connectivityCheckWorkflow } from './connectivity-check';
-export { payoutWorkflow } from './payout';
-export { taxpayerWorkflow } from './taxpayer';
+export { connectivityCheckWorkflow } from './connectivity-check/workflow';
+export { payoutWorkflow } from './payout/workflow';
+export { taxpayerWorkflow } from './taxpayer/workflow';
 export { webhookInboxWorkflow } from './webhook-inbox/workflow';
 export { refundWorkflow } from './refund/workflow';
-export { batchWorkflow } from './batch';
-export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation';
+export { batchWorkflow } from './batch/workflow';
+export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation/workflow';
 export { recipientWorkflow } from './recipient-ledger/workflow';
-export { resolveDifferenceWorkflow } from './reconciliation-resolve';
+export { resolveDifferenceWorkflow } from './reconciliation/resolve';

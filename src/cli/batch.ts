@@ -23,16 +23,16 @@ import { loadPolicy } from '../policy/file';
 import { signStatement } from '../policy/keys';
 import { createLogger } from '../logger';
 import { MoneyFormatError, rublesToKopecks } from '../money';
-import type { batchWorkflow } from '../../workflows/batch';
-import type { BatchStatement } from '../../workflows/contracts/approval';
+import type { batchWorkflow } from '../../workflows/batch/workflow';
+import type { BatchStatement } from '../../workflows/shared/approval-contract';
 import {
   batchProgressQuery,
   cancelBatchUpdate,
   DEFAULT_MAX_IN_FLIGHT,
   pauseBatchUpdate,
   resumeBatchUpdate,
-} from '../../workflows/contracts/batch';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+} from '../../workflows/batch/contract';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { CliFailure, withClient } from './connect';
 import { operator, parseMaxInFlight, refusedAsFailure, sendCommand } from './operator';
 import { describeCounts, describeProgress, followBatch, LARGEST_SHOWN } from './follow';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { withClient } from './connect';
-import { acknowledgeSignal } from '../../workflows/contracts/connectivity';
-import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
+import { acknowledgeSignal } from '../../workflows/connectivity-check/contract';
+import { connectivityCheckWorkflow } from '../../workflows/connectivity-check/workflow';
 
 /** Runs the connectivity-check workflow through a live worker and reports who answered. */
 export async function runConnectivityCheck() {

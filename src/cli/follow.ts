@@ -5,8 +5,8 @@ import { holdReason } from '../i18n/operator-answers';
 import { failureReason } from '../i18n/row-reasons';
 import { t } from '../i18n';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
-import type { batchWorkflow } from '../../workflows/batch';
-import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/contracts/batch';
+import type { batchWorkflow } from '../../workflows/batch/workflow';
+import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/batch/contract';
 
 /** One line per state: count and roubles, in the language set (PAYRUN_LANG). */
 export function describeCounts(counts: Record<string, number>, amounts: Record<string, number>): string {

@@ -28,7 +28,7 @@ import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { readPayoutHistory, type SignedFinish } from '../reconcile/payout-history';
 import { storedPayout } from '../reconcile/stored-proofs';
 import { reconcileStoreFor } from '../reconcile/store/open';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/payout/contract';
 import { CliFailure, withClient } from './connect';
 
 export interface PayoutProof {

@@ -13,8 +13,8 @@ import {
   payoutWorkflowId,
   type PayoutInput,
   type PayoutStatus,
-} from '../../workflows/contracts/payout';
-import { readPayoutEnding } from '../../workflows/payout-ending';
+} from '../../workflows/payout/contract';
+import { readPayoutEnding } from '../../workflows/payout/ending';
 import { CliFailure, withClient } from './connect';
 import { operator, sendCommand } from './operator';
 import { registerPayoutProof } from './payout-proof';

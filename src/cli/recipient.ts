@@ -3,7 +3,7 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { InvalidArgumentError } from 'commander';
 import { updateLedgerWithStart } from '../../activities/recipient';
 import { requestLinkUpdate, type RecipientView } from '../../workflows/recipient-ledger/contract';
-import type { TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import type { TaxpayerVerdict } from '../../workflows/taxpayer/contract';
 import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
 import { policyHeadroom, type RecipientHeadroom } from '../batch/services/headroom';

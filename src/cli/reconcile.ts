@@ -14,13 +14,13 @@ import { DIFFERENCE_KINDS } from '../reconcile/kinds';
 import { ensureReconciliationSchedule } from '../reconcile/schedule';
 import { unreconciledDays } from '../reconcile/unreconciled';
 import { reconcileStoreFor, withLocalReports } from '../reconcile/store/open';
-import type { DifferenceStatement } from '../../workflows/contracts/approval';
+import type { DifferenceStatement } from '../../workflows/shared/approval-contract';
 import {
   reconciliationWorkflowId,
   resolveDifferenceWorkflowId,
   type ReconcileDayResult,
   type ResolvedDifference,
-} from '../../workflows/contracts/reconciliation';
+} from '../../workflows/reconciliation/contract';
 import { CliFailure, withClient } from './connect';
 
 const dataDir = () => loadDataDir();

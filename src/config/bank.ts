@@ -3,7 +3,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { msToNumber } from '@temporalio/common/lib/time';
 import type { ActivityOptions } from '@temporalio/common';
 import { z } from 'zod';
-import * as activityOptions from '../../workflows/activity-options';
+import * as activityOptions from '../../workflows/shared/activity-options';
 import { ConfigError, parseSection, positiveInt, readPem, type Env } from './core';
 
 /** BANK_CONNECT_TIMEOUT_MS: a bank that does not accept a connection in 5 s is down, not slow. */
@@ -36,7 +36,7 @@ export interface BankConfig {
 }
 
 /**
- * The activities that call the bank, by their names in workflows/activity-options.ts. Temporal owns
+ * The activities that call the bank, by their names in workflows/shared/activity-options.ts. Temporal owns
  * their retries: an attempt it abandons (startToClose) while the bank may still answer would be
  * retried beside a request still in flight, so each must outlast one request.
  */
@@ -77,7 +77,7 @@ function checkBankTimeouts(connectTimeoutMs: number, requestTimeoutMs: number): 
   const shortest = shortestBankActivity();
   if (requestTimeoutMs >= shortest.startToCloseMs)
     problems.push(
-      `BANK_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be below the start-to-close timeout of ${shortest.name} in workflows/activity-options.ts (${shortest.startToCloseMs} ms), or Temporal retries a bank call whose request may still be answered`,
+      `BANK_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be below the start-to-close timeout of ${shortest.name} in workflows/shared/activity-options.ts (${shortest.startToCloseMs} ms), or Temporal retries a bank call whose request may still be answered`,
     );
   return problems;
 }

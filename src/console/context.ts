@@ -7,7 +7,7 @@ import type { Lang } from '../i18n';
 import type { Policy, PolicySource } from '../policy/file';
 import { ConfigError } from '../config';
 import { privateKeyFromPem, publicKeyText, signerFromKey, type Signer } from '../policy/keys';
-import type { BatchOptions } from '../../workflows/contracts/batch';
+import type { BatchOptions } from '../../workflows/batch/contract';
 import { readFileSync } from 'node:fs';
 import { createHash, type KeyObject } from 'node:crypto';
 import { passkeyLine } from '../policy/passkeys';

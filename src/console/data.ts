@@ -6,8 +6,8 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { lookupPayout } from '../batch/services/lookup';
 import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
-import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
-import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/contracts/payout';
+import { batchProgressQuery, type BatchProgress } from '../../workflows/batch/contract';
+import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/payout/contract';
 
 export interface BatchListItem {
   meta: StoredBatchMeta;

@@ -2,7 +2,7 @@
  * HTML written as template literals with every interpolated value escaped, unless it is already Html (a
  * piece built the same way). Long digit runs in people's words go through maskNumbers first (`text`).
  */
-import { maskNumbers } from '../../workflows/payout-ending';
+import { maskNumbers } from '../../workflows/payout/ending';
 
 export class Html {
   constructor(readonly value: string) {}

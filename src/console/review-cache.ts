@@ -18,7 +18,7 @@ import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchStore } from '../batch/store/contract';
 import type { Policy } from '../policy/file';
 import { IncomeLedger } from '../../workflows/recipient-ledger/ledger';
-import type { BatchRowState } from '../../workflows/contracts/batch';
+import type { BatchRowState } from '../../workflows/batch/contract';
 import { BatchReview, diffTotals, personName, type PersonTotals, type ReviewDiff } from './review';
 
 const PAID: ReadonlySet<BatchRowState> = new Set(['succeeded', 'credited', 'already_paid']);

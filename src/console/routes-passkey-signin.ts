@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { fromBase64url, verifyPasskeyAssertion } from '../../workflows/webauthn';
+import { fromBase64url, verifyPasskeyAssertion } from '../../workflows/shared/webauthn';
 import { batchStoreFor } from '../batch/store/open';
 import { createLogger } from '../logger';
 import type { ConsoleContext } from './context';

@@ -2,18 +2,23 @@
  * Passkeys in the console: a signed-in person registers one (the console shows the line an admin adds to
  * the policy; it never writes the policy), and approves or rejects a batch with it. The console builds the
  * statement; the person's authenticator signs SHA-256 of its canonical text; the batch's validator and the
- * worker check the answer with workflows/approval-proofs.ts, against the relying party the policy names.
+ * worker check the answer with workflows/shared/approval-proofs.ts, against the relying party the policy names.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseSignedStatement } from '../../workflows/approval';
-import { proofsFor } from '../../workflows/approval-proofs';
+import { parseSignedStatement } from '../../workflows/shared/approval';
+import { proofsFor } from '../../workflows/shared/approval-proofs';
 import {
   statementMessage,
   type BatchStatement,
   type SignedStatement,
-} from '../../workflows/contracts/approval';
-import { fromBase64url, rawKeyFromSpki, toBase64url, type PasskeyAlgorithm } from '../../workflows/webauthn';
+} from '../../workflows/shared/approval-contract';
+import {
+  fromBase64url,
+  rawKeyFromSpki,
+  toBase64url,
+  type PasskeyAlgorithm,
+} from '../../workflows/shared/webauthn';
 import { subjectOf } from '../batch/services/authorize';
 import { batchStoreFor } from '../batch/store/open';
 import type { StoredBatchMeta } from '../batch/store/files';

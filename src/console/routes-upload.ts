@@ -16,7 +16,7 @@ import { verdictFromTaxpayerWorkflow } from '../batch/commands/verdicts';
 import { loadBatch } from '../csv';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ConsoleContext } from './context';
 import { checkPage, dryRunPage, messagePage, uploadPage } from './views';
 

@@ -1,5 +1,5 @@
 /** The passkey page: the person's passkeys the policy lists, and registering a new one (/static/passkeys.js). */
-import type { PolicyPasskey } from '../../workflows/contracts/approval';
+import type { PolicyPasskey } from '../../workflows/shared/approval-contract';
 import { html } from './html';
 import { PASSKEY_MESSAGES } from './messages-passkeys';
 import { csrfField, layout, type PageContext } from './views';

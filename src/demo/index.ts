@@ -6,7 +6,7 @@ import { connectClient, devKeyFile, ensureDevKeyFile, KeyRing } from '../tempora
 import { preferredPort, startDevServer, type RunningDevServer } from '../devserver';
 import { batchFolders } from '../batch/services/folders';
 import { submitBatch } from '../batch/commands/submit';
-import type { BatchStatement } from '../../workflows/contracts/approval';
+import type { BatchStatement } from '../../workflows/shared/approval-contract';
 import { subjectOf } from '../batch/services/authorize';
 import { commandAnswer } from '../i18n/operator-answers';
 import { sendBatchDecision } from '../batch/commands/decide';

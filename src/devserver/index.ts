@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
 import { ensurePrivateDir, tightenIfExists, touchPrivateFile } from '../private-fs';
 import { temporalBinary } from './binary';
 import { dynamicConfigArgs, TEMPORAL_DYNAMIC_CONFIG } from './dynamic-config';

@@ -1,7 +1,7 @@
 /**
  * A batch's or payout's answer to an operator's command, in the language set. The workflows answer in
- * English words (workflows/batch-run.ts, workflows/payout-run-state.ts, and their validators' refusals in
- * workflows/approval.ts); each shape is found here and said again from the catalogue. An answer of
+ * English words (workflows/batch/run.ts, workflows/payout/run-state.ts, and their validators' refusals in
+ * workflows/shared/approval.ts); each shape is found here and said again from the catalogue. An answer of
  * another shape is shown as it was given.
  */
 import { currentLang, t, type Lang } from './';

@@ -1,5 +1,5 @@
 /**
- * Why a statement's proof does not count (workflows/approval-proofs.ts, workflows/webauthn.ts,
+ * Why a statement's proof does not count (workflows/shared/approval-proofs.ts, workflows/shared/webauthn.ts,
  * src/batch/services/passkey-evidence.ts say it in English; src/i18n/operator-answers.ts finds the shape and says it here).
  */
 import { entry } from './lang';
@@ -53,7 +53,7 @@ export const PASSKEY_ANSWER_MESSAGES = {
   }),
 };
 
-/** The assertion check's reasons (workflows/webauthn.ts) in Russian; others are shown as given. */
+/** The assertion check's reasons (workflows/shared/webauthn.ts) in Russian; others are shown as given. */
 export const PASSKEY_REASONS_RU: [RegExp, (m: RegExpExecArray) => string][] = [
   [/^the passkey signed another challenge/, () => 'ключ доступа подписал другое утверждение, не это'],
   [/^the passkey answered another origin \((.*)\)$/, (m) => `ключ доступа ответил другому сайту (${m[1]})`],

@@ -4,10 +4,10 @@
  * message catalogue (a reference conflict's amounts in roubles, not kopecks), the bank's own texts are
  * shown as the bank gave them.
  */
-import { t, type Lang, currentLang, money } from './';
-import type { BatchFailure, BatchRowOutcome } from '../../workflows/contracts/batch';
+import { t, type Lang, currentLang, money } from '../i18n';
+import type { BatchFailure, BatchRowOutcome } from '../../workflows/batch/contract';
 
-/** The workflows' names of what differs between two payouts of one reference (workflows/reference.ts). */
+/** The workflows' names of what differs between two payouts of one reference (workflows/shared/reference.ts). */
 const DIFFERENCE_RU: Record<string, string> = {
   'recipient tax number (INN)': 'ИНН получателя',
   'card number': 'номер карты',

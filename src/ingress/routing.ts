@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
-import { batchFundsChangedSignal } from '../../workflows/contracts/batch';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/shared/bank-event-contract';
+import { batchFundsChangedSignal } from '../../workflows/batch/contract';
 import {
   WEBHOOK_INBOX_WORKFLOW_TYPE,
   WEBHOOK_INBOX_WORKFLOW_ID,

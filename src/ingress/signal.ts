@@ -6,7 +6,7 @@ import {
   MAX_SIGNED_WEBHOOK_BYTES,
   type BankEventSignal,
   type SignedWebhook,
-} from '../../workflows/contracts/bank-event';
+} from '../../workflows/shared/bank-event-contract';
 
 /** The event id: the SHA-256 of the exact bytes, so a resent webhook has the same id everywhere. */
 export function eventIdOf(rawBody: Buffer): string {

@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { BatchRowState } from '../../workflows/contracts/batch';
+import type { BatchRowState } from '../../workflows/batch/contract';
 import { registerReconciliationMetrics } from './reconciliation';
 
 /**

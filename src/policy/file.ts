@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { ConfigError, loadPolicyPath, policyPathIfSet, POLICY_VARIABLE, type Env } from '../config';
 import { formatRubles, MoneyFormatError, rublesToKopecks } from '../money';
 import { isValidInn } from '../domain/rules';
-import type { PolicyPerson, PolicyView, Role } from '../../workflows/contracts/approval';
+import type { PolicyPerson, PolicyView, Role } from '../../workflows/shared/approval-contract';
 import type { IncomeLimits } from '../../workflows/recipient-ledger/contract';
 import { keyEntry, passkeyView, proofsBlock, splitKeys, webauthnBlock } from './passkeys';
 

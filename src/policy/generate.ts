@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { Role } from '../../workflows/contracts/approval';
+import type { Role } from '../../workflows/shared/approval-contract';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { generateSigningKey } from './keys';
 

@@ -1,11 +1,15 @@
 /**
  * Ed25519 keys and signatures with Node's crypto, for those who sign: the command line, the watcher, the
- * console. Workflows verify with the pure-JS verifier in workflows/approval.ts; both sign and verify the
+ * console. Workflows verify with the pure-JS verifier in workflows/shared/approval.ts; both sign and verify the
  * same bytes (statementMessage).
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { statementMessage, type Statement, type SignedStatement } from '../../workflows/contracts/approval';
+import {
+  statementMessage,
+  type Statement,
+  type SignedStatement,
+} from '../../workflows/shared/approval-contract';
 import { ConfigError } from '../config';
 
 /** Someone who can sign: a person with their own key, or an authenticating service signing for them (`via`). */

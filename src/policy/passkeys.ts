@@ -5,9 +5,14 @@
  * and which proofs count for each act (`proofs:`). The policy file stays the one root of trust.
  */
 import { z } from 'zod';
-import type { PolicyPasskey, PolicyView } from '../../workflows/contracts/approval';
-import { PROOFS } from '../../workflows/approval-proofs';
-import { fromBase64url, rawKeyFromSpki, toBase64url, type PasskeyAlgorithm } from '../../workflows/webauthn';
+import type { PolicyPasskey, PolicyView } from '../../workflows/shared/approval-contract';
+import { PROOFS } from '../../workflows/shared/approval-proofs';
+import {
+  fromBase64url,
+  rawKeyFromSpki,
+  toBase64url,
+  type PasskeyAlgorithm,
+} from '../../workflows/shared/webauthn';
 
 const RAW_LENGTH: Record<PasskeyAlgorithm, number> = { es256: 65, eddsa: 32 };
 const LINE = /^passkey:(es256|eddsa):([A-Za-z0-9_-]{16,1400}):([A-Za-z0-9_-]{40,200})$/;

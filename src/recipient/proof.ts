@@ -1,13 +1,13 @@
 import type { PayoutRequest } from '../domain';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/recipient-ledger/contract';
-import { parsePayoutInput } from '../../workflows/validation';
+import { parsePayoutInput } from '../../workflows/payout/contract';
 
 // Whether a reservation comes from the payout it names, judged from what the Temporal server holds of that
 // run (its description and its first event), never from what the sender says. Pure: the activity
 // (activities/recipient.ts provePayouts) reads the facts, this judges them.
 
-/** The payout workflow's type name, as the worker registers it (workflows/payout.ts). */
+/** The payout workflow's type name, as the worker registers it (workflows/payout/workflow.ts). */
 export const PAYOUT_WORKFLOW_TYPE = 'payoutWorkflow';
 
 /** What the server holds of the named run. */

@@ -1,11 +1,12 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { recipientLedgerId, taxpayerWorkflowId } from '../temporal/person-ids';
+import { recipientLedgerId } from '../temporal/person-ids';
+import { taxpayerWorkflowId } from '../temporal/person-ids';
 import {
   refreshRecipientUpdate,
   type LinkRequestView,
   type RecipientView,
 } from '../../workflows/recipient-ledger/contract';
-import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/contracts/taxpayer';
+import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/taxpayer/contract';
 import { linkStillOpen } from '../../workflows/recipient-ledger/ledger';
 
 // One person's ledger as `payrun recipient show` and the console's recipient page read it.

@@ -7,8 +7,8 @@
  */
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
-import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
-import type { PayoutInput } from '../../workflows/contracts/payout';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/shared/bank-event-contract';
+import type { PayoutInput } from '../../workflows/payout/contract';
 
 /** A `payment_finished` as signalled: Base64 body, Base64 signature, when the ingress received it. */
 export interface SignedFinish {

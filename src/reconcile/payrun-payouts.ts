@@ -3,7 +3,7 @@ import { maskDigits } from '../csv/report';
 import type { BankClient } from '../bank';
 import { lookupPayout } from '../batch/services/lookup';
 import { mapLimit } from '../map-limit';
-import { payoutStatusQuery, type PayoutStatus } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, type PayoutStatus } from '../../workflows/payout/contract';
 import { addDays, dayStartMs, moscowDay } from './days';
 import type { PayrunPayout } from './match';
 import { readPayoutHistory } from './payout-history';

@@ -1,6 +1,6 @@
-import { checkStatement } from '../../workflows/approval';
-import type { DifferenceStatement, SignedStatement } from '../../workflows/contracts/approval';
-import type { ResolvedDifference } from '../../workflows/contracts/reconciliation';
+import { checkStatement } from '../../workflows/shared/approval';
+import type { DifferenceStatement, SignedStatement } from '../../workflows/shared/approval-contract';
+import type { ResolvedDifference } from '../../workflows/reconciliation/contract';
 import type { Policy } from '../policy/file';
 import { resolveDifference } from './day';
 import type { ReconcileStore } from './store';

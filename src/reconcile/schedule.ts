@@ -3,7 +3,7 @@ import {
   RECONCILIATION_DUE_WORKFLOW_ID,
   RECONCILIATION_SCHEDULE_ID,
   type ReconcileDueInput,
-} from '../../workflows/contracts/reconciliation';
+} from '../../workflows/reconciliation/contract';
 
 export interface ReconciliationScheduleOptions {
   taskQueue: string;

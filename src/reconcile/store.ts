@@ -7,7 +7,7 @@
  * activity writes the statement, the next may read it on another host). Inputs and differences are
  * sealed with the payload keys in both (they hold names and account numbers).
  */
-import type { DifferenceStatement, SignedStatement } from '../../workflows/contracts/approval';
+import type { DifferenceStatement, SignedStatement } from '../../workflows/shared/approval-contract';
 import type { Difference } from './match';
 import type { StatementSnapshot } from './snapshot';
 

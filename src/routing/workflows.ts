@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/shared/bank-event-contract';
 import { metadataTargets, sessionVisibilityQuery } from './targets';
 
 // The rule that says which running payrun workflows a bank event belongs to, in one place: the ingress

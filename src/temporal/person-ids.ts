@@ -1,4 +1,5 @@
 import { recipientWorkflowId } from '../../workflows/recipient-ledger/contract';
+import { taxpayerWorkflowId as taxpayerIdOf } from '../../workflows/taxpayer/contract';
 import { keyedIdHash, loadWorkflowIdSecret } from './ids';
 
 // The ids of the workflows kept per person (one per tax number): the worker's activities start and
@@ -16,7 +17,7 @@ export function taxpayerWorkflowId(
   taskQueue: string,
   secret: Buffer = loadWorkflowIdSecret(),
 ): string {
-  return `taxpayer-${keyedIdHash(secret, taskQueue, taxReference).slice(0, 24)}`;
+  return taxpayerIdOf(keyedIdHash(secret, taskQueue, taxReference));
 }
 
 /** The recipient's workflow id: a keyed hash of the tax number (ids are never encrypted), per task queue. */

@@ -43,7 +43,21 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../worker/workflow
  * `lastIndex` of a `.regex()` pattern, a schema's `parse` on first run): so they export predicates and
  * schema builders, never a RegExp or a schema instance (issue 24; test/domain/frozen.test.ts).
  */
-export const PRELOADED_WORKFLOW_MODULES = ['zod', require.resolve('../../workflows/validation')];
+export const PRELOADED_WORKFLOW_MODULES = [
+  'zod',
+  ...[
+    'shared/parse',
+    'shared/bank-event-contract',
+    'shared/operator-contract',
+    'payout/contract',
+    'batch/contract',
+    'taxpayer/contract',
+    'connectivity-check/contract',
+    'refund/contract',
+    'webhook-inbox/contract',
+    'recipient-ledger/contract',
+  ].map((module) => require.resolve(`../../workflows/${module}`)),
+];
 
 /** bundleWorkflowCode options a pre-built bundle needs: workflow failures encrypted too, the metrics interceptor. */
 export const BUNDLE_OPTIONS = {

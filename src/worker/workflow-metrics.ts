@@ -10,7 +10,7 @@ import {
   type Sinks,
   type WorkflowInterceptorsFactory,
 } from '@temporalio/workflow';
-import { ALREADY_PAID_TYPE, readPayoutEnding } from '../../workflows/payout-ending';
+import { ALREADY_PAID_TYPE, readPayoutEnding } from '../../workflows/payout/ending';
 
 export interface PayrunMetricsSinks extends Sinks {
   payrunMetrics: {
@@ -27,7 +27,7 @@ function payoutFinished(state: string): void {
 
 /**
  * A payout completes only when paid; every other ending is an ApplicationFailure carrying its status
- * (workflows/payout-ending.ts). A refused duplicate run carries the earlier run's status, so it is
+ * (workflows/payout/ending.ts). A refused duplicate run carries the earlier run's status, so it is
  * counted by its own name. Continue-as-new and failures that are not a payout's ending count nothing.
  */
 function endingState(err: unknown): string | undefined {

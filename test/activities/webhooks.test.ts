@@ -4,7 +4,7 @@
  */
 import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { createWebhookActivities } from '../../activities/webhooks';
-import type { SignedWebhook } from '../../workflows/contracts/bank-event';
+import type { SignedWebhook } from '../../workflows/shared/bank-event-contract';
 import { signedWebhook } from '../harness/signed-webhooks';
 
 const bank = generateKeyPairSync('rsa', { modulusLength: 2048 });

@@ -1,6 +1,6 @@
 import { withoutNotes } from '../../activities/batch';
 import { chunkRows, CHUNK_BYTES, CHUNK_ROWS } from '../../src/batch/store/chunks';
-import type { PayoutLookup } from '../../workflows/contracts/batch';
+import type { PayoutLookup } from '../../workflows/batch/contract';
 import { CUSTOMER_REFERENCE_MAX, METADATA_MAX, metadataChars } from '../../src/domain';
 import { encodedBytes, maximalRequest, maximalStatus } from '../harness/payload-size';
 

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { loadBatch, summarizeReport, writeReport, type LoadOptions, type ReportResult } from '../../src/csv';
 import { finishBatch, REPORT_FAILED, toReportResult } from '../../src/batch/services/finish';
 import { appendOutcomes, writeBatch, type StoredBatchMeta } from '../../src/batch/store/files';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../workflows/batch/contract';
 import { accountRow, cardRow, cp1251, csvText, fpsRow, utf8 } from '../harness/csv-rows';
 
 /**

@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import { evidenceOf, schedulesActivity } from '../../src/batch/services/run-history';
-import { ageText } from '../../workflows/time';
+import { ageText } from '../../workflows/shared/time';
 
 // What a closed run's history proves about the bank (the earlier-runs guard of payouts and refunds).
 const started = { workflowExecutionStartedEventAttributes: {} };

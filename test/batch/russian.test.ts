@@ -8,7 +8,7 @@ import { dryRunProgressReporter } from '../../src/batch/commands/dry-run';
 import { describeProgress } from '../../src/cli/follow';
 import { loadBatch, RESULT_COLUMNS } from '../../src/csv';
 import { currentLang, moscowTime, t } from '../../src/i18n';
-import type { BatchProgress } from '../../workflows/contracts/batch';
+import type { BatchProgress } from '../../workflows/batch/contract';
 import { cardRow, csvText, HEADER, utf8 } from '../harness/csv-rows';
 
 /**
@@ -173,7 +173,7 @@ describe('the report and validation in Russian by default', () => {
         amount: 150_000_00,
         state: 'reference_conflict',
         errorCode: 'reference_conflict',
-        // As the batch workflow words it today (workflows/batch-tally.ts, workflows/reference.ts).
+        // As the batch workflow words it today (workflows/batch/tally.ts, workflows/shared/reference.ts).
         reason:
           'reference already paid by batch batch-00000000000000ee to another payee or amount (differs: amount (15000000 vs 1500000000 kopecks), card number); nothing paid — give this row its own reference',
       },

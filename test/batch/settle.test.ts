@@ -6,7 +6,7 @@ import { reportHere, settleFinished } from '../../src/batch/commands/settle';
 import type { StoredBatchMeta } from '../../src/batch/store/files';
 import { FolderBatchStore } from '../../src/batch/store/folder';
 import { PostgresBatchStore } from '../../src/batch/store/postgres';
-import { batchWorkflowId } from '../../workflows/contracts/batch';
+import { batchWorkflowId } from '../../workflows/batch/contract';
 import { startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
 
 /**

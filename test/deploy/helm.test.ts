@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
 
 // deploy/helm/payrun rendered by the pinned helm and every object checked against the Kubernetes API's own
 // schemas, offline: scripts/ensure-helm.sh and scripts/ensure-kube-schemas.sh built helm and kubeconform and

@@ -14,7 +14,7 @@ import {
   type Recipient,
 } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { parsePayoutInput } from '../../workflows/validation';
+import { parsePayoutInput } from '../../workflows/payout/contract';
 
 const payer = { payerType: 'legal', payerTaxNumber: '7707083893', payerName: 'ООО Пэйран' } as const;
 

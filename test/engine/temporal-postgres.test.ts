@@ -41,7 +41,7 @@ function makeCheckout(name: string): Checkout {
     'scripts/temporal-postgres.sh',
     'scripts/ensure-temporal.sh',
     'deploy/temporal',
-    'workflows/search-attributes.ts',
+    'workflows/shared/search-attributes.ts',
     'test/harness/ts-register.js',
   ])
     cpSync(join(ROOT, path), join(root, path), { recursive: true });

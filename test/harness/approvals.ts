@@ -2,8 +2,12 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { subjectOf } from '../../src/batch/services/authorize';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { signStatement } from '../../src/policy/keys';
-import type { BatchStatement, PayoutStatement, SignedStatement } from '../../workflows/contracts/approval';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import type {
+  BatchStatement,
+  PayoutStatement,
+  SignedStatement,
+} from '../../workflows/shared/approval-contract';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
 import type { Stack } from './stack';
 
 /** A test person's signed approve (or reject) of a batch, about the batch's file in the store the run uses. */

@@ -10,9 +10,9 @@ import { batchFolders } from '../../src/batch/services/folders';
 import { submitBatch, type SubmitOptions } from '../../src/batch/commands/submit';
 import { loadPolicy } from '../../src/policy/file';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import type { batchWorkflow } from '../../workflows/batch';
-import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
-import type { PayoutOptions } from '../../workflows/contracts/payout';
+import type { batchWorkflow } from '../../workflows/batch/workflow';
+import { batchProgressQuery, type BatchProgress } from '../../workflows/batch/contract';
+import type { PayoutOptions } from '../../workflows/payout/contract';
 import type { Stack } from './stack';
 import { inn12 } from './csv-rows';
 

@@ -1,6 +1,6 @@
 import { sleep } from '@temporalio/workflow';
-import type { PayoutInput } from '../../workflows/contracts/payout';
-import { payoutWorkflow as currentPayoutWorkflow } from '../../workflows/payout';
+import type { PayoutInput } from '../../workflows/payout/contract';
+import { payoutWorkflow as currentPayoutWorkflow } from '../../workflows/payout/workflow';
 
 /**
  * The payout workflow with one careless change (a timer before its first step), for the replay test

@@ -1,5 +1,5 @@
 import { inboxQuery, type InboxView } from '../../workflows/webhook-inbox/contract';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
 import { payoutRequest, startPayout } from './payouts';
 import type { Stack } from './stack';
 import { waitFor } from './wait';

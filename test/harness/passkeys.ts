@@ -4,9 +4,9 @@
  * with every part an attacker might bend (origin, relying party, flags, counter, challenge) settable.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import type { PasskeyProof, Statement } from '../../workflows/contracts/approval';
-import { statementChallenge } from '../../workflows/approval-proofs';
-import { rawKeyFromSpki, toBase64url, type PasskeyAlgorithm } from '../../workflows/webauthn';
+import type { PasskeyProof, Statement } from '../../workflows/shared/approval-contract';
+import { statementChallenge } from '../../workflows/shared/approval-proofs';
+import { rawKeyFromSpki, toBase64url, type PasskeyAlgorithm } from '../../workflows/shared/webauthn';
 
 export const TEST_RP = { rpId: 'localhost', origin: 'http://localhost:8070' };
 

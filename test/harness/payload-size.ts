@@ -8,8 +8,8 @@ import {
   SERVICE_NAME_MAX,
 } from '../../src/domain/rules';
 import { EncryptionCodec, KeyRing } from '../../src/temporal/codec';
-import type { PayoutStatus } from '../../workflows/contracts/payout';
-import { NOTES_KEPT } from '../../workflows/payout-tracker';
+import type { PayoutStatus } from '../../workflows/payout/contract';
+import { NOTES_KEPT } from '../../workflows/payout/tracker';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 
 const codec = new EncryptionCodec(new KeyRing([{ id: 'measure', key: Buffer.alloc(32, 7) }]));

@@ -8,8 +8,8 @@ import {
   type PayoutInput,
   type PayoutOptions,
   type PayoutStatus,
-} from '../../workflows/contracts/payout';
-import { payoutWorkflow } from '../../workflows/payout';
+} from '../../workflows/payout/contract';
+import { payoutWorkflow } from '../../workflows/payout/workflow';
 import type { Stack } from './stack';
 
 export function payoutRequest(overrides: Partial<PayoutRequest> = {}): PayoutRequest {

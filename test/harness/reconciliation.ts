@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReconcileDayResult, StatementWait } from '../../workflows/contracts/reconciliation';
-import { reconciliationWorkflowId } from '../../workflows/contracts/reconciliation';
+import type { ReconcileDayResult, StatementWait } from '../../workflows/reconciliation/contract';
+import { reconciliationWorkflowId } from '../../workflows/reconciliation/contract';
 import type { DayReport } from '../../src/reconcile/report';
 import type { Stack } from './stack';
 

@@ -7,7 +7,7 @@
 import type { BatchPaths } from '../../src/batch/services/config';
 import { reportHere, settleFinished } from '../../src/batch/commands/settle';
 import { batchStoreFor } from '../../src/batch/store/open';
-import type { BatchFinal } from '../../workflows/contracts/batch';
+import type { BatchFinal } from '../../workflows/batch/contract';
 
 /** The path of the batch's report in this host's done/ (fetched from a shared store when needed). */
 export async function reportPathOf(paths: BatchPaths, batchId: string, final: BatchFinal): Promise<string> {

@@ -12,7 +12,7 @@ import { createPayrunWorker } from '../../src/worker/create';
 import { loadTemporalSetup, type TemporalSetup } from '../../src/temporal';
 import { payrunDataConverter } from '../../src/temporal/converter';
 import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
 import { quietLogger, workflowBundle } from './temporal';
 import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
 import { waitFor } from './wait';

@@ -51,7 +51,7 @@ describe("a command's answer in the language set", () => {
 
   // The answers are written in the workflows; one reworded there and not here would reach accounting in
   // English. Every answer literal the command handlers return, its ${…} filled in, must be said in Russian.
-  it.each(['workflows/batch-run.ts', 'workflows/payout-run-state.ts'])(
+  it.each(['workflows/batch/run.ts', 'workflows/payout/run-state.ts'])(
     'every answer %s returns has its Russian',
     (file) => {
       const source = readFileSync(join(ROOT, file), 'utf8');

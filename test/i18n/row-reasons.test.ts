@@ -1,5 +1,5 @@
 import { failureReason, outcomeReason } from '../../src/i18n/row-reasons';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../workflows/batch/contract';
 
 /** The reasons a refused reservation gives (activities/payout-runs.ts), as the report and `batch status` say them. */
 const refused = (reason: string): BatchRowOutcome =>

@@ -5,7 +5,7 @@ import { parseWebhookEvent, verifyWebhook } from '../../src/bank/webhooks';
 import type { BankWebhookEvent } from '../../src/bank/types/webhooks';
 import { buildBankEventSignal, isRoutable, malformedEventSignal } from '../../src/ingress/signal';
 import { IngressMetrics } from '../../src/ingress/metrics';
-import { parseBankEvent } from '../../workflows/validation';
+import { parseBankEvent } from '../../workflows/shared/bank-event-contract';
 
 const at = new Date('2025-05-14T07:00:00.000Z');
 const eventOf = (body: unknown): { raw: Buffer; event: BankWebhookEvent } => {

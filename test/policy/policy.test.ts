@@ -10,13 +10,13 @@ import {
   NO_SUBMITTER,
   parseSignedStatement,
   rememberSubmitters,
-} from '../../workflows/approval';
+} from '../../workflows/shared/approval';
 import {
   statementMessage,
   type BatchStatement,
   type DailyEvidence,
   type SignedStatement,
-} from '../../workflows/contracts/approval';
+} from '../../workflows/shared/approval-contract';
 import { ConfigError } from '../../src/config';
 import { findSigner, login, requireSigner } from '../../src/policy/credential';
 import { parsePolicy, PolicySource } from '../../src/policy/file';

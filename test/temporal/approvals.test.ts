@@ -10,14 +10,14 @@ import { InboxWatcher } from '../../src/batch/commands/watch';
 import { loadPolicy } from '../../src/policy/file';
 import { writePolicy } from '../../src/policy/generate';
 import { signerFromKey, signStatement } from '../../src/policy/keys';
-import type { BatchStatement } from '../../workflows/contracts/approval';
+import type { BatchStatement } from '../../workflows/shared/approval-contract';
 import {
   approveBatchUpdate,
   batchProgressQuery,
   cancelBatchUpdate,
   rejectBatchUpdate,
-} from '../../workflows/contracts/batch';
-import { payoutStatusQuery, approvePayoutUpdate } from '../../workflows/contracts/payout';
+} from '../../workflows/batch/contract';
+import { payoutStatusQuery, approvePayoutUpdate } from '../../workflows/payout/contract';
 import { batchDecision, payoutApproval } from '../harness/approvals';
 import {
   batchCsv,

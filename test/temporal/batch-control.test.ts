@@ -8,7 +8,7 @@ import {
   batchCancelSignal,
   batchPauseSignal,
   batchResumeSignal,
-} from '../../workflows/contracts/batch';
+} from '../../workflows/batch/contract';
 import {
   batchCsv,
   batchHandle,

@@ -12,7 +12,7 @@ import {
 } from '../harness/batches';
 import { reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
-import { batchProgressQuery, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/contracts/batch';
+import { batchProgressQuery, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import { sendBatchDecision } from '../../src/batch/commands/decide';
 

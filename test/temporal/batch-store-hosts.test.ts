@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { batchWorkflowId } from '../../workflows/contracts/batch';
+import { batchWorkflowId } from '../../workflows/batch/contract';
 import { contentHash } from '../../src/csv';
 import {
   batchCsv,

@@ -1,5 +1,5 @@
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   batchCsv,
   batchHandle,

@@ -1,7 +1,7 @@
 import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import { approveBatchUpdate } from '../../workflows/contracts/batch';
+import { approveBatchUpdate } from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import {
   batchCsv,

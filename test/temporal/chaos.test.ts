@@ -9,9 +9,9 @@ import { readAllRows, readOutcomes } from '../../src/batch/store/reads';
 import { loadBatchStoreConfig } from '../../src/config/batch-store';
 import type { WebhookAttempt } from '../../src/sandbox';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { batchProgressQuery, type BatchProgress } from '../../workflows/contracts/batch';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
-import type { batchWorkflow } from '../../workflows/batch';
+import { batchProgressQuery, type BatchProgress } from '../../workflows/batch/contract';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
+import type { batchWorkflow } from '../../workflows/batch/workflow';
 import {
   batchCsv,
   batchHandle,

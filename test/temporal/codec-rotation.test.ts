@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { EncryptionCodec, KeyRing, payrunDataConverter } from '../../src/temporal';
-import { acknowledgeSignal } from '../../workflows/contracts/connectivity';
-import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
+import { acknowledgeSignal } from '../../workflows/connectivity-check/contract';
+import { connectivityCheckWorkflow } from '../../workflows/connectivity-check/workflow';
 import {
   connectClient,
   connectRawClient,

@@ -9,7 +9,7 @@ import { hashPassword } from '../../src/console/passwords';
 import { parsePolicy } from '../../src/policy/file';
 import { writePolicy, type PersonSpec, type PolicyPasskeySpec } from '../../src/policy/generate';
 import { signerFromKeyFile, signStatement } from '../../src/policy/keys';
-import type { BatchStatement, SignedStatement } from '../../workflows/contracts/approval';
+import type { BatchStatement, SignedStatement } from '../../workflows/shared/approval-contract';
 import {
   batchCsv,
   batchHandle,

@@ -8,7 +8,7 @@ import { hashPassword, totpCode } from '../../src/console/passwords';
 import { formatRubles, rublesToKopecks } from '../../src/money';
 import { writePolicy, type PolicyRulesSpec } from '../../src/policy/generate';
 import { TEST_CARDS, TEST_PHONES } from '../../src/sandbox/test-values';
-import { batchProgressQuery } from '../../workflows/contracts/batch';
+import { batchProgressQuery } from '../../workflows/batch/contract';
 import { batchHandle, batchTestPaths, freshInn, uniquePrefix } from '../harness/batches';
 import { launchChromium, seriousAxeViolations, type AxeViolation } from '../harness/browser';
 import { spawnConsole, type ConsoleProcess } from '../harness/console-process';

@@ -6,7 +6,7 @@ import type { BatchPaths } from '../../src/batch/services/config';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { writePolicy } from '../../src/policy/generate';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import { batchProgressQuery } from '../../workflows/contracts/batch';
+import { batchProgressQuery } from '../../workflows/batch/contract';
 import { batchCsv, batchHandle, batchTestPaths, uniquePrefix } from '../harness/batches';
 import { launchChromium, seriousAxeViolations, type AxeViolation } from '../harness/browser';
 import { runCli } from '../harness/cli-process';

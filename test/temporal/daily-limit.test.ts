@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
-import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
+import { approveBatchUpdate, batchProgressQuery } from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import {
   batchCsv,

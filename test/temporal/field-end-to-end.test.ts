@@ -8,7 +8,7 @@
 import type { Payload } from '@temporalio/common';
 import { loadBatch } from '../../src/csv';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
-import type { PayoutInput } from '../../workflows/contracts/payout';
+import type { PayoutInput } from '../../workflows/payout/contract';
 import { batchHandle, batchTestPaths, dropAndSubmit, readReport, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';
 import { decodePayloadJson } from '../harness/temporal';

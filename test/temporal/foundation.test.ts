@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { acknowledgeSignal, connectivityStatusQuery } from '../../workflows/contracts/connectivity';
-import { connectivityCheckWorkflow } from '../../workflows/connectivity-check';
+import { acknowledgeSignal, connectivityStatusQuery } from '../../workflows/connectivity-check/contract';
+import { connectivityCheckWorkflow } from '../../workflows/connectivity-check/workflow';
 import { connectClient, startTestWorker, type TestWorker } from '../harness/temporal';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { waitFor } from '../harness/wait';

@@ -4,7 +4,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { readHistory } from '../../src/batch/services/run-history';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import { inboxQuery, type InboxView } from '../../workflows/webhook-inbox/contract';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
+import { carryOf, freshPayoutState, type TrackerSnapshot } from '../../workflows/payout/state';
 import { refundWorkflowId } from '../../workflows/refund/contract';
 import {
   batchCsv,
@@ -171,6 +172,31 @@ describe('every handler and input of every workflow type is total', () => {
       }
     },
   );
+
+  it('a payout started with a carry is refused before any command: only its own continue-as-new hands one', async () => {
+    const request = payoutRequest({ selfEmployed: false });
+    // A carry of the right shape, as a run would hand it: the shape is not what lets it in.
+    const carry = carryOf(freshPayoutState(), {
+      status: { state: 'succeeded', timestamps: {} },
+    } as unknown as TrackerSnapshot);
+    const handle = await stack.client.workflow.start('payoutWorkflow', {
+      taskQueue: stack.taskQueue,
+      workflowId: payoutWorkflowId(request.reference),
+      args: [{ request }, carry] as never,
+    });
+    const err = await handle.result().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    const cause = (err as WorkflowFailedError).cause as ApplicationFailure;
+    expect({ type: cause.type, message: cause.message }).toEqual({
+      type: 'invalid_input',
+      message: 'only the payout itself may hand a run its state (by continuing as new)',
+    });
+    const { events } = await handle.fetchHistory();
+    const commands = (events ?? []).filter(
+      (e) => e.activityTaskScheduledEventAttributes || e.markerRecordedEventAttributes,
+    );
+    expect(commands).toEqual([]);
+  });
 
   it('the webhook inbox survives null to dismissOrphan and bankEvent and still keeps an orphan event', async () => {
     const inbox = await running('webhookInboxWorkflow');

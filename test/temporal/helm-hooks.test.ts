@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
 
 // The Helm chart's temporal-setup Job (deploy/helm/payrun/templates/temporal-setup-job.yaml), its script run
 // as rendered, with the Job's environment, by the same Temporal CLI against this run's real Temporal server:

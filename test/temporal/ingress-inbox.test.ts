@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createRoutingActivities } from '../../activities/routing';
-import { bankEventSignal, type BankEventSignal } from '../../workflows/contracts/bank-event';
+import { bankEventSignal, type BankEventSignal } from '../../workflows/shared/bank-event-contract';
 import { inboxQuery } from '../../workflows/webhook-inbox/contract';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox/workflow';
 import { recordHistoryIfAsked } from '../harness/replay';

@@ -13,7 +13,7 @@ import {
   type InboxView,
   type WebhookInboxOptions,
 } from '../../workflows/webhook-inbox/contract';
-import { SESSION_ID } from '../../workflows/search-attributes';
+import { SESSION_ID } from '../../workflows/shared/search-attributes';
 import { webhookInboxWorkflow } from '../../workflows/webhook-inbox/workflow';
 import { connectClient, decodePayloadJson, startTestWorker, type TestWorker } from '../harness/temporal';
 

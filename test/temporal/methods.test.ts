@@ -5,7 +5,7 @@ import { dryRunBatch, formatDryRun } from '../../src/batch/commands/dry-run';
 import { retryFailed } from '../../src/batch/commands/retry';
 import type { PayoutMethod } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, TEST_PHONES } from '../../src/sandbox/test-values';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { verdictFromTaxpayerWorkflow, type TaxpayerAsk } from '../../src/batch/commands/verdicts';
 import {

@@ -4,7 +4,7 @@ import { temporal } from '@temporalio/proto';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { reconcile } from '../../src/cli/payout';
 import { readHistory } from '../../src/batch/services/run-history';
-import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
+import { payoutWorkflowId, type PayoutInput } from '../../workflows/payout/contract';
 import { refundWorkflowId, type RefundStatus } from '../../workflows/refund/contract';
 import { useLanguage } from '../harness/lang';
 import { refundEntries, succeededPayment } from '../harness/payments';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
 import { paidEntries } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';

@@ -6,9 +6,9 @@ import {
   payoutStatusQuery,
   payoutWorkflowId,
   type PayoutInput,
-} from '../../workflows/contracts/payout';
-import { taxpayerVerdictSignal } from '../../workflows/contracts/taxpayer';
-import { payoutWorkflow } from '../../workflows/payout';
+} from '../../workflows/payout/contract';
+import { taxpayerVerdictSignal } from '../../workflows/taxpayer/contract';
+import { payoutWorkflow } from '../../workflows/payout/workflow';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';
 import { startStack, type Stack } from '../harness/stack';

@@ -8,7 +8,7 @@ import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { deliverToInbox } from '../../src/ingress/routing';
 import { inboxQuery } from '../../workflows/webhook-inbox/contract';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { waitFor } from '../harness/wait';
 import { batchHandle, batchTestPaths, dropAndSubmit, freshInn, uniquePrefix } from '../harness/batches';
 import { startStack, type Stack } from '../harness/stack';

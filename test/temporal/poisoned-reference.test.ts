@@ -1,6 +1,6 @@
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { payoutStatus, reconcile } from '../../src/cli/payout';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';

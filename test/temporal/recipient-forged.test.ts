@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { updateLedgerWithStart } from '../../activities/recipient';
 import { recipientLedgerId } from '../../src/temporal/person-ids';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   recipientQuery,
   reserveIncomeUpdate,
   type ReserveRequest,
 } from '../../workflows/recipient-ledger/contract';
-import { payoutWorkflow } from '../../workflows/payout';
+import { payoutWorkflow } from '../../workflows/payout/workflow';
 import {
   batchCsv,
   batchHandle,

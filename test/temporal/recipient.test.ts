@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { outcomeReason } from '../../src/i18n/row-reasons';
-import type { BatchRowOutcome } from '../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../workflows/batch/contract';
 import { setLedgerClockForTests } from '../../activities/recipient';
 import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { TEST_CARDS } from '../../src/sandbox/test-values';

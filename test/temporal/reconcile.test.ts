@@ -1,6 +1,6 @@
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { payoutStatus, reconcile } from '../../src/cli/payout';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/payout/contract';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { useLanguage } from '../harness/lang';
 import { startStack, type Stack } from '../harness/stack';

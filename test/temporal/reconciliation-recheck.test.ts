@@ -8,7 +8,7 @@ import { registerReconciliationMetrics } from '../../src/metrics/reconciliation'
 import { addDays, dayStartMs, moscowDay } from '../../src/reconcile/days';
 import { TEST_INNS } from '../../src/sandbox/test-values';
 import type { PayoutRequest } from '../../src/domain';
-import type { PayoutStatus } from '../../workflows/contracts/payout';
+import type { PayoutStatus } from '../../workflows/payout/contract';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import { QUICK_WAIT, readDayReport, reconcileDayNow, sandboxAdmin } from '../harness/reconciliation';
 import { startStack, type Stack } from '../harness/stack';

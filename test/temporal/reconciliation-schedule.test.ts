@@ -10,7 +10,7 @@ import { addDays, moscowDay } from '../../src/reconcile/days';
 import { ensureReconciliationSchedule } from '../../src/reconcile/schedule';
 import { reconcileStoreFor } from '../../src/reconcile/store/open';
 import { buildActivities } from '../../src/worker/activities';
-import type { ReconcileDueResult } from '../../workflows/contracts/reconciliation';
+import type { ReconcileDueResult } from '../../workflows/reconciliation/contract';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import { DEPOSIT_ACCOUNT, QUICK_WAIT } from '../harness/reconciliation';
 import { startStack, TEST_PAYER, type Stack } from '../harness/stack';

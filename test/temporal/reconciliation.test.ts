@@ -10,7 +10,7 @@ import { writePolicy } from '../../src/policy/generate';
 
 const readDifferences = (dataDir: string, account: string) =>
   reconcileStoreFor(dataDir).readDifferences(account);
-import type { PayoutStatus } from '../../workflows/contracts/payout';
+import type { PayoutStatus } from '../../workflows/payout/contract';
 import { runCli } from '../harness/cli-process';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import {

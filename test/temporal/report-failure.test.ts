@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { REPORT_FAILED } from '../../src/batch/services/finish';
-import { batchApproveSignal } from '../../workflows/contracts/batch';
+import { batchApproveSignal } from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import { breakOutcomes } from '../harness/broken-store';
 import {

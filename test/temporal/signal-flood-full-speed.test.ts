@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
-import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
+import { ALREADY_PAID_TYPE } from '../../workflows/payout/ending';
 import {
   confirmedPayout,
   expectGenuineWebhookTaken,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { runsOfWorkflowIdQuery } from '../../src/batch/services/lookup';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
-import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
+import { ALREADY_PAID_TYPE } from '../../workflows/payout/ending';
 import { confirmedPayout } from '../harness/floods';
 import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';

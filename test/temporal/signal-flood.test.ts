@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import { mapLimit } from '../../src/map-limit';
-import type { payoutWorkflow } from '../../workflows/payout';
-import { ALREADY_PAID_TYPE } from '../../workflows/payout-ending';
+import type { payoutWorkflow } from '../../workflows/payout/workflow';
+import { ALREADY_PAID_TYPE } from '../../workflows/payout/ending';
 import {
   confirmedPayout,
   expectGenuineWebhookTaken,

@@ -6,7 +6,7 @@ import {
   pauseBatchUpdate,
   rejectBatchUpdate,
   resumeBatchUpdate,
-} from '../../workflows/contracts/batch';
+} from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import {
   batchCsv,

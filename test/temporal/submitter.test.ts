@@ -9,14 +9,14 @@ import { loadPolicy } from '../../src/policy/file';
 import { InboxWatcher } from '../../src/batch/commands/watch';
 import { contentHash } from '../../src/csv';
 import { generateSigningKey, signerFromKeyFile } from '../../src/policy/keys';
-import { NO_SUBMITTER } from '../../workflows/approval';
-import { batchWorkflowId } from '../../workflows/contracts/batch';
+import { NO_SUBMITTER } from '../../workflows/shared/approval';
+import { batchWorkflowId } from '../../workflows/batch/contract';
 import {
   approveBatchUpdate,
   batchProgressQuery,
   pauseBatchUpdate,
   resumeBatchUpdate,
-} from '../../workflows/contracts/batch';
+} from '../../workflows/batch/contract';
 import { batchDecision } from '../harness/approvals';
 import {
   batchCsv,

@@ -1,13 +1,13 @@
 import { temporal } from '@temporalio/proto';
 import { taxpayerWorkflowId } from '../../src/temporal/person-ids';
 import { TEST_INNS } from '../../src/sandbox/test-values';
-import { payoutWorkflowId, type PayoutInput } from '../../workflows/contracts/payout';
+import { payoutWorkflowId, type PayoutInput } from '../../workflows/payout/contract';
 import {
   taxpayerVerdictQuery,
   taxpayerVerdictSignal,
   type TaxpayerVerdict,
-} from '../../workflows/contracts/taxpayer';
-import { payoutWorkflow } from '../../workflows/payout';
+} from '../../workflows/taxpayer/contract';
+import { payoutWorkflow } from '../../workflows/payout/workflow';
 import { freshInn } from '../harness/batches';
 import { FAST, failureType, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { recordHistoryIfAsked } from '../harness/replay';

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
-import type { BankEventSignal } from '../../workflows/contracts/bank-event';
-import { approveBatchUpdate, batchProgressQuery } from '../../workflows/contracts/batch';
+import type { BankEventSignal } from '../../workflows/shared/bank-event-contract';
+import { approveBatchUpdate, batchProgressQuery } from '../../workflows/batch/contract';
 import {
   approvePayoutUpdate,
   cancelPayoutUpdate,
@@ -10,8 +10,8 @@ import {
   payoutWorkflowId,
   type PayoutInput,
   type PayoutStatus,
-} from '../../workflows/contracts/payout';
-import type { payoutWorkflow } from '../../workflows/payout';
+} from '../../workflows/payout/contract';
+import type { payoutWorkflow } from '../../workflows/payout/workflow';
 import {
   batchCsv,
   batchHandle,

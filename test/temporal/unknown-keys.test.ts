@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { failureType, payoutRequest, requestsTo } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 

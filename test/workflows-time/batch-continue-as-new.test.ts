@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { BatchAuthorization, PolicyView } from '../../workflows/contracts/approval';
+import type { BatchAuthorization, PolicyView } from '../../workflows/shared/approval-contract';
 import {
   batchProgressQuery,
   type BatchChunkRow,
   type BatchRowOutcome,
   type BatchWorkflowInput,
   type PayoutLookup,
-} from '../../workflows/contracts/batch';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+} from '../../workflows/batch/contract';
+import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { payoutRequest } from '../harness/payouts';
 import {
   callsOf,

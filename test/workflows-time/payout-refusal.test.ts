@@ -1,5 +1,5 @@
-import { approvePayoutUpdate } from '../../workflows/contracts/payout';
-import { taxpayerVerdictSignal } from '../../workflows/contracts/taxpayer';
+import { approvePayoutUpdate } from '../../workflows/payout/contract';
+import { taxpayerVerdictSignal } from '../../workflows/taxpayer/contract';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

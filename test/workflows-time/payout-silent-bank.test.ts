@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
-import type { payoutWorkflow } from '../../workflows/payout';
+import { payoutStatusQuery } from '../../workflows/payout/contract';
+import type { payoutWorkflow } from '../../workflows/payout/workflow';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

@@ -3,7 +3,11 @@ import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } f
 import { ApplicationFailure } from '@temporalio/common';
 import type { BeforeCreating } from '../../activities/payout-runs';
 import { generateSigningKey, signerFromKey, signStatement } from '../../src/policy/keys';
-import type { PayoutAuthorization, PayoutStatement, PolicyView } from '../../workflows/contracts/approval';
+import type {
+  PayoutAuthorization,
+  PayoutStatement,
+  PolicyView,
+} from '../../workflows/shared/approval-contract';
 import {
   payoutStatusQuery,
   payoutWorkflowId,
@@ -11,13 +15,9 @@ import {
   type PayoutOptions,
   type PayoutState,
   type PayoutStatus,
-} from '../../workflows/contracts/payout';
-import {
-  VERDICT_UNCONFIRMED,
-  verdictRefusal,
-  type TaxpayerVerdict,
-} from '../../workflows/contracts/taxpayer';
-import type { payoutWorkflow } from '../../workflows/payout';
+} from '../../workflows/payout/contract';
+import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../../workflows/taxpayer/contract';
+import type { payoutWorkflow } from '../../workflows/payout/workflow';
 import { skipUntil, type StubActivities, type TimeSkipping } from '../harness/time-skipping';
 import type { FakeBank } from './fake-bank';
 

@@ -10,8 +10,8 @@ import {
   checkStatement,
   judgeBatch,
   parseSignedStatement,
-} from '../../workflows/approval';
-import type { BatchStatement, SignedStatement } from '../../workflows/contracts/approval';
+} from '../../workflows/shared/approval';
+import type { BatchStatement, SignedStatement } from '../../workflows/shared/approval-contract';
 import { ConfigError } from '../../src/config';
 import { parsePolicy } from '../../src/policy/file';
 import { writePolicy, type PolicyPasskeySpec } from '../../src/policy/generate';

@@ -1,5 +1,5 @@
 /**
- * workflows/bank-session.ts: what a bank session means to a payout. Webhooks and polls both go through
+ * workflows/shared/bank-session.ts: what a bank session means to a payout. Webhooks and polls both go through
  * it, so a wrong phase here would confirm, fail or finish a payout on the wrong evidence.
  */
 import {
@@ -9,7 +9,7 @@ import {
   receiptOf,
   refundsOf,
   type SessionPhase,
-} from '../../workflows/bank-session';
+} from '../../workflows/shared/bank-session';
 import { session } from './fixtures';
 
 // The spec's session states (`error` is not final: support resolves it) and payout states; '-' = no payout yet.

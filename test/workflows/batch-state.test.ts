@@ -1,9 +1,16 @@
 /**
- * workflows/batch-state.ts: the batch's pure decisions about its carried state. The phase is what the
+ * workflows/batch/state.ts: the batch's pure decisions about its carried state. The phase is what the
  * console and `payrun batch status` show, and a cancelled batch's report adds up from the never-started
  * rows counted here, so each rule is pinned.
  */
-import { batchPhase, cancelNeverStarted, freshCarry, type BatchCarry } from '../../workflows/batch-state';
+import { batchCarrySchema, parseBatchWorkflowInput } from '../../workflows/batch/contract';
+import {
+  batchPhase,
+  cancelNeverStarted,
+  freshCarry,
+  nextRunCarry,
+  type BatchCarry,
+} from '../../workflows/batch/state';
 
 describe('freshCarry', () => {
   it('starts with nothing dispatched, run 1, and funds already fine only when they are not checked', () => {
@@ -80,5 +87,54 @@ describe('cancelNeverStarted', () => {
     const c = carry({ dispatched: 5, dispatchedKopecks: 100_000 });
     cancelNeverStarted(c);
     expect(c.tally).toEqual({ counts: {}, amounts: {}, failures: [], failureCount: 0 });
+  });
+});
+
+describe('the carry over continue-as-new', () => {
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  // Type level: the input's carry schema names every key of BatchCarry, and no other.
+  const schemaNamesEveryKey: Same<keyof BatchCarry, keyof ReturnType<typeof batchCarrySchema>['shape']> =
+    true;
+
+  /** Every key set: a key nextRunCarry drops, or the input's schema refuses, shows below. */
+  const everySet: Required<BatchCarry> = {
+    ...freshCarry(true),
+    meta: {
+      fileName: 'a.csv',
+      fileSha256: 'ab',
+      rowCount: 3,
+      invalidRows: 0,
+      totalKopecks: 300,
+      chunkCount: 2,
+    },
+    nextChunk: 1,
+    dispatched: 2,
+    dispatchedKopecks: 200,
+    unflushed: [{ row: 1, reference: 'r-1', amount: 100, state: 'succeeded' }],
+    approval: { by: 'anna', at: '2026-11-26T10:00:00.000Z' },
+    submittedBy: ['ivan'],
+    commands: [],
+    fundsOk: true,
+    paused: true,
+    runs: 2,
+  };
+  const sorted = (o: object) => Object.keys(o).sort();
+
+  it('names the same keys in BatchCarry and in the input schema', () => {
+    expect(schemaNamesEveryKey).toBe(true);
+    expect(sorted(everySet)).toEqual(sorted(batchCarrySchema().shape));
+  });
+
+  it('carries every key, with the window’s rows and one more run', () => {
+    const inFlight = [{ row: 2, reference: 'r-2', amount: 100 }] as unknown as BatchCarry['inFlight'];
+    const next = nextRunCarry(everySet, inFlight, []);
+    expect(sorted(next)).toEqual(sorted(batchCarrySchema().shape));
+    expect(next).toEqual({ ...everySet, inFlight, unflushed: [], runs: 3 });
+  });
+
+  it('comes back whole through the next run’s input check', () => {
+    const carry = JSON.parse(JSON.stringify(nextRunCarry(everySet, [], [])));
+    const parsed = parseBatchWorkflowInput({ batchId: 'batch-0123456789abcdef', carry }, { continued: true });
+    expect(parsed).toEqual({ ok: true, value: { batchId: 'batch-0123456789abcdef', carry } });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * workflows/batch-tally.ts: how a batch turns payouts into row outcomes and counts them. The money a
+ * workflows/batch/tally.ts: how a batch turns payouts into row outcomes and counts them. The money a
  * report adds up and the rows a person is asked to look at come from here, so every branch is pinned.
  */
 import {
@@ -11,8 +11,8 @@ import {
   TimeoutFailure,
   TimeoutType,
 } from '@temporalio/common';
-import type { BatchInFlightRow, BatchRowOutcome, BatchRowState } from '../../workflows/contracts/batch';
-import type { PayoutState } from '../../workflows/contracts/payout';
+import type { BatchInFlightRow, BatchRowOutcome, BatchRowState } from '../../workflows/batch/contract';
+import type { PayoutState } from '../../workflows/payout/contract';
 import {
   addToTally,
   childFailureOutcome,
@@ -21,7 +21,7 @@ import {
   needsAttention,
   outcomeFromLookup,
   outcomeFromStatus,
-} from '../../workflows/batch-tally';
+} from '../../workflows/batch/tally';
 import { bankAccount, card, INN, OTHER_CARD, OTHER_INN, payoutStatus, SECRETS } from './fixtures';
 
 const BATCH = 'batch-0123456789abcdef';

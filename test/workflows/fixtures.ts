@@ -1,7 +1,7 @@
 /** Shared inputs for the pure workflow helper tests: recognisable values, so a leak is easy to spot. */
 import type { PaymentSession } from '../../src/bank/types/session';
 import type { PayoutMethod, PayoutRequest } from '../../src/domain';
-import type { PayoutStatus } from '../../workflows/contracts/payout';
+import type { PayoutStatus } from '../../workflows/payout/contract';
 
 export const CARD = '2200000000000012';
 export const OTHER_CARD = '2200000000000020';

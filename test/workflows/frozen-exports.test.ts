@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 
 const ROOT = join(__dirname, '..', '..', 'workflows');
-// Every module, in every workflow's folder too.
-const modules = (readdirSync(ROOT, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).sort();
+// Every file in every folder: each workflow is a folder of its own (docs/architecture.md).
+const modules = readdirSync(ROOT, { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
 
 test.each(modules)('workflows/%s exports no schema instance and no RegExp', (file) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,5 +1,5 @@
 /**
- * workflows/payout-ending.ts: how a payout that did not complete says what became of the money. The
+ * workflows/payout/ending.ts: how a payout that did not complete says what became of the money. The
  * batch, the look-ups and the CLI all read endings here; a misread one pays a reference twice or never.
  */
 import { ApplicationFailure } from '@temporalio/common';
@@ -11,7 +11,7 @@ import {
   notPaidType,
   readPayoutEnding,
   REFERENCE_CONFLICT_TYPE,
-} from '../../workflows/payout-ending';
+} from '../../workflows/payout/ending';
 import { payoutStatus } from './fixtures';
 
 const status = payoutStatus({ state: 'failed' });

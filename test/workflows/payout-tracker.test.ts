@@ -1,13 +1,19 @@
 /**
- * workflows/payout-tracker.ts built outside a workflow, with a fake environment: what it tells Temporal's
+ * workflows/payout/tracker.ts built outside a workflow, with a fake environment: what it tells Temporal's
  * search and what bank evidence may move a payout. Events are only nudges; sessions move phases forward.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { PaymentSession } from '../../src/bank/types/session';
-import type { BankEventSignal } from '../../workflows/contracts/bank-event';
-import type { PayoutInput } from '../../workflows/contracts/payout';
-import { PayoutTracker, type TrackerEnvironment } from '../../workflows/payout-tracker';
-import { AMOUNT_KOPECKS, BATCH_ID, PAYOUT_REF, SESSION_ID, STATE } from '../../workflows/search-attributes';
+import type { BankEventSignal } from '../../workflows/shared/bank-event-contract';
+import type { PayoutInput } from '../../workflows/payout/contract';
+import { PayoutTracker, type TrackerEnvironment } from '../../workflows/payout/tracker';
+import {
+  AMOUNT_KOPECKS,
+  BATCH_ID,
+  PAYOUT_REF,
+  SESSION_ID,
+  STATE,
+} from '../../workflows/shared/search-attributes';
 import { INN, card, payoutRequest, session } from './fixtures';
 
 /** Each call of now() is one second later, so every timestamp and note shows when it was taken. */

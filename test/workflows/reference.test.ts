@@ -1,10 +1,10 @@
 /**
- * workflows/reference.ts: a reference belongs to one payout. What differs between an earlier payout and
+ * workflows/shared/reference.ts: a reference belongs to one payout. What differs between an earlier payout and
  * a row reusing its reference is named by field, and never shows a value (cards, accounts, INNs, phones).
  */
 import type { PayoutMethod } from '../../src/domain';
-import type { PayoutStatus } from '../../workflows/contracts/payout';
-import { referenceDifferences } from '../../workflows/reference';
+import type { PayoutStatus } from '../../workflows/payout/contract';
+import { referenceDifferences } from '../../workflows/shared/reference';
 import {
   ACCOUNT,
   BIK,

@@ -1,5 +1,5 @@
 /**
- * workflows/validation.ts: what a workflow accepts from anyone who can reach Temporal. Every refusal
+ * Each workflow's contract (workflows/<name>/contract.ts): what a workflow accepts from anyone who can reach Temporal. Every refusal
  * must name the field and the rule, and never show a card, account, phone or tax number it was given.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,16 +8,11 @@ import { ApplicationFailure } from '@temporalio/common';
 import { FPS_DESCRIPTION_MAX, loadBatch } from '../../src/csv';
 import { luhnCard } from '../harness/csv-rows';
 import type { PayoutRequest } from '../../src/domain';
-import {
-  invalidInput,
-  parseApproval,
-  parseBankEvent,
-  parseBatchWorkflowInput,
-  parseCancellation,
-  parsePauseResume,
-  parsePayoutInput,
-  type Result,
-} from '../../workflows/validation';
+import { invalidInput, type Result } from '../../workflows/shared/parse';
+import { parseBankEvent } from '../../workflows/shared/bank-event-contract';
+import { parseApproval, parseCancellation, parsePauseResume } from '../../workflows/shared/operator-contract';
+import { parseBatchWorkflowInput } from '../../workflows/batch/contract';
+import { parsePayoutInput } from '../../workflows/payout/contract';
 import { parseRefundInput } from '../../workflows/refund/contract';
 import { parseWebhookInboxInput } from '../../workflows/webhook-inbox/contract';
 

@@ -12,7 +12,7 @@ import {
   type PasskeyAssertion,
   type PasskeyCredential,
   type PasskeyExpectation,
-} from '../../workflows/webauthn';
+} from '../../workflows/shared/webauthn';
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest();
 const ORIGIN = 'https://payrun.example.ru';

@@ -6,7 +6,7 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { iso, workflowNow } from '../time';
+import { iso, workflowNow } from '../shared/time';
 import {
   payoutOutcomes,
   previousLedger,

@@ -1,5 +1,5 @@
 import { continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { invalidInput } from '../validation';
+import { invalidInput } from '../shared/parse';
 import {
   headroomQuery,
   parseRecipientInput,

@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createBankActivities } from '../../activities/bank';
 import type { RoutingActivities } from '../../activities/routing';
-import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from '../activity-options';
+import { REFUND_READ, REFUND_WRITE_ONCE, TEMPORAL_READ } from '../shared/activity-options';
 
 // The refund's activities: one bank write under the refund's identity key, bank reads, and the look-up
 // of earlier runs of its reference.

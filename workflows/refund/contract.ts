@@ -1,7 +1,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import { kopecksSchema, nonBlank, referenceSchema } from '../../src/domain';
-import { HOUR, millis, object, parseWith, type Result } from '../validation';
+import { HOUR, millis, object, parseWith, type Result } from '../shared/parse';
 
 // The refund workflow's contract: its id, input, status, endings and query.
 

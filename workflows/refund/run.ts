@@ -8,10 +8,10 @@ import {
 } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { PaymentSession, Refund } from '../../src/bank/types/session';
-import { refundsOf } from '../bank-session';
-import { PAYOUT_REF, SESSION_ID, STATE } from '../search-attributes';
-import { ageText, iso, workflowNow } from '../time';
-import { parseBankEvent } from '../validation';
+import { refundsOf } from '../shared/bank-session';
+import { PAYOUT_REF, SESSION_ID, STATE } from '../shared/search-attributes';
+import { ageText, iso, workflowNow } from '../shared/time';
+import { parseBankEvent } from '../shared/bank-event-contract';
 import { earlierRefundRuns, getSession, refundSession } from './activities';
 import {
   REFUND_ALREADY_DONE_TYPE,

@@ -1,6 +1,6 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import { bankEventSignal } from '../contracts/bank-event';
-import { invalidInput } from '../validation';
+import { bankEventSignal } from '../shared/bank-event-contract';
+import { invalidInput } from '../shared/parse';
 import { parseRefundInput, refundStatusQuery, refundWorkflowId, type RefundStatus } from './contract';
 import { RefundRun } from './run';
 

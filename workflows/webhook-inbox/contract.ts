@@ -1,8 +1,8 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
 import { z } from 'zod';
 import { nonBlank } from '../../src/domain';
-import { type BankEventSignal, type BankEventType } from '../contracts/bank-event';
-import { count, DAY, HOUR, millis, object, operatorName, parseWith, type Result } from '../validation';
+import { type BankEventSignal, type BankEventType } from '../shared/bank-event-contract';
+import { count, DAY, HOUR, millis, object, operatorName, parseWith, type Result } from '../shared/parse';
 
 // The webhook inbox workflow's contract: its id and type, input, query and signals.
 

@@ -1,7 +1,7 @@
 import { ActivityFailure, condition, log, workflowInfo } from '@temporalio/workflow';
 import type { NominalTopupEvent } from '../../src/bank/types/webhooks';
-import type { BankEventSignal } from '../contracts/bank-event';
-import { parseBankEvent } from '../validation';
+import type { BankEventSignal } from '../shared/bank-event-contract';
+import { parseBankEvent } from '../shared/bank-event-contract';
 import { rerouteActivity } from './activities';
 import {
   parseOrphanDismissal,

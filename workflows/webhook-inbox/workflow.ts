@@ -1,6 +1,6 @@
 import { continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
-import { bankEventSignal } from '../contracts/bank-event';
-import { invalidInput } from '../validation';
+import { bankEventSignal } from '../shared/bank-event-contract';
+import { invalidInput } from '../shared/parse';
 import { dismissOrphanSignal, inboxQuery, parseWebhookInboxInput, type WebhookInboxInput } from './contract';
 import { WebhookInboxRun } from './run';
 

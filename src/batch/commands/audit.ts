@@ -5,9 +5,9 @@
  * Retries are followed back to the first batch of the file.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { checkStatement } from '../../../workflows/approval';
-import type { BatchStatement } from '../../../workflows/contracts/approval';
-import { batchProgressQuery, type BatchProgress } from '../../../workflows/contracts/batch';
+import { checkStatement } from '../../../workflows/shared/approval';
+import type { BatchStatement } from '../../../workflows/shared/approval-contract';
+import { batchProgressQuery, type BatchProgress } from '../../../workflows/batch/contract';
 import type { Policy } from '../../policy/file';
 import { outcomeChain } from '../store/outcome-index';
 import { batchStoreFor } from '../store/open';

@@ -1,10 +1,6 @@
 import type { Client } from '@temporalio/client';
-import type { BatchStatement, SignedStatement } from '../../../workflows/contracts/approval';
-import {
-  approveBatchUpdate,
-  batchProgressQuery,
-  rejectBatchUpdate,
-} from '../../../workflows/contracts/batch';
+import type { BatchStatement, SignedStatement } from '../../../workflows/shared/approval-contract';
+import { approveBatchUpdate, batchProgressQuery, rejectBatchUpdate } from '../../../workflows/batch/contract';
 
 /** How long a decision waits for a batch that has just started to read its file's record. */
 const JUDGED_WITHIN_MS = 60_000;

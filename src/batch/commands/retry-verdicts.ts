@@ -1,11 +1,11 @@
 import type { Client } from '@temporalio/client';
 import { taxpayerWorkflowId } from '../../temporal/person-ids';
-import { payoutWorkflowId } from '../../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../../workflows/payout/contract';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
-} from '../../../workflows/contracts/taxpayer';
+} from '../../../workflows/taxpayer/contract';
 import type { PayoutRequest } from '../../domain';
 import { mapLimit } from '../../map-limit';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { retryBatchWorkflowId, type BatchOptions } from '../../../workflows/contracts/batch';
-import type { SubmitSource } from '../../../workflows/contracts/approval';
+import { retryBatchWorkflowId, type BatchOptions } from '../../../workflows/batch/contract';
+import type { SubmitSource } from '../../../workflows/shared/approval-contract';
 import { t } from '../../i18n';
 import type { Signer } from '../../policy/keys';
 import type { Policy } from '../../policy/file';

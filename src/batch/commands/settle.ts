@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { contentHash } from '../../csv';
-import { batchWorkflowId, type BatchFinal } from '../../../workflows/contracts/batch';
+import { batchWorkflowId, type BatchFinal } from '../../../workflows/batch/contract';
 import { batchFolders, moveFile } from '../services/folders';
 import type { BatchStore } from '../store/contract';
 

@@ -22,8 +22,8 @@ import {
   DEFAULT_MAX_IN_FLIGHT,
   type BatchOptions,
   type BatchWorkflowInput,
-} from '../../../workflows/contracts/batch';
-import type { SubmitSource } from '../../../workflows/contracts/approval';
+} from '../../../workflows/batch/contract';
+import type { SubmitSource } from '../../../workflows/shared/approval-contract';
 import type { Signer } from '../../policy/keys';
 import type { Policy as WhoMayPay } from '../../policy/file';
 import { t } from '../../i18n';

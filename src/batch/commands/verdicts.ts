@@ -8,12 +8,12 @@
  */
 import type { Client } from '@temporalio/client';
 import { taxpayerWorkflowId } from '../../temporal/person-ids';
-import { payoutWorkflowId } from '../../../workflows/contracts/payout';
+import { payoutWorkflowId } from '../../../workflows/payout/contract';
 import {
   taxpayerCheckRequestSignal,
   taxpayerVerdictQuery,
   type TaxpayerVerdict,
-} from '../../../workflows/contracts/taxpayer';
+} from '../../../workflows/taxpayer/contract';
 
 /** A payout reuses a verdict this old (its default taxpayerCheckMaxAgeMs); the dry run judges as it will. */
 export const VERDICT_MAX_AGE_MS = 24 * 3_600_000;

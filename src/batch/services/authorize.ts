@@ -1,7 +1,7 @@
 /**
  * Approval as a property of the file: what people said about a batch's file (the batch store keeps it
  * by the file's sha256) judged under the current policy. The submitter, the worker's activities, the
- * command line and the console all ask here; workflows/approval.ts holds the rules.
+ * command line and the console all ask here; workflows/shared/approval.ts holds the rules.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -12,14 +12,14 @@ import {
   judgeBatch,
   moscowDay,
   type BatchSubject,
-} from '../../../workflows/approval';
+} from '../../../workflows/shared/approval';
 import type {
   BatchAuthorization,
   DailyEvidence,
   PayoutAuthorization,
   SignedStatement,
   SubmitSource,
-} from '../../../workflows/contracts/approval';
+} from '../../../workflows/shared/approval-contract';
 import type { PayoutRequest } from '../../domain';
 import { t } from '../../i18n';
 import type { Policy } from '../../policy/file';

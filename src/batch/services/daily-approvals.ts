@@ -6,14 +6,14 @@
  * then incomplete, and a lone approval needs more approvers until the store is mended.
  */
 import type { Client } from '@temporalio/client';
-import { checkStatement, moscowDay } from '../../../workflows/approval';
+import { checkStatement, moscowDay } from '../../../workflows/shared/approval';
 import type {
   BatchStatement,
   DailyEvidence,
   DayApproval,
   PolicyView,
   SignedStatement,
-} from '../../../workflows/contracts/approval';
+} from '../../../workflows/shared/approval-contract';
 import type { StoredBatchMeta } from '../store/files';
 import { batchStoreFor } from '../store/open';
 

@@ -4,7 +4,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResult } from '../../csv';
 import { t } from '../../i18n';
 import { readFileFormat, rowRules, streamRecords } from '../../csv/stream';
-import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../../private-fs';
 import { moveFile } from './folders';
 import type { ReportHeadroom, ReportPerson } from './headroom';

@@ -4,13 +4,13 @@ import {
   type Client,
   type WorkflowExecutionDescription,
 } from '@temporalio/client';
-import type { PayoutLookup } from '../../../workflows/contracts/batch';
-import type { EarlierPayoutRun, PayoutStatus } from '../../../workflows/contracts/payout';
-import { payoutStatusQuery } from '../../../workflows/contracts/payout';
-import { readPayoutEnding } from '../../../workflows/payout-ending';
-import { PayoutTracker } from '../../../workflows/payout-tracker';
-import { SESSION_ID } from '../../../workflows/search-attributes';
-import { parsePayoutInput } from '../../../workflows/validation';
+import type { PayoutLookup } from '../../../workflows/batch/contract';
+import type { EarlierPayoutRun, PayoutStatus } from '../../../workflows/payout/contract';
+import { payoutStatusQuery } from '../../../workflows/payout/contract';
+import { readPayoutEnding } from '../../../workflows/payout/ending';
+import { PayoutTracker } from '../../../workflows/payout/tracker';
+import { SESSION_ID } from '../../../workflows/shared/search-attributes';
+import { parsePayoutInput } from '../../../workflows/payout/contract';
 import { runEvidence } from './run-history';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;

@@ -4,8 +4,12 @@
  * passkey of the policy; and before keeping a passkey decision it claims the new counter in the batch
  * store, atomically, so one assertion (or a copy of the authenticator) counts once across every file.
  */
-import { passkeyCounter } from '../../../workflows/approval-proofs';
-import type { BatchAuthorization, PolicyView, SignedStatement } from '../../../workflows/contracts/approval';
+import { passkeyCounter } from '../../../workflows/shared/approval-proofs';
+import type {
+  BatchAuthorization,
+  PolicyView,
+  SignedStatement,
+} from '../../../workflows/shared/approval-contract';
 import type { BatchStore } from '../store/contract';
 
 const passkeyIds = (policy: PolicyView) => policy.people.flatMap((p) => (p.passkeys ?? []).map((k) => k.id));

@@ -22,7 +22,7 @@ const timeOf = (e: HistoryEvent): Date | undefined => {
  * local one a MarkerRecorded — but only when the workflow task that ran it completes, so a local
  * activity may have reached the bank from a task that never completed. What such a task can have done
  * is bounded by the workflows themselves: money moves only on a payout's confirm, which the payout sends
- * only in a later task than the one that created its session (workflows/payout-run.ts, `confirmAfter`),
+ * only in a later task than the one that created its session (workflows/payout/run.ts, `confirmAfter`),
  * and on a refund's session/refund, a regular activity. A run therefore provably moved nothing when it
  * has no activity, marker or child workflow, and either
  * - no workflow task ever completed (terminated or timed out before, or during, its first task: no

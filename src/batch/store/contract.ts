@@ -4,8 +4,8 @@
  * and PostgreSQL (postgres.ts, any number of hosts). Everything that may hold personal data is sealed
  * with the payload keys in both (card and account numbers, INNs, names never stored in clear).
  */
-import type { SignedStatement } from '../../../workflows/contracts/approval';
-import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { SignedStatement } from '../../../workflows/shared/approval-contract';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
 import type { StoredBatchMeta, StoredRow } from './files';
 import type { StoreEntry } from './sealing';
 

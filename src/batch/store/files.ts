@@ -9,8 +9,8 @@ import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../
 import { isSealedText, openText, sealText } from '../../temporal';
 import type { LoadOptions } from '../../csv/types';
 import { isBatchId, type PayoutRequest } from '../../domain';
-import type { SignedStatement } from '../../../workflows/contracts/approval';
-import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { SignedStatement } from '../../../workflows/shared/approval-contract';
+import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../../workflows/batch/contract';
 
 import { CHUNK_ROWS, chunkRows } from './chunks';
 import { checkMetaOf, chunkEntry, finalEntry, metaEntry, outcomeEntry, statementEntry } from './entries';

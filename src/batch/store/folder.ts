@@ -6,8 +6,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyPrivateFile } from '../../private-fs';
-import type { SignedStatement } from '../../../workflows/contracts/approval';
-import type { BatchFinal, BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { SignedStatement } from '../../../workflows/shared/approval-contract';
+import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
 import { outcomeLines } from './outcome-index';
 import * as files from './files';
 import type { BatchFileKind, BatchStore, Reseal } from './contract';

@@ -10,7 +10,7 @@ import { createReadStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { appendPrivateFile, ensurePrivateDir } from '../../private-fs';
-import type { BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../../workflows/batch/contract';
 import { batchDir, fileHashOf } from './files';
 import type { BatchStore } from './contract';
 import { outcomeEntry } from './entries';

@@ -1,5 +1,5 @@
 /** Whole-batch reads over any batch store, for the callers that need every row or outcome at once. */
-import type { BatchRowOutcome } from '../../../workflows/contracts/batch';
+import type { BatchRowOutcome } from '../../../workflows/batch/contract';
 import type { StoredRow } from './files';
 import type { BatchStore } from './contract';
 
