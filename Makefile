@@ -39,8 +39,8 @@ typecheck: $(NODE_STAMP)
 	npm run --silent typecheck
 
 # Issue 36's workflow template (scripts/check-workflow-template.js): `on` once every workflow is a
-# folder workflows/<name>/; until then `make lint WORKFLOW_TEMPLATE_CHECK=on` shows what is missing.
-WORKFLOW_TEMPLATE_CHECK := off
+# folder workflows/<name>/ (on since the move; `off` only to see what a half-done move still misses).
+WORKFLOW_TEMPLATE_CHECK := on
 
 lint: $(NODE_STAMP)
 	npm run --silent lint

@@ -21,7 +21,7 @@ import type {
   PayoutLookup,
 } from '../workflows/batch/contract';
 import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
-import { PAID_STATES } from '../workflows/payout/ending';
+import { PAID_STATES } from '../workflows/payout/contract';
 import type { BatchAuthorization, SignedStatement } from '../workflows/shared/approval-contract';
 import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';

@@ -22,8 +22,8 @@ import {
 } from '../workflows/recipient-ledger/contract';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
-import { PAID_STATES } from '../workflows/payout/ending';
-import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger/ledger';
+import { PAID_STATES } from '../workflows/payout/contract';
+import { REFUSED_KEPT, type PayoutOutcome } from '../workflows/recipient-ledger/contract';
 
 /** Payouts looked up at once when the ledger settles its reservations. */
 const LOOKUP_CONCURRENCY = 8;

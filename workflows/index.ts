@@ -5,6 +5,9 @@ export { taxpayerWorkflow } from './taxpayer/workflow';
 export { webhookInboxWorkflow } from './webhook-inbox/workflow';
 export { refundWorkflow } from './refund/workflow';
 export { batchWorkflow } from './batch/workflow';
-export { reconciliationDayWorkflow, reconciliationDueWorkflow } from './reconciliation/workflow';
+export {
+  reconciliationDayWorkflow,
+  reconciliationDueWorkflow,
+  resolveDifferenceWorkflow,
+} from './reconciliation/workflow';
 export { recipientWorkflow } from './recipient-ledger/workflow';
-export { resolveDifferenceWorkflow } from './reconciliation/resolve';

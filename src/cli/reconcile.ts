@@ -14,6 +14,7 @@ import { DIFFERENCE_KINDS } from '../reconcile/kinds';
 import { ensureReconciliationSchedule } from '../reconcile/schedule';
 import { unreconciledDays } from '../reconcile/unreconciled';
 import { reconcileStoreFor, withLocalReports } from '../reconcile/store/open';
+import type { DayOutcome } from '../reconcile/store';
 import type { DifferenceStatement } from '../../workflows/shared/approval-contract';
 import {
   reconciliationWorkflowId,
@@ -94,7 +95,7 @@ export async function reconcileDay(
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     result = (await client.workflow.getHandle(workflowId).result()) as ReconcileDayResult;
   }
-  return withLocalReports(reconcileStoreFor(dataDir()), dataDir(), result);
+  return withLocalReports(reconcileStoreFor(dataDir()), dataDir(), result as DayOutcome);
 }
 
 /** The sandbox's deposit account (src/sandbox/index.ts), which the demo's payouts are debited from. */

@@ -10,6 +10,7 @@
 import type { DifferenceStatement, SignedStatement } from '../../workflows/shared/approval-contract';
 import type { Difference } from './match';
 import type { StatementSnapshot } from './snapshot';
+import type { ReconcileDayResult } from '../../workflows/reconciliation/contract';
 
 export type DifferenceState = 'open' | 'matched' | 'resolved';
 
@@ -32,18 +33,7 @@ export interface ResolutionEvidence {
   policyVersion: string;
 }
 
-export interface DayOutcome {
-  account: string;
-  day: string;
-  outcome: 'reconciled' | 'statement_unavailable';
-  closing?: number;
-  open: number;
-  found: number;
-  settled: number;
-  /** The reports: paths on the host that wrote them (folder store), else the names the store keeps them by. */
-  files?: { csv: string; json: string; oneC: string };
-  at: string;
-  error?: string;
+export interface DayOutcome extends ReconcileDayResult {
   /** The statement this run matched (ids, amounts, balances): the next run of the day compares against it. */
   statement?: StatementSnapshot;
 }

@@ -1,4 +1,5 @@
-import { IncomeLedger, moscowYearMonth, REFUSED_KEPT } from '../../workflows/recipient-ledger/ledger';
+import { IncomeLedger, moscowYearMonth } from '../../workflows/recipient-ledger/ledger';
+import { REFUSED_KEPT } from '../../workflows/recipient-ledger/contract';
 import type { ReservationToJudge } from '../../workflows/recipient-ledger/contract';
 
 const CAP = 2_400_000_00;

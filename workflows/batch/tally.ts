@@ -14,7 +14,8 @@ import type {
   PayoutLookup,
 } from './contract';
 import type { PayoutState, PayoutStatus } from '../payout/contract';
-import { PAID_STATES, readPayoutEnding } from '../payout/ending';
+import { PAID_STATES } from '../payout/contract';
+import { readPayoutEnding } from '../payout/ending';
 import { referenceDifferences } from '../shared/reference';
 
 const FAILURES_KEPT = 50;

@@ -215,3 +215,6 @@ type _SchemasFitTheirTypes = [
   Fits<z.output<typeof payoutInput>, PayoutInput>,
   Fits<keyof PayoutInput, Keys<typeof payoutInput>>,
 ];
+
+/** States in which a payout's money left payrun's account (a return came back after it left). */
+export const PAID_STATES: readonly PayoutState[] = ['succeeded', 'credited', 'returned'];

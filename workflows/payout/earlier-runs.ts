@@ -2,7 +2,8 @@ import { ApplicationFailure, sleep } from '@temporalio/workflow';
 import { readPayoutSession } from '../shared/bank-session';
 import type { EarlierPayoutRun, PayoutStatus } from './contract';
 import { cancelSession, causeType, errorText, getSession } from './activities';
-import { ALREADY_PAID_TYPE, PAID_STATES, REFERENCE_CONFLICT_TYPE } from './ending';
+import { PAID_STATES } from './contract';
+import { ALREADY_PAID_TYPE, REFERENCE_CONFLICT_TYPE } from './ending';
 import type { PayoutTracker } from './tracker';
 import { referenceDifferences } from '../shared/reference';
 

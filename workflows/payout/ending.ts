@@ -1,4 +1,4 @@
-import type { PayoutState, PayoutStatus } from './contract';
+import type { PayoutStatus } from './contract';
 
 /**
  * How a payout workflow that did not complete says what became of the money. Completed means paid.
@@ -13,7 +13,6 @@ import type { PayoutState, PayoutStatus } from './contract';
  */
 export const NOT_PAID_STATES = ['failed', 'rejected', 'expired', 'cancelled', 'limit_exceeded'] as const;
 export type NotPaidState = (typeof NOT_PAID_STATES)[number];
-export const PAID_STATES: readonly PayoutState[] = ['succeeded', 'credited', 'returned'];
 
 export const NEEDS_ATTENTION_TYPE = 'payout_needs_attention';
 export const ALREADY_PAID_TYPE = 'payout_already_paid';

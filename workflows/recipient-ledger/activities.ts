@@ -1,6 +1,11 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { createRecipientActivities } from '../../activities/recipient';
-import { LEDGER_PROOF, LEDGER_PROOF_TASK, LEDGER_READS, SELF_EMPLOYED_LINK } from '../shared/activity-options';
+import {
+  LEDGER_PROOF,
+  LEDGER_PROOF_TASK,
+  LEDGER_READS,
+  SELF_EMPLOYED_LINK,
+} from '../shared/activity-options';
 
 // The ledger's activities: reads of payouts' outcomes and of its previous run, the bank's link request,
 // and the proof of a reservation (a local activity in ledgers recorded before it became a task).

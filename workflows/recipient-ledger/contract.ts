@@ -314,3 +314,8 @@ function firstIssue<T>(r: z.ZodSafeParseResult<T>): Parsed<T> {
   const issue = r.error.issues[0]!;
   return { ok: false, message: `${issue.path.join('.') || 'input'}: ${issue.message}` };
 }
+
+/** The newest refused reservations kept (and carried over continue-as-new): enough to see an attempt. */
+export const REFUSED_KEPT = 20;
+
+export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';

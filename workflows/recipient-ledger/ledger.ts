@@ -13,6 +13,7 @@ import type {
   ReserveAnswer,
   ReserveRequest,
 } from './contract';
+import { REFUSED_KEPT, type PayoutOutcome } from './contract';
 
 // What payrun paid and holds for one person, by Moscow calendar year: pure, so the recipient workflow,
 // its continue-as-new and the tests share one set of rules.
@@ -21,8 +22,6 @@ import type {
 const MOSCOW_OFFSET_MS = 3 * 3_600_000;
 /** The newest payouts kept per year for the ledger's view. */
 const RECENT_KEPT = 20;
-/** The newest refused reservations kept (and carried over continue-as-new): enough to see an attempt. */
-export const REFUSED_KEPT = 20;
 
 export function moscowYearMonth(iso: string): { year: number; month: string } {
   const d = new Date(Date.parse(iso) + MOSCOW_OFFSET_MS);
@@ -38,8 +37,6 @@ export function linkStillOpen(link: LinkRequestView, nowMs: number): boolean {
   const until = link.expiresAt ? Date.parse(link.expiresAt) : Date.parse(link.sentAt) + LINK_ASSUMED_OPEN_MS;
   return nowMs < until;
 }
-
-export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
 
 export class IncomeLedger {
   readonly state: LedgerState;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { DifferenceStatement, SignedStatement } from '../shared/approval-contract';
-import type { DayOutcome } from '../../src/reconcile/store';
 
 // The reconciliation workflows' contract: ids, inputs and results (docs/reconciliation.md).
 
@@ -36,7 +35,22 @@ export interface ReconcileDayStep {
   day: string;
 }
 
-export type ReconcileDayResult = DayOutcome;
+/** A day's outcome as the reconciliation store keeps it (src/reconcile/store.ts's DayOutcome types `statement`). */
+export interface ReconcileDayResult {
+  account: string;
+  day: string;
+  outcome: 'reconciled' | 'statement_unavailable';
+  closing?: number;
+  open: number;
+  found: number;
+  settled: number;
+  /** The reports: paths on the host that wrote them (folder store), else the names the store keeps them by. */
+  files?: { csv: string; json: string; oneC: string };
+  at: string;
+  error?: string;
+  /** The statement this run matched: the next run of the day compares against it. */
+  statement?: unknown;
+}
 
 export interface ReconcileDueInput {
   /** Accounts to reconcile; empty or absent: the deposit account(s) wallet/balance names. */

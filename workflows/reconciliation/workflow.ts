@@ -1,27 +1,20 @@
-import { ActivityFailure, ApplicationFailure, executeChild } from '@temporalio/workflow';
-import { addDays, moscowDay, parseDay } from './days';
+import { ApplicationFailure } from '@temporalio/workflow';
+import { parseDay } from './days';
 import {
-  reconciliationWorkflowId,
+  parseDifferenceResolution,
   type ReconcileDayInput,
   type ReconcileDayResult,
   type ReconcileDueInput,
   type ReconcileDueResult,
+  type ResolvedDifference,
 } from './contract';
-import {
-  dueReconciliationDays,
-  listDayPayouts,
-  matchReconciliationDay,
-  reconciliationAccounts,
-  recordStatementUnavailable,
-  statementFetcher,
-} from './activities';
-import { workflowNow } from '../shared/time';
+import { resolveSignedDifference } from './activities';
+import { ReconciliationDayRun, ReconciliationDueRun } from './run';
 
-/**
- * One account's one Moscow business day: the bank's statement (waited for while the bank says it is
- * not ready), payrun's payouts of that day by the bank's dates, then matching and the reports. A
- * statement that never comes is recorded, and the day stays due for the next scheduled run.
- */
+// The reconciliation's three workflows share one contract: a day, the morning run over due days, and
+// an operator's signed resolution of a difference. None has handlers: each runs to its end.
+
+/** One account's one Moscow business day (ReconciliationDayRun). */
 export async function reconciliationDayWorkflow(input: ReconcileDayInput): Promise<ReconcileDayResult> {
   const day = parseDay(input.day);
   if (!day || !/^\d{20}$/.test(input.account))
@@ -29,47 +22,21 @@ export async function reconciliationDayWorkflow(input: ReconcileDayInput): Promi
       `invalid input: account must be 20 digits and day a date YYYY-MM-DD (got ${input.account}, ${input.day})`,
       'invalid_input',
     );
-  const step = { account: input.account, day };
-  try {
-    await statementFetcher(input.statementWait)(step);
-  } catch (err) {
-    if (!(err instanceof ActivityFailure)) throw err;
-    return recordStatementUnavailable({ ...step, error: causes(err) });
-  }
-  await listDayPayouts(step);
-  return matchReconciliationDay(step);
+  return new ReconciliationDayRun({ account: input.account, day }, input.statementWait).run();
 }
 
-/** "activity ScheduleToClose timeout: report/account_statement: internal_error: …": the whole chain. */
-function causes(err: Error): string {
-  const messages: string[] = [];
-  for (let e: unknown = err.cause; e instanceof Error; e = e.cause) messages.push(e.message);
-  return messages.join(': ') || err.message;
+/** What the Schedule starts every morning: every day not yet reconciled (ReconciliationDueRun). */
+export async function reconciliationDueWorkflow(input: ReconcileDueInput): Promise<ReconcileDueResult> {
+  return new ReconciliationDueRun(input).run(reconciliationDayWorkflow.name);
 }
 
 /**
- * What the Schedule starts every morning: every day not yet reconciled, from the later of `firstDay`
- * and `maxDays` back, up to the day before today in Moscow, oldest first, one account after another.
- * Days missed while the worker or the server was down are therefore caught up by the next run.
+ * An operator's signed resolution of a reconciliation difference, judged by the worker under the
+ * worker's policy file and recorded with its evidence (the signed statement, the policy's version) —
+ * the command line that sends it decides nothing. The statement is the input, so the history keeps it too.
  */
-export async function reconciliationDueWorkflow(input: ReconcileDueInput): Promise<ReconcileDueResult> {
-  const upTo = addDays(moscowDay(workflowNow()), -1);
-  const accounts = input.accounts?.length ? input.accounts : await reconciliationAccounts();
-  const days: ReconcileDayResult[] = [];
-  for (const account of accounts) {
-    const due = await dueReconciliationDays({
-      account,
-      firstDay: input.firstDay,
-      upTo,
-      maxDays: input.maxDays ?? 10,
-    });
-    for (const day of due)
-      days.push(
-        await executeChild(reconciliationDayWorkflow, {
-          workflowId: reconciliationWorkflowId(account, day),
-          args: [{ account, day, ...(input.statementWait ? { statementWait: input.statementWait } : {}) }],
-        }),
-      );
-  }
-  return { upTo, days };
+export async function resolveDifferenceWorkflow(raw: unknown): Promise<ResolvedDifference> {
+  const parsed = parseDifferenceResolution(raw);
+  if (!parsed.ok) throw ApplicationFailure.nonRetryable(parsed.reason, 'invalid_input');
+  return resolveSignedDifference(parsed.value);
 }

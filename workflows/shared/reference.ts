@@ -1,5 +1,7 @@
 import type { PayoutMethod } from '../../src/domain';
-import type { PayoutStatus } from '../payout/contract';
+
+/** Who a payout pays, as a payout's status records it (workflows/payout/contract.ts). */
+type Payee = { taxReference: string; method: PayoutMethod };
 
 /**
  * A reference belongs to one payout: the same payee (tax number and payment details) and amount.
@@ -7,8 +9,8 @@ import type { PayoutStatus } from '../payout/contract';
  * name fields, never their values (they are card numbers, accounts, tax numbers); empty = the same.
  */
 export function referenceDifferences(
-  earlier: Pick<PayoutStatus, 'amount'> & { payee?: PayoutStatus['payee'] },
-  wanted: Pick<PayoutStatus, 'amount' | 'payee'>,
+  earlier: { amount: number; payee?: Payee },
+  wanted: { amount: number; payee: Payee },
 ): string[] {
   const out: string[] = [];
   if (earlier.amount !== wanted.amount) out.push(`amount (${earlier.amount} vs ${wanted.amount} kopecks)`);
