@@ -30,6 +30,7 @@ export {
   type ReconcileDueInput,
 } from '../../workflows/contracts/reconciliation';
 export {
+  approveBatchUpdate,
   batchProgressQuery,
   cancelBatchUpdate,
   pauseBatchUpdate,
@@ -39,3 +40,4 @@ export {
   type BatchWorkflowInput,
 } from '../../workflows/contracts/batch';
 export { payoutStatusQuery, payoutWorkflowId } from '../../workflows/contracts/payout';
+export type { BatchAuthorization, BatchStatement, PolicyView } from '../../workflows/contracts/approval';
