@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { BatchAuthorization, PolicyView } from '../../workflows/contracts/approval';
 import {
+  type BatchAuthorization,
+  type PolicyView,
   batchProgressQuery,
   type BatchChunkRow,
   type BatchRowOutcome,
   type BatchWorkflowInput,
   type PayoutLookup,
-} from '../../workflows/contracts/batch';
-import { payoutWorkflowId } from '../../workflows/contracts/payout';
+  payoutWorkflowId,
+} from './imports';
 import { payoutRequest } from '../harness/payouts';
 import {
   callsOf,

@@ -1,5 +1,4 @@
-import { approvePayoutUpdate } from '../../workflows/contracts/payout';
-import { taxpayerVerdictSignal } from '../../workflows/contracts/taxpayer';
+import { approvePayoutUpdate, taxpayerVerdictSignal } from './imports';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

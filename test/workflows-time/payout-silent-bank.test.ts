@@ -1,6 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { payoutStatusQuery } from '../../workflows/contracts/payout';
-import type { payoutWorkflow } from '../../workflows/payout';
+import { payoutStatusQuery, type payoutWorkflow } from './imports';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';
