@@ -75,7 +75,7 @@ test('the owner starts 3 minutes late: retried with backoff, then routed, never 
       ts,
       async () => (await inboxOf(handle)).routed.count === 1,
       'the event routed',
-      10 * SECOND,
+      30 * SECOND, // few steps: a loaded machine stays well inside skipUntil's real-time minute
     );
 
     const inbox = await inboxOf(handle);
