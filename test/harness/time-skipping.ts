@@ -4,10 +4,8 @@ import path from 'node:path';
 import { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { createBankActivities } from '../../activities/bank';
-import type { createBatchActivities } from '../../activities/batch';
-import type { createPayoutRunActivities } from '../../activities/payout-runs';
-import type { createWebhookActivities } from '../../activities/webhooks';
+import type * as diagnostics from '../../activities/diagnostics';
+import type { buildActivities } from '../../src/worker/activities';
 import { createPayrunWorker } from '../../src/worker/create';
 import { loadTemporalSetup, type TemporalSetup } from '../../src/temporal';
 import { payrunDataConverter } from '../../src/temporal/converter';
@@ -26,10 +24,7 @@ import { waitFor } from './wait';
  */
 
 /** Every activity a payrun worker registers, by its real name and type: a renamed one breaks the stubs' compilation. */
-export type PayrunActivities = ReturnType<typeof createBankActivities> &
-  ReturnType<typeof createPayoutRunActivities> &
-  ReturnType<typeof createWebhookActivities> &
-  ReturnType<typeof createBatchActivities>;
+export type PayrunActivities = ReturnType<typeof buildActivities> & typeof diagnostics;
 export type StubActivities = Partial<PayrunActivities>;
 
 /** One call a stub activity took, in order: its name and its (first) argument. */

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import type { BatchAuthorization, PolicyView } from '../../workflows/shared/approval-contract';
 import {
+  type BatchAuthorization,
+  type PolicyView,
   batchProgressQuery,
   type BatchChunkRow,
   type BatchRowOutcome,
   type BatchWorkflowInput,
   type PayoutLookup,
-} from '../../workflows/batch/contract';
-import { payoutWorkflowId } from '../../workflows/payout/contract';
+  payoutWorkflowId,
+} from './imports';
 import { payoutRequest } from '../harness/payouts';
 import {
   callsOf,

@@ -1,4 +1,4 @@
-import { cancelPayoutUpdate, type PayoutState } from '../../workflows/payout/contract';
+import { cancelPayoutUpdate, type PayoutState } from './imports';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

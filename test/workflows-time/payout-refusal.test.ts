@@ -1,5 +1,4 @@
-import { approvePayoutUpdate } from '../../workflows/payout/contract';
-import { taxpayerVerdictSignal } from '../../workflows/taxpayer/contract';
+import { approvePayoutUpdate, taxpayerVerdictSignal } from './imports';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

@@ -1,6 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import { payoutStatusQuery } from '../../workflows/payout/contract';
-import type { payoutWorkflow } from '../../workflows/payout/workflow';
+import { payoutStatusQuery, type payoutWorkflow } from './imports';
 import { payoutRequest } from '../harness/payouts';
 import { callsOf, startTimeSkipping, withStubWorker, type TimeSkipping } from '../harness/time-skipping';
 import { FakeBank } from './fake-bank';

@@ -3,21 +3,21 @@ import { WorkflowFailedError, type WorkflowHandle, type WorkflowStartOptions } f
 import { ApplicationFailure } from '@temporalio/common';
 import type { BeforeCreating } from '../../activities/payout-runs';
 import { generateSigningKey, signerFromKey, signStatement } from '../../src/policy/keys';
-import type {
-  PayoutAuthorization,
-  PayoutStatement,
-  PolicyView,
-} from '../../workflows/shared/approval-contract';
 import {
+  type PayoutAuthorization,
+  type PayoutStatement,
+  type PolicyView,
   payoutStatusQuery,
   payoutWorkflowId,
   type PayoutInput,
   type PayoutOptions,
   type PayoutState,
   type PayoutStatus,
-} from '../../workflows/payout/contract';
-import { VERDICT_UNCONFIRMED, verdictRefusal, type TaxpayerVerdict } from '../../workflows/taxpayer/contract';
-import type { payoutWorkflow } from '../../workflows/payout/workflow';
+  VERDICT_UNCONFIRMED,
+  verdictRefusal,
+  type TaxpayerVerdict,
+  type payoutWorkflow,
+} from './imports';
 import { skipUntil, type StubActivities, type TimeSkipping } from '../harness/time-skipping';
 import type { FakeBank } from './fake-bank';
 
