@@ -39,6 +39,7 @@ export function* reviewCsv(entry: ReviewEntry, lang: Lang, encoding: ReviewCsvEn
       ),
       encoding,
       first && encoding === 'utf-8',
+      lang,
     );
   let records: string[][] = [COLUMNS.map((column) => t('review.column', { column }, lang))];
   let first = true;

@@ -2,7 +2,7 @@
  * Bytes → text, and the file's own conventions (encoding, BOM, delimiter, line ending), so the
  * report can be written back the same way.
  */
-import { t } from '../i18n';
+import { t, writableIn, type Lang } from '../i18n';
 import iconv from 'iconv-lite';
 import type { Delimiter, Encoding, FileEncoding } from './types';
 
@@ -182,9 +182,12 @@ export const FILE_ENCODING_NAME: Record<FileEncoding, string> = {
   'utf-16be': 'UTF-16BE',
 };
 
-/** Text in the file's encoding; `bom`: with the byte order mark of that encoding in front. */
-export function encodeText(text: string, encoding: FileEncoding, bom: boolean): Buffer {
-  if (encoding === 'windows-1251') return iconv.encode(text, 'win1251');
+/**
+ * Text in the file's encoding; `bom`: with the byte order mark of that encoding in front. Signs
+ * Windows-1251 lacks are spelled out in `lang` (writableIn), never written as `?`.
+ */
+export function encodeText(text: string, encoding: FileEncoding, bom: boolean, lang?: Lang): Buffer {
+  if (encoding === 'windows-1251') return iconv.encode(writableIn(text, encoding, lang), 'win1251');
   const body = iconv.encode(text, ICONV_NAME[encoding], { addBOM: false });
   if (!bom) return body;
   const mark = encoding === 'utf-8' ? UTF8_BOM : encoding === 'utf-16le' ? UTF16LE_BOM : UTF16BE_BOM;

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import * as iconv from 'iconv-lite';
+import { writableIn } from '../i18n';
 import { formatRubles } from '../money';
 import { DIFFERENCE_KINDS } from './kinds';
 import type { BankLine, DayResult, StatementTotals } from './match';
@@ -107,7 +108,9 @@ export function reportCsv(r: DayReport): Buffer {
     '',
     '',
   ]);
-  return iconv.encode(stringify(rows, { delimiter: ';', record_delimiter: '\r\n' }), 'win1251');
+  // Russian whatever PAYRUN_LANG says, like its headers: `≠` in a difference's name becomes «не равно».
+  const text = stringify(rows, { delimiter: ';', record_delimiter: '\r\n' });
+  return iconv.encode(writableIn(text, 'windows-1251', 'ru'), 'win1251');
 }
 
 export function reportJson(r: DayReport): string {
