@@ -27,7 +27,11 @@ const SIGNS: Record<string, keyof typeof SIGN_MESSAGES> = {
 const CP1251 = new Set(
   iconv.decode(Buffer.from(Array.from({ length: 256 }, (_, i) => i)), 'win1251').replace('\ufffd', ''),
 );
-const NON_ASCII = /[\u0080-\uffff]/;
+/** One character it lacks (a pair of surrogates counts as one): one regex pass finds them all. */
+const LACKING = new RegExp(
+  `[^${[...CP1251].map((ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}]`,
+  'gu',
+);
 
 /**
  * A character Windows-1251 lacks, written with the letters it has: the catalogue's word, or the letter
@@ -42,8 +46,6 @@ function spelledOut(ch: string, lang: Lang): string {
 
 /** `text` with every character `encoding` cannot hold spelled out in what it can (see above). */
 export function writableIn(text: string, encoding: OutputEncoding, lang: Lang = currentLang()): string {
-  if (encoding !== 'windows-1251' || !NON_ASCII.test(text)) return text;
-  let out = '';
-  for (const ch of text) out += CP1251.has(ch) ? ch : spelledOut(ch, lang);
-  return out;
+  if (encoding !== 'windows-1251') return text;
+  return text.replace(LACKING, (ch) => spelledOut(ch, lang));
 }
