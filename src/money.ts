@@ -66,6 +66,15 @@ export function formatRubles(
   return `${negative ? '-' : ''}${whole}${sep}${frac}`;
 }
 
+/**
+ * 123456 → "1234,56": money in a CSV cell of its own, as Russian Excel's import reads a number (comma
+ * decimals, no thousands separator: with a space, plain or no-break, the cell is imported as text and
+ * does not add up). Sentences keep formatRubles's grouped "1 234,56".
+ */
+export function cellRubles(kopecks: Kopecks): string {
+  return formatRubles(kopecks, { group: '' });
+}
+
 /** ISO 4217 codes are case-insensitive in the bank's API. */
 export function sameCurrency(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();

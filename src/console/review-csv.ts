@@ -1,12 +1,13 @@
 /**
  * The whole row list an approver reviews, as CSV for a spreadsheet: headers in the language set, ';'
  * like a Russian Excel, Windows-1251 (default) or UTF-8 with a byte order mark, every number masked as on
- * the page and every cell a spreadsheet could run neutralised (as the reports are). Written a thousand
- * rows at a time, so the download's memory does not grow with the batch; the last line is the total.
+ * the page, money as `1234,56` (a number to Russian Excel, which takes `1 234,56` for text) and every
+ * cell a spreadsheet could run neutralised (as the reports are). Written a thousand rows at a time, so
+ * the download's memory does not grow with the batch; the last line is the total.
  */
 import { stringify } from 'csv-stringify/sync';
 import { t, type Lang } from '../i18n';
-import { formatRubles } from '../money';
+import { cellRubles } from '../money';
 import { encodeText } from '../csv/decode';
 import { neutralizeCell } from '../csv/report';
 import type { ReviewEntry } from './review-cache';
@@ -39,6 +40,7 @@ export function* reviewCsv(entry: ReviewEntry, lang: Lang, encoding: ReviewCsvEn
       ),
       encoding,
       first && encoding === 'utf-8',
+      lang,
     );
   let records: string[][] = [COLUMNS.map((column) => t('review.column', { column }, lang))];
   let first = true;
@@ -51,9 +53,9 @@ export function* reviewCsv(entry: ReviewEntry, lang: Lang, encoding: ReviewCsvEn
       p.innMasked,
       t('review.method', { method: r.method }, lang),
       r.payee,
-      formatRubles(r.amount),
+      cellRubles(r.amount),
       yes(r.selfEmployed),
-      formatRubles(p.total),
+      cellRubles(p.total),
       p.fresh ? yes(true) : '',
       review.limitFlags.get(r.row) ?? '',
     ]);
@@ -64,7 +66,7 @@ export function* reviewCsv(entry: ReviewEntry, lang: Lang, encoding: ReviewCsvEn
     }
   }
   const total = COLUMNS.map((c) => (c === 'row' ? t('review.column', { column: 'grandTotal' }, lang) : ''));
-  total[COLUMNS.indexOf('amount')] = formatRubles(review.total);
+  total[COLUMNS.indexOf('amount')] = cellRubles(review.total);
   records.push(total);
   yield encode(records, first);
 }

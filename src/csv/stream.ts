@@ -7,7 +7,14 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
-import { byteOrderMark, detectDelimiter, detectLineEnding, ICONV_NAME, SNIFF_BYTES } from './decode';
+import {
+  byteOrderMark,
+  detectDelimiter,
+  detectLineEnding,
+  ICONV_NAME,
+  SNIFF_BYTES,
+  utf16WithoutBom,
+} from './decode';
 import { mapHeaders, TOTAL_MARKERS } from './format';
 import { payoutLimit } from './limits';
 import type { BatchFormat, FileEncoding, LoadOptions, RowError } from './types';
@@ -48,7 +55,9 @@ export async function readFileFormat(
   const head = await readHead(path);
   const mark = byteOrderMark(head);
   let encoding: FileEncoding;
+  const utf16 = mark ? undefined : utf16WithoutBom(head);
   if (mark) encoding = mark.encoding;
+  else if (utf16) encoding = utf16;
   else if (opts.encoding) encoding = opts.encoding;
   else encoding = (await isUtf8File(path, 0)) ? 'utf-8' : 'windows-1251';
   // The head may end inside a character; the header line and first line break are well before that.

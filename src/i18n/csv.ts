@@ -283,11 +283,9 @@ export const CSV_MESSAGES = {
     en: () =>
       'the file is a ZIP archive, most likely an Excel workbook (.xlsx): save it from the spreadsheet as CSV',
   }),
-  'csv.file_utf16_no_bom': entry({
-    ru: () =>
-      'файл похож на текст UTF-16 без метки порядка байтов: сохраните его заново как CSV UTF-8 (или «Текст Юникод»)',
-    en: () =>
-      'the file looks like UTF-16 text without a byte order mark: save it again as CSV UTF-8 (or Unicode text)',
+  'csv.utf16_stated_other': entry<{ found: string; stated: string }>({
+    ru: (p) => `файл в кодировке ${p.found} (без метки порядка байтов), но указана кодировка ${p.stated}`,
+    en: (p) => `the file is ${p.found} (without a byte order mark) but ${p.stated} was stated`,
   }),
   'csv.file_binary': entry({
     ru: () =>

@@ -12,11 +12,13 @@ import { RECIPIENT_MESSAGES } from './recipient';
 import { RECONCILE_MESSAGES } from './reconcile';
 import { REVIEW_MESSAGES } from './review';
 import { SUBMIT_MESSAGES } from './submit';
+import { SIGN_MESSAGES } from './writable';
 import { currentLang, type Lang } from './lang';
 
 export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type Lang } from './lang';
 export { charName, columnName, type CharName } from './csv';
 export type { AmountPart, NamedRow } from './batch';
+export { writableIn, type OutputEncoding } from './writable';
 
 const CATALOGUE = {
   ...ANSWER_MESSAGES,
@@ -28,6 +30,7 @@ const CATALOGUE = {
   ...RECIPIENT_MESSAGES,
   ...RECONCILE_MESSAGES,
   ...REVIEW_MESSAGES,
+  ...SIGN_MESSAGES,
   ...SUBMIT_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;

@@ -1,4 +1,5 @@
 import * as iconv from 'iconv-lite';
+import { writableIn } from '../i18n';
 import { formatRubles } from '../money';
 import type { BankLine, MatchedLine, PayrunPayout, StatementTotals } from './match';
 
@@ -100,7 +101,8 @@ export function oneCExport(input: {
     );
   }
   out.push('КонецФайла');
-  return iconv.encode(`${out.join('\r\n')}\r\n`, 'win1251');
+  // 1C's file is Russian; a bank's purpose with `₽` in it is written with «руб.», not `?`.
+  return iconv.encode(writableIn(`${out.join('\r\n')}\r\n`, 'windows-1251', 'ru'), 'win1251');
 }
 
 /**

@@ -1,13 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import * as iconv from 'iconv-lite';
-import { formatRubles } from '../money';
+import { writableIn } from '../i18n';
+import { cellRubles } from '../money';
 import { DIFFERENCE_KINDS } from './kinds';
 import type { BankLine, DayResult, StatementTotals } from './match';
 import type { DifferenceRecord } from './store';
 
 /**
  * The day's reconciliation report: CSV as accounting's own files are (Windows-1251, ';', CRLF, money as
- * `1 234,56`, dates DD.MM.YYYY) and the same in JSON for programs. One row per statement line matched,
+ * `1234,56` so that Russian Excel reads it as a number, dates DD.MM.YYYY) and the same in JSON for programs. One row per statement line matched,
  * per difference found, per earlier difference the day settled and per other movement (top-ups).
  */
 export interface DayReport {
@@ -38,7 +39,7 @@ const HEADER = [
   'Состояние',
 ];
 
-const rub = (k: number | undefined) => (k === undefined ? '' : formatRubles(k));
+const rub = (k: number | undefined) => (k === undefined ? '' : cellRubles(k));
 const ruDate = (day: string) => day.split('-').reverse().join('.');
 
 export function reportCsv(r: DayReport): Buffer {
@@ -107,7 +108,9 @@ export function reportCsv(r: DayReport): Buffer {
     '',
     '',
   ]);
-  return iconv.encode(stringify(rows, { delimiter: ';', record_delimiter: '\r\n' }), 'win1251');
+  // Russian whatever PAYRUN_LANG says, like its headers: `≠` in a difference's name becomes «не равно».
+  const text = stringify(rows, { delimiter: ';', record_delimiter: '\r\n' });
+  return iconv.encode(writableIn(text, 'windows-1251', 'ru'), 'win1251');
 }
 
 export function reportJson(r: DayReport): string {

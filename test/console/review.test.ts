@@ -7,6 +7,7 @@ import type { BatchStore } from '../../src/batch/store/contract';
 import { BatchReview, diffTotals, pageOf } from '../../src/console/review';
 import { ReviewCache } from '../../src/console/review-cache';
 import { reviewCsv } from '../../src/console/review-csv';
+import { excelRead, kopecksOf } from '../harness/excel-csv';
 import type { IncomeLimits } from '../../workflows/recipient-ledger/contract';
 import { REVIEW_ACCOUNT, reviewRows, writeReviewBatch } from '../../bench/review-fixture';
 import { freshInn } from '../harness/batches';
@@ -127,7 +128,12 @@ describe('the review cache over a folder batch store', () => {
       'Строка;Референс;Получатель;ИНН;Способ;Реквизиты;Сумма;Самозанятый;Итого получателю;Новый получатель;Лимит',
     );
     expect(lines).toHaveLength(feb.rows.length + 2);
-    expect(lines.at(-1)).toBe('Итого;;;;;;92 000,00;;;;');
+    expect(lines.at(-1)).toBe('Итого;;;;;;92000,00;;;;');
+    // As Russian Excel imports it: each amount a number, and they add up to the total line, in kopecks.
+    const excel = excelRead(csv);
+    const amounts = excel.slice(1, -1).map((r) => kopecksOf(r[6]));
+    expect(amounts.reduce((a, b) => a + b, 0)).toBe(kopecksOf(excel.at(-1)![6]));
+    expect(kopecksOf(excel.at(-1)![6])).toBe(entry.review.total);
     for (const r of feb.rows) {
       expect(csv).not.toContain(r.request.recipient.taxReference);
       const m = r.request.method;

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { hashPassword, totpCode } from '../../src/console/passwords';
-import { formatRubles, rublesToKopecks } from '../../src/money';
+import { cellRubles, formatRubles, rublesToKopecks } from '../../src/money';
 import { writePolicy, type PolicyRulesSpec } from '../../src/policy/generate';
 import { TEST_CARDS, TEST_PHONES } from '../../src/sandbox/test-values';
 import { batchProgressQuery } from '../../workflows/batch/contract';
@@ -258,7 +258,7 @@ describe('the approver reviews the rows before approving', () => {
     expect(rows).toHaveLength(129);
     expect(rows.map((r) => r[1]).sort()).toEqual(second.map((r) => r.reference).sort());
     expect(rows.reduce((s, r) => s + rublesToKopecks(r[6]!), 0)).toBe(total);
-    expect(lines.at(-1)).toBe(`Итого;;;;;;${formatRubles(total)};;;;`);
+    expect(lines.at(-1)).toBe(`Итого;;;;;;${cellRubles(total)};;;;`);
     expect(rows.find((r) => r[1] === `${prefix}-new`)![9]).toBe('да');
   });
 

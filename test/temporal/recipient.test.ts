@@ -126,10 +126,10 @@ describe("the recipient's year", () => {
     const report = readReport(reportPath, false);
     expect(Object.keys(report[0]!).at(-1)).toBe('headroom');
     expect(report.map((r) => [r.reference, r.state, r.headroom])).toEqual([
-      [`${p}-1`, 'succeeded', '2 000,00'],
-      [`${p}-2`, 'succeeded', '2 000,00'],
+      [`${p}-1`, 'succeeded', '2000,00'],
+      [`${p}-2`, 'succeeded', '2000,00'],
       [`${p}-plain`, 'succeeded', ''],
-      [`${p}-declined`, 'failed', '2 000,00'],
+      [`${p}-declined`, 'failed', '2000,00'],
     ]);
   });
 

@@ -10,7 +10,7 @@ import {
 } from '../../../workflows/recipient-ledger/contract';
 import { IncomeLedger } from '../../../workflows/recipient-ledger/ledger';
 import { mapLimit } from '../../map-limit';
-import { formatRubles } from '../../money';
+import { cellRubles } from '../../money';
 import { t } from '../../i18n';
 import { policyPathIfSet, type Env } from '../../config';
 import { maskedInn } from '../../recipient/read';
@@ -95,7 +95,7 @@ export function reportHeadroom(
         const figures = [left?.capLeftKopecks, left?.monthLeftKopecks].filter((k) => k !== undefined);
         cells.set(
           key(p.taxReference, p.selfEmployed),
-          figures.length > 0 ? formatRubles(Math.min(...figures)) : undefined,
+          figures.length > 0 ? cellRubles(Math.min(...figures)) : undefined,
         );
         asked?.();
       });
