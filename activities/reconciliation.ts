@@ -19,6 +19,7 @@ import {
   type ResolvedDifference,
 } from '../workflows/contracts/reconciliation';
 import { callBank } from './failures';
+import { activityPulse } from './pulse';
 
 export interface ReconciliationActivityDeps {
   bank: BankClient;
@@ -94,7 +95,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         day: step.day,
         sessions,
         settled: new Set(Object.keys(await store().readMatchedSessions(step.account))),
-        heartbeat: () => Context.current().heartbeat(),
+        heartbeat: activityPulse(),
         signal: Context.current().cancellationSignal,
       });
       await store().writeDayInput(step.account, step.day, 'payouts', payouts);
@@ -123,6 +124,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         holder: { name: deps.payer.payerName ?? '', inn: deps.payer.payerTaxNumber },
         ...(balancesNow ? { balancesNow } : {}),
         now: new Date(),
+        pulse: activityPulse(),
       });
     },
 

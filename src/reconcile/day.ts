@@ -4,6 +4,7 @@ import { type BankLine, matchDay, type PayrunPayout, type StatementTotals } from
 import { type AccountHolder, oneCExport } from './onec';
 import { type DayReport, reportCsv, reportJson } from './report';
 import type { DayOutcome, DifferenceRecord, ReconcileStore, ResolutionEvidence } from './store';
+import { noPulse, type Pulse } from '../pulse';
 
 /** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
 const MATCHED_KEPT_DAYS = 30;
@@ -43,6 +44,8 @@ export interface ReconcileDayInput {
   holder: AccountHolder;
   balancesNow?: DayReport['balancesNow'];
   now: Date;
+  /** Called between the steps (src/pulse.ts): an attempt the server gave up on stops before it writes. */
+  pulse?: Pulse;
 }
 
 /**
@@ -52,6 +55,7 @@ export interface ReconcileDayInput {
  */
 export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome> {
   const { store, account, day, now } = input;
+  const pulse = input.pulse ?? noPulse;
   const { lines, totals } = statementLines(input.statement);
   const result = matchDay({
     account,
@@ -63,6 +67,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     open: Object.values(await store.readDifferences(account)).filter((d) => d.state === 'open'),
   });
   const all = await store.readDifferences(account);
+  pulse();
   const at = now.toISOString();
   for (const d of result.found) all[d.key] ??= { ...d, state: 'open', foundAt: at };
   for (const s of result.settled) {
@@ -96,6 +101,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     })),
     openDifferences: Object.values(all).filter((d) => d.state === 'open').length,
   };
+  pulse();
   const files = {
     csv: await store.saveReport(account, day, `reconciliation-${account}-${day}.csv`, reportCsv(report)),
     json: await store.saveReport(account, day, `reconciliation-${account}-${day}.json`, reportJson(report)),
@@ -117,6 +123,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     files,
     at,
   };
+  pulse();
   await store.writeDayOutcome(outcome);
   return outcome;
 }
