@@ -25,6 +25,7 @@ import { PAID_STATES } from '../workflows/payout/contract';
 import type { BatchAuthorization, SignedStatement } from '../workflows/shared/approval-contract';
 import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';
+import { activityPulse } from './pulse';
 
 export interface BatchActivityDeps {
   client: Client;
@@ -178,16 +179,17 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
     },
 
     async finishBatch({ batchId, cancelled }: { batchId: string; cancelled: boolean }): Promise<BatchFinal> {
-      // Heartbeats as it writes, so a report of millions of rows is watched, not timed out.
+      // Heartbeats through every phase, so a report of millions of rows is watched, not timed out; and an
+      // attempt the server gave up on stops there, before the next one publishes (src/pulse.ts).
+      const pulse = activityPulse();
       return finishBatch(dir(), batchId, {
         cancelled,
-        progress: () => Context.current().heartbeat(),
+        pulse,
+        attempt: String(Context.current().info.attempt),
         // Each paid-for row's person: what is left under their limits now (the report's last column).
         ...(taskQueue
           ? {
-              headroom: reportHeadroom(ledgerHeadroom(client, taskQueue, policy.current()), () =>
-                Context.current().heartbeat(),
-              ),
+              headroom: reportHeadroom(ledgerHeadroom(client, taskQueue, policy.current()), pulse),
             }
           : {}),
       });

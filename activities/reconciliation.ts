@@ -19,6 +19,7 @@ import {
   type ResolvedDifference,
 } from '../workflows/reconciliation/contract';
 import { callBank } from './failures';
+import { activityPulse } from './pulse';
 
 export interface ReconciliationActivityDeps {
   bank: BankClient;
@@ -99,7 +100,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
             on === step.day ? [] : [session],
           ),
         ),
-        heartbeat: () => Context.current().heartbeat(),
+        heartbeat: activityPulse(),
         signal: Context.current().cancellationSignal,
       });
       await store().writeDayInput(step.account, step.day, 'payouts', payouts);
@@ -128,6 +129,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         holder: { name: deps.payer.payerName ?? '', inn: deps.payer.payerTaxNumber },
         ...(balancesNow ? { balancesNow } : {}),
         now: new Date(),
+        pulse: activityPulse(),
       });
     },
 

@@ -5,6 +5,7 @@ import { type AccountHolder, oneCExport } from './onec';
 import { type DayReport, reportCsv, reportJson } from './report';
 import { snapshotOf } from './snapshot';
 import type { DayOutcome, DifferenceRecord, ReconcileStore, ResolutionEvidence } from './store';
+import { noPulse, type Pulse } from '../pulse';
 
 /** How long a matched session is remembered: longer than the three days' window payouts are listed in. */
 const MATCHED_KEPT_DAYS = 30;
@@ -44,6 +45,8 @@ export interface ReconcileDayInput {
   holder: AccountHolder;
   balancesNow?: DayReport['balancesNow'];
   now: Date;
+  /** Called between the steps (src/pulse.ts): an attempt the server gave up on stops before it writes. */
+  pulse?: Pulse;
 }
 
 /**
@@ -53,6 +56,7 @@ export interface ReconcileDayInput {
  */
 export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome> {
   const { store, account, day, now } = input;
+  const pulse = input.pulse ?? noPulse;
   const { lines, totals } = statementLines(input.statement);
   const earlier = await store.readDayOutcome(account, day);
   const result = matchDay({
@@ -66,6 +70,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     ...(earlier?.statement ? { previous: earlier.statement } : {}),
   });
   const all = await store.readDifferences(account);
+  pulse();
   const at = now.toISOString();
   for (const d of result.found) all[d.key] ??= { ...d, state: 'open', foundAt: at };
   for (const s of result.settled) {
@@ -99,6 +104,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     })),
     openDifferences: Object.values(all).filter((d) => d.state === 'open').length,
   };
+  pulse();
   const files = {
     csv: await store.saveReport(account, day, `reconciliation-${account}-${day}.csv`, reportCsv(report)),
     json: await store.saveReport(account, day, `reconciliation-${account}-${day}.json`, reportJson(report)),
@@ -130,6 +136,7 @@ export async function reconcileDay(input: ReconcileDayInput): Promise<DayOutcome
     at,
     statement: snapshotOf(lines, totals),
   };
+  pulse();
   await store.writeDayOutcome(outcome);
   return outcome;
 }

@@ -34,6 +34,7 @@ export async function listPayrunPayouts(opts: {
   sessions: string[];
   /** Sessions an earlier day's statement already matched: on no later day can they be missing. */
   settled?: ReadonlySet<string>;
+  /** Called as payouts are listed and read (the activity's pulse: heartbeats, throws once cancelled). */
   heartbeat?: () => void;
   signal?: AbortSignal;
 }): Promise<PayrunPayout[]> {
@@ -47,7 +48,11 @@ export async function listPayrunPayouts(opts: {
     queries.push(`${scope} AND PayrunSessionId IN (${list.join(', ')})`);
   }
   const ids = new Set<string>();
-  for (const query of queries) for await (const wf of client.workflow.list({ query })) ids.add(wf.workflowId);
+  for (const query of queries)
+    for await (const wf of client.workflow.list({ query })) {
+      opts.heartbeat?.(); // a busy day lists thousands: the listing alone may outlast the heartbeat timeout
+      ids.add(wf.workflowId);
+    }
 
   const named = new Set(opts.sessions);
   const found = await mapLimit([...ids], 8, async (workflowId) => {

@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
@@ -76,7 +84,7 @@ describe('finishBatch: the streamed report is the whole-file report', () => {
       cardRow({ reference: 'd', amount: '6,00' }),
       cardRow({ reference: 'TOTAL', amount: '1,00' }), // a TOTAL row that is not last
       cardRow({ reference: 'e', amount: '7,00', card_number: '1234' }), // refused: not a card
-      cardRow({ reference: 'f', amount: '8,00' }), // accepted, never reached
+      cardRow({ reference: 'f', amount: '8,00' }), // accepted, cancelled
     ];
     let text = csvText(rows, { delimiter: ';', eol: '\r\n' });
     // A blank line, and a row one cell wider than the header (an unquoted delimiter).
@@ -96,6 +104,7 @@ describe('finishBatch: the streamed report is the whole-file report', () => {
     ]);
     appendOutcomes(s.dataDir, s.meta.batchId, [
       outcome(2, 'a', 'succeeded', { sessionId: 'ps_1', payoutId: 'po_1', receiptLink: 'https://r/1' }),
+      outcome(10, 'f', 'cancelled'),
     ]);
 
     const final = await finishBatch(s.dataDir, s.meta.batchId, { cancelled: false });
@@ -114,6 +123,7 @@ describe('finishBatch: the streamed report is the whole-file report', () => {
           outcome(3, 'b', 'failed', { errorCode: 'card_declined', reason: '-the bank said no' }),
         ),
       ],
+      [10, toReportResult(outcome(10, 'f', 'cancelled'))],
     ]);
     expect(readFileSync(final.reportPath)).toEqual(writeReport(expected, results));
     expect(final.summary).toBe(summarizeReport(expected, results).text);
@@ -125,7 +135,7 @@ describe('finishBatch: the streamed report is the whole-file report', () => {
     expect(expected.rows.find((r) => r.row === 6)!.errors.map((e) => e.rule)).toContain(
       'reference_duplicate',
     );
-    expect(existsSync(join(s.dataDir, 'store', s.meta.batchId, 'report-buckets'))).toBe(false);
+    expect(readdirSync(join(s.dataDir, 'store', s.meta.batchId, 'report-work'))).toEqual([]);
   });
 
   it('a UTF-8 file with a BOM, cancelled: the rows never started are cancelled, once however often it runs', async () => {

@@ -33,7 +33,9 @@ async function heapGrowth(rows: number): Promise<{ growth: number; report: strin
     gc();
     peak = Math.max(peak, process.memoryUsage().heapUsed);
   };
-  const final = await finishBatch(fixture.dataDir, fixture.batchId, { cancelled: true, progress: sample });
+  let pulses = 0; // the pulse comes every row: the heap is sampled every 5 000
+  const pulse = () => void (++pulses % 5000 === 0 && sample());
+  const final = await finishBatch(fixture.dataDir, fixture.batchId, { cancelled: true, pulse });
   sample();
   return { growth: peak - before, report: final.reportPath, summary: final.summary };
 }

@@ -281,6 +281,32 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     expect(await s.store.fetchFile(ROOT, 'report', join(s.dir, 'no-report.csv'))).toBe(false);
   });
 
+  test("a report is published whole: two attempts at once leave one attempt's report, summary and final", async () => {
+    await s.store.writeBatch(meta(ROOT, s.dir), [row(2)]);
+    const done = join(s.dir, 'done');
+    mkdirSync(done, { recursive: true });
+    const attempts = [1, 2].map((n) => {
+      const report = Buffer.concat([Buffer.from(`report ${n}\n`), randomBytes(1.5 * 1024 * 1024)]);
+      const from = { report: join(s.dir, `report-${n}`), summary: join(s.dir, `summary-${n}`) };
+      writeFileSync(from.report, report);
+      writeFileSync(from.summary, `summary ${n}\n`);
+      const final = {
+        reportPath: join(done, 'march.report.csv'),
+        summaryPath: join(done, 'march.summary.txt'),
+        summary: `${n}`,
+      };
+      return { report, from, final };
+    });
+    await Promise.all(attempts.map((a) => s.store.publishReport(ROOT, a.from, a.final)));
+    const won = attempts[Number((await s.store.readFinal(ROOT))!.summary) - 1]!;
+    expect(await s.store.readFinal(ROOT)).toEqual(won.final);
+    const [report, summary] = [join(s.dir, 'got-report'), join(s.dir, 'got-summary')];
+    expect(await s.store.fetchFile(ROOT, 'report', report)).toBe(true);
+    expect(await s.store.fetchFile(ROOT, 'summary', summary)).toBe(true);
+    expect(readFileSync(report).equals(won.report)).toBe(true);
+    expect(readFileSync(summary, 'utf8')).toBe(`summary ${won.final.summary}\n`);
+  });
+
   test('a passkey counter moves only forward, and the same counter sent at once is accepted once', async () => {
     const id = 'cred-AAAAAAAAAAAAAAAA';
     expect(await s.store.passkeyCounters([id, 'other'])).toEqual({});

@@ -1,15 +1,27 @@
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
 import { invalidResult, notProcessed, ReportWriter, Summarizer, type ReportResult } from '../../csv';
 import { t } from '../../i18n';
 import { readFileFormat, rowRules, streamRecords } from '../../csv/stream';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from '../../private-fs';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../../private-fs';
+import { noPulse, type Pulse } from '../../pulse';
 import { moveFile } from './folders';
 import type { ReportHeadroom, ReportPerson } from './headroom';
 import { outcomeReason } from '../../i18n/row-reasons';
-import { OutcomeIndex, outcomeChain } from '../store/outcome-index';
+import { OutcomeIndex, outcomeChain, outcomeMissing } from '../store/outcome-index';
 import { batchDir, type StoredBatchMeta, type StoredRow } from '../store/files';
 import type { BatchStore } from '../store/contract';
 import { batchStoreFor } from '../store/open';
@@ -33,8 +45,13 @@ const TRANSIENT_CODES = new Set(['ENOSPC', 'EIO', 'EMFILE', 'ENFILE', 'EAGAIN', 
 
 export interface FinishOptions {
   cancelled: boolean;
-  /** Called every few thousand rows while the report is written (the activity heartbeats). */
-  progress?: () => void;
+  /**
+   * Called all through every phase (src/pulse.ts): the activity's heartbeat, throwing once this
+   * attempt is cancelled (its heartbeat lost), so it stops before it publishes.
+   */
+  pulse?: Pulse;
+  /** Names this attempt's scratch folder (the activity's attempt number); absent: a random id. */
+  attempt?: string;
   /** The `headroom` cells of rows that reached a payout (src/batch/services/headroom.ts reportHeadroom); absent: empty. */
   headroom?: ReportHeadroom;
 }
@@ -56,7 +73,13 @@ export async function finishBatch(
     return await finish(dataDir, batchId, opts);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (e instanceof ApplicationFailure || (code && TRANSIENT_CODES.has(code))) throw e;
+    // A cancelled attempt stops as cancelled: the attempt the server started after it carries on.
+    if (
+      e instanceof ApplicationFailure ||
+      e instanceof CancelledFailure ||
+      (code && TRANSIENT_CODES.has(code))
+    )
+      throw e;
     const message = e instanceof Error ? e.message : String(e);
     throw ApplicationFailure.create({
       type: REPORT_FAILED,
@@ -68,57 +91,116 @@ export async function finishBatch(
 }
 
 async function finish(dataDir: string, batchId: string, opts: FinishOptions): Promise<BatchFinal> {
+  const pulse = opts.pulse ?? noPulse;
   const store = batchStoreFor(dataDir);
   const meta = await store.readMeta(batchId);
-  if (opts.cancelled) await cancelNeverStarted(store, meta);
-  const donePath = meta.doneName ? join(meta.doneDir, meta.doneName) : meta.sourcePath;
-  // Where the watcher's host shows them (done/); a shared store's worker writes them here first.
+  const scratch = attemptScratch(dataDir, batchId, opts.attempt);
+  // Where the watcher's host shows them (done/); a shared store's worker publishes them to the store.
   const reportPath = join(meta.doneDir, `${meta.reportName}.report.csv`);
   const summaryPath = join(meta.doneDir, `${meta.reportName}.summary.txt`);
-  const local = store.sharesFolders ? undefined : await workCopy(store, dataDir, meta);
-  const filePath = local?.filePath ?? (existsSync(meta.sourcePath) ? meta.sourcePath : donePath);
-  const summary = await writeReportFile(
-    store,
-    dataDir,
-    meta,
-    filePath,
-    local?.reportPath ?? reportPath,
-    opts.progress,
-    opts.headroom,
-  );
-  writePrivateFile(
-    local?.summaryPath ?? summaryPath,
-    t('summary.file', {
+  // Written complete before they are published; next to done/ for the folder store (a rename there).
+  const written = store.sharesFolders
+    ? { report: `${reportPath}.${scratch.tag}.tmp`, summary: `${summaryPath}.${scratch.tag}.tmp` }
+    : { report: join(scratch.dir, 'report.csv'), summary: join(scratch.dir, 'summary.txt') };
+  try {
+    if (opts.cancelled) await cancelNeverStarted(store, meta, pulse);
+    const donePath = meta.doneName ? join(meta.doneDir, meta.doneName) : meta.sourcePath;
+    const filePath = await attemptsFile(store, meta, scratch.dir, donePath);
+    const summary = await writeReportFile(
+      store,
+      dataDir,
+      meta,
+      filePath,
+      written.report,
+      scratch.dir,
+      pulse,
+      opts.headroom,
+    );
+    const text = t('summary.file', {
       batchId,
       ...(meta.previousBatchId ? { retryOf: meta.previousBatchId } : {}),
       file: meta.fileName,
       summary,
       report: reportPath,
-    }) + '\n',
-  );
-  if (local) {
-    // The watcher puts them in done/ and moves the file there (src/batch/commands/settle.ts).
-    await store.saveFile(batchId, 'report', local.reportPath);
-    await store.saveFile(batchId, 'summary', local.summaryPath);
-    rmSync(local.dir, { recursive: true, force: true });
-  } else if (filePath !== donePath) moveFile(filePath, donePath);
-  const final = { reportPath, summaryPath, summary };
-  await store.writeFinal(batchId, final);
-  return final;
+    });
+    await writeDurably(written.summary, (write) => write(Buffer.from(text + '\n')));
+    const final = { reportPath, summaryPath, summary };
+    // The last look before publishing: an attempt cancelled by now publishes nothing. For the folder
+    // store what follows runs without yielding, so attempts in one worker cannot interleave it.
+    pulse();
+    if (store.sharesFolders && donePath !== meta.sourcePath && existsSync(meta.sourcePath))
+      moveFile(meta.sourcePath, donePath);
+    await store.publishReport(batchId, written, final);
+    return final;
+  } finally {
+    rmSync(written.report, { force: true });
+    rmSync(written.summary, { force: true });
+    rmSync(scratch.dir, { recursive: true, force: true });
+  }
+}
+
+/** No attempt of the report outlives its 30-minute start-to-close; a scratch folder this old is a dead one's. */
+const STALE_SCRATCH_MS = 2 * 60 * 60 * 1000;
+
+/**
+ * This attempt's own scratch folder, `report-work/<start ms>-<attempt>-<random>` in the batch's folder
+ * of this process's data folder. An attempt removes only its own and those of attempts dead for hours:
+ * never one that may still be running (issue 38: removing them read as rows with no outcome).
+ */
+function attemptScratch(dataDir: string, batchId: string, attempt: string | undefined) {
+  const parent = join(batchDir(dataDir, batchId), 'report-work');
+  ensurePrivateDir(parent);
+  const now = Date.now();
+  for (const name of readdirSync(parent)) {
+    const started = Number(name.split('-')[0]);
+    if (!(now - started < STALE_SCRATCH_MS)) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+  const tag = `${now}-${attempt ?? 'x'}-${randomUUID().slice(0, 8)}`;
+  const dir = join(parent, tag);
+  ensurePrivateDir(dir);
+  return { dir, tag };
 }
 
 /**
- * A store shared across hosts: the file comes from the store (the first batch of a retry chain kept
- * it), and the report is written in this process's own data folder before it goes to the store.
+ * The file this attempt reads, its own: a hard link (or copy) of the folder store's file, which another
+ * attempt may move to done/ meanwhile; a shared store's file fetched from the store (the first batch of
+ * a retry chain kept it).
  */
-async function workCopy(store: BatchStore, dataDir: string, meta: StoredBatchMeta) {
-  const dir = join(batchDir(dataDir, meta.batchId), 'report-work');
-  rmSync(dir, { recursive: true, force: true });
-  ensurePrivateDir(dir);
+async function attemptsFile(store: BatchStore, meta: StoredBatchMeta, dir: string, donePath: string) {
   const filePath = join(dir, 'file');
-  if (!(await store.fetchFile(meta.rootBatchId ?? meta.batchId, 'source', filePath)))
-    throw new Error(`the file of batch ${meta.batchId} is not in the batch store (${store.where})`);
-  return { dir, filePath, reportPath: join(dir, 'report.csv'), summaryPath: join(dir, 'summary.txt') };
+  if (!store.sharesFolders) {
+    if (!(await store.fetchFile(meta.rootBatchId ?? meta.batchId, 'source', filePath)))
+      throw new Error(`the file of batch ${meta.batchId} is not in the batch store (${store.where})`);
+    return filePath;
+  }
+  // Where it is now: still in processing/, or moved to done/ by an attempt that published.
+  for (const from of [meta.sourcePath, donePath]) {
+    try {
+      linkSync(from, filePath);
+      return filePath;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      if (code !== 'EXDEV' && code !== 'EPERM') throw e;
+      copyFileSync(from, filePath);
+      return filePath;
+    }
+  }
+  throw new Error(`the file of batch ${meta.batchId} is neither at ${meta.sourcePath} nor at ${donePath}`);
+}
+
+/** Writes a new owner-only file through `fill`, then fsyncs it: published after a crash, it is whole. */
+async function writeDurably(
+  path: string,
+  fill: (write: (bytes: Uint8Array) => void) => void | Promise<void>,
+): Promise<void> {
+  const fd = openSync(path, 'w', PRIVATE_FILE_MODE);
+  try {
+    await fill((bytes) => writeSync(fd, bytes));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Row numbers, one bit each: which rows already have an outcome. */
@@ -139,10 +221,14 @@ class RowBits {
 }
 
 /** Rows a cancelled batch never started: written to the store as cancelled, a chunk at a time. */
-async function cancelNeverStarted(store: BatchStore, meta: StoredBatchMeta): Promise<void> {
+async function cancelNeverStarted(store: BatchStore, meta: StoredBatchMeta, pulse: Pulse): Promise<void> {
   const have = new RowBits();
-  for await (const { outcome } of store.outcomes(meta.batchId)) have.add(outcome.row);
+  for await (const { outcome } of store.outcomes(meta.batchId)) {
+    pulse();
+    have.add(outcome.row);
+  }
   for (let i = 0; i < meta.chunkCount; i++) {
+    pulse();
     const never = (await store.readChunk(meta.batchId, i))
       .filter((r) => !have.has(r.row))
       .map((r): BatchRowOutcome => ({
@@ -191,14 +277,11 @@ class AcceptedRows {
   }
 }
 
-/** How often progress() is called, in rows. */
-const PROGRESS_EVERY = 5000;
-
 /**
  * The report, streamed: a first pass over the file finds its widest row, its last row, and the
  * references of the rows that were refused at submission (a duplicate reference is refused in all
  * its rows, so only those rows can share one); the second writes every row with its outcome, or with
- * the rules it broke, or as not processed. Returns the summary's text.
+ * the rules it broke; an accepted row with no outcome is an error. Returns the summary's text.
  */
 async function writeReportFile(
   store: BatchStore,
@@ -206,7 +289,8 @@ async function writeReportFile(
   meta: StoredBatchMeta,
   filePath: string,
   reportPath: string,
-  progress: (() => void) | undefined,
+  scratch: string,
+  pulse: Pulse,
   headroom?: FinishOptions['headroom'],
 ): Promise<string> {
   const rootMeta = await store.readMeta(meta.rootBatchId ?? meta.batchId);
@@ -221,12 +305,12 @@ async function writeReportFile(
   const refused = new Map<string, number[]>();
   const accepted = new AcceptedRows(store, rootMeta);
   const chain = await outcomeChain(store, meta.batchId);
-  const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain);
+  const buckets = join(scratch, 'buckets');
+  const outcomes = await OutcomeIndex.build(store, dataDir, meta.batchId, chain, buckets, pulse);
   /** Whose headroom the report tells: the people of rows that reached a payout. */
   const people = new Map<string, ReportPerson>();
   /** Those with a row that ended other than paid: their ledger settles before it is asked. */
   const unsettled = new Set<string>();
-  let count = 0;
   try {
     for await (const { row, cells } of streamRecords(filePath, format)) {
       if (!rules) {
@@ -255,7 +339,7 @@ async function writeReportFile(
             unsettled.add(taxReference);
         }
       }
-      if (++count % PROGRESS_EVERY === 0) progress?.();
+      pulse();
     }
     if (!rules) throw new Error(`the file ${filePath} is empty now; it was not when it was submitted`);
     for (const p of people.values()) p.settleFirst = unsettled.has(p.taxReference);
@@ -270,43 +354,35 @@ async function writeReportFile(
     return lastIsTotal ? rows.filter((r) => r !== lastRow) : rows;
   };
 
-  const tmp = `${reportPath}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
-  let open = true;
   const summarizer = new Summarizer();
   try {
-    const writer = new ReportWriter(format, width, (bytes) => writeSync(fd, bytes));
-    const acceptedAgain = new AcceptedRows(store, rootMeta);
-    for await (const { row, cells } of streamRecords(filePath, format)) {
-      if (row === headerRow) continue;
-      if (row === lastRow && lastIsTotal) {
-        writer.totalRow(cells);
-        continue;
-      }
-      const outcome = outcomes.get(row);
-      // The stored request is read only where it is needed: a row with no outcome, or a headroom to tell.
-      const request = outcome && !headroom ? undefined : await acceptedAgain.request(row);
-      const result = outcome
-        ? toReportResult(outcome)
-        : request
-          ? notProcessed()
+    await writeDurably(reportPath, async (write) => {
+      const writer = new ReportWriter(format, width, write);
+      const acceptedAgain = new AcceptedRows(store, rootMeta);
+      for await (const { row, cells } of streamRecords(filePath, format)) {
+        pulse();
+        if (row === headerRow) continue;
+        if (row === lastRow && lastIsTotal) {
+          writer.totalRow(cells);
+          continue;
+        }
+        const outcome = outcomes.get(row);
+        // The stored request is read only where it is needed: a row with no outcome, or a headroom to tell.
+        const request = outcome && !headroom ? undefined : await acceptedAgain.request(row);
+        // An accepted row's outcome is in the store once the batch ends: none is an error, not "not processed".
+        if (!outcome && request) throw outcomeMissing(meta.batchId, `row ${row} was accepted and has none`);
+        const result = outcome
+          ? toReportResult(outcome)
           : refusedResult(rules, row, cells, sameReference(rules.reference(cells)));
-      if (outcome && request && headroom) {
-        const left = headroom.cell(request.recipient.taxReference, request.selfEmployed);
-        if (left !== undefined) result.headroom = left;
+        if (outcome && request && headroom) {
+          const left = headroom.cell(request.recipient.taxReference, request.selfEmployed);
+          if (left !== undefined) result.headroom = left;
+        }
+        writer.row(cells, result);
+        summarizer.add({ state: result.state, amount: rules.kopecks(cells), row });
       }
-      writer.row(cells, result);
-      summarizer.add({ state: result.state, amount: rules.kopecks(cells), row });
-      if (++count % PROGRESS_EVERY === 0) progress?.();
-    }
-    writer.end();
-    open = false;
-    closeSync(fd);
-    renameSync(tmp, reportPath);
-  } catch (e) {
-    if (open) closeSync(fd);
-    rmSync(tmp, { force: true });
-    throw e;
+      writer.end();
+    });
   } finally {
     outcomes.dispose();
   }

@@ -37,6 +37,12 @@ export interface BatchStore {
   /** Every outcome of one batch in the order it was appended, read a piece at a time; `sealed` is as stored. */
   outcomes(batchId: string): AsyncIterable<{ sealed: string; outcome: BatchRowOutcome }>;
   writeFinal(batchId: string, final: BatchFinal): Promise<void>;
+  /**
+   * Publishes a finished batch's report and summary (written complete at `from`) with its final record,
+   * all at once: a reader, and a second attempt publishing the same, see one attempt's whole report,
+   * never a mix. Folder store: renamed to the final's paths; PostgreSQL: kept in one transaction.
+   */
+  publishReport(batchId: string, from: { report: string; summary: string }, final: BatchFinal): Promise<void>;
   readFinal(batchId: string): Promise<BatchFinal | undefined>;
   /** Retries of a first batch already in the store (their ids end in -retry-<n>). */
   retryCount(rootBatchId: string): Promise<number>;

@@ -3,7 +3,7 @@
  * touches batches must share the folder, so it serves one host (or a shared volume). The files and
  * their sealing are src/batch/store/files.ts's; this adapts them to the BatchStore contract.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyPrivateFile } from '../../private-fs';
 import type { SignedStatement } from '../../../workflows/shared/approval-contract';
@@ -42,6 +42,12 @@ export class FolderBatchStore implements BatchStore {
       yield { sealed: line, outcome };
   }
   async writeFinal(batchId: string, final: BatchFinal) {
+    files.writeFinal(this.dataDir, batchId, final);
+  }
+  /** Both renames and the final's write run before this yields: attempts in one process never interleave. */
+  async publishReport(batchId: string, from: { report: string; summary: string }, final: BatchFinal) {
+    renameSync(from.report, final.reportPath);
+    renameSync(from.summary, final.summaryPath);
     files.writeFinal(this.dataDir, batchId, final);
   }
   async readFinal(batchId: string) {

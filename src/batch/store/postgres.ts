@@ -269,23 +269,42 @@ export class PostgresBatchStore implements BatchStore {
   /** Replaces the kept file of that kind, a sealed piece at a time, in one transaction. */
   async saveFile(batchId: string, kind: BatchFileKind, from: string) {
     checkBatchId(batchId);
+    await this.transaction((db) => this.replaceFile(db, batchId, kind, from));
+  }
+
+  /** The report, the summary and the final in one transaction: another attempt's commit replaces all three. */
+  async publishReport(batchId: string, from: { report: string; summary: string }, final: BatchFinal) {
+    checkBatchId(batchId);
+    const sealedFinal = this.seal(finalEntry(await this.ownerOf(batchId)), final);
+    await this.transaction(async (db) => {
+      // Attempts publishing the same batch take turns (the advisory lock lasts to COMMIT).
+      await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`report:${batchId}`]);
+      await this.replaceFile(db, batchId, 'report', from.report);
+      await this.replaceFile(db, batchId, 'summary', from.summary);
+      await db.query(
+        `INSERT INTO batch_finals (batch_id, sealed) VALUES ($1, $2)
+         ON CONFLICT (batch_id) DO UPDATE SET sealed = $2`,
+        [batchId, sealedFinal],
+      );
+    });
+  }
+
+  private async replaceFile(db: PoolClient, batchId: string, kind: BatchFileKind, from: string) {
     const file = await open(from, 'r');
     try {
-      await this.transaction(async (db) => {
-        await db.query('DELETE FROM batch_files WHERE batch_id = $1 AND kind = $2', [batchId, kind]);
-        const piece = Buffer.alloc(FILE_PIECE_BYTES);
-        for (let part = 0; ; part++) {
-          const { bytesRead } = await file.read(piece, 0, FILE_PIECE_BYTES, null);
-          if (bytesRead === 0 && part > 0) break;
-          await db.query('INSERT INTO batch_files (batch_id, kind, part, sealed) VALUES ($1, $2, $3, $4)', [
-            batchId,
-            kind,
-            part,
-            this.seal(fileEntry(batchId, kind, part), piece.subarray(0, bytesRead).toString('base64')),
-          ]);
-          if (bytesRead < FILE_PIECE_BYTES) break;
-        }
-      });
+      await db.query('DELETE FROM batch_files WHERE batch_id = $1 AND kind = $2', [batchId, kind]);
+      const piece = Buffer.alloc(FILE_PIECE_BYTES);
+      for (let part = 0; ; part++) {
+        const { bytesRead } = await file.read(piece, 0, FILE_PIECE_BYTES, null);
+        if (bytesRead === 0 && part > 0) break;
+        await db.query('INSERT INTO batch_files (batch_id, kind, part, sealed) VALUES ($1, $2, $3, $4)', [
+          batchId,
+          kind,
+          part,
+          this.seal(fileEntry(batchId, kind, part), piece.subarray(0, bytesRead).toString('base64')),
+        ]);
+        if (bytesRead < FILE_PIECE_BYTES) break;
+      }
     } finally {
       await file.close();
     }
