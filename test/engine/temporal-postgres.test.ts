@@ -283,7 +283,8 @@ PATH="${process.env.PATH}" exec node "$@"
     });
     // Not the 120 s deadline's message: it stopped waiting. The next start (the watchdog's next round)
     // brings both back.
-    expect(script(a, 'start').status).toBe(0);
+    const again = script(a, 'start');
+    expect({ status: again.status, stderr: again.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     expect(script(a, 'status').status).toBe(0);
   }, 300_000);
 });
@@ -353,10 +354,14 @@ suite('scripts/temporal-postgres.sh: every port pinned, started as its systemd u
       });
       expect(addressOf(start.stdout)).toBe(`127.0.0.1:${pinned.TEMPORAL_FRONTEND_GRPC_PORT}`);
       const state = readFileSync(join(stateDir(c), 'state.env'), 'utf8');
+      const config = readFileSync(join(stateDir(c), 'config', 'development.yaml'), 'utf8');
       for (const [i, key] of PORT_KEYS.entries()) {
         expect(state).toMatch(new RegExp(`^${key}=${ports[i]}$`, 'm'));
-        // Each of the 11 is really in use by PostgreSQL or the server (ringpop's membership ports included).
-        await waitUntilAsync(() => listening(ports[i]!), `${key} (${ports[i]}) to listen`);
+        if (key !== 'PG_PORT') expect(config).toContain(String(ports[i]));
+        // Each is really in use by PostgreSQL or the server (ringpop's membership ports included), but the
+        // worker service's gRPC port: temporal-server 1.29 configures it and binds nothing there.
+        if (key !== 'WORKER_GRPC_PORT')
+          await waitUntilAsync(() => listening(ports[i]!), `${key} (${ports[i]}) to listen`);
       }
       // Without the variables (the watchdog's round) the cluster keeps its ports.
       expect(addressOf(script(c, 'start').stdout)).toBe(`127.0.0.1:${pinned.TEMPORAL_FRONTEND_GRPC_PORT}`);
