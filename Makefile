@@ -77,20 +77,26 @@ test-chaos: setup
 # The temporal project against Temporal on PostgreSQL, the production engine (docs/operations.md):
 # scripts/temporal-postgres.sh builds and starts it where needed and prints its address. The server is
 # left running, so the next run starts in a second; `scripts/temporal-postgres.sh stop` stops it.
-# First the script's own tests on real PostgreSQL (two checkouts, a crashed PostgreSQL, the watchdog: they
-# reuse the server binaries the start built) and the alert rules on made-up series (promtool; Debian's
-# prometheus package is installed when missing), and the batch store's contract on a scratch PostgreSQL.
-# Then the batch suites that hold on any store, on the PostgreSQL batch store (the script's payrun
-# database), and every Temporal test on the engine (folder store).
+# First the script's own tests on real PostgreSQL (two checkouts, a crashed PostgreSQL, the watchdog, pinned
+# ports: they reuse the server binaries the start built) and the alert rules on made-up series (promtool;
+# Debian's prometheus package is installed when missing), and the batch store's contract on a scratch
+# PostgreSQL. Then the batch suites that hold on any store, on the PostgreSQL batch store (the script's
+# payrun database), and every Temporal test on the engine (folder store). scripts/run-steps.sh runs every
+# step whatever became of the one before and ends with a table of steps, pass or fail and time.
 test-prod: setup
-	@addr="$$(./scripts/temporal-postgres.sh start)" && \
-	store="$$(./scripts/temporal-postgres.sh batch-store-url)" && \
-	PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ test/batch/store-contract test/reconcile/store-contract && \
-	./scripts/check-alerts.sh && \
-	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" PAYRUN_BATCH_STORE=postgres \
-	  PAYRUN_BATCH_STORE_URL="$${store#PAYRUN_BATCH_STORE_URL=}" \
-	  npx jest --ci --selectProjects temporal --testPathPatterns $(PG_STORE_SUITES) && \
-	PAYRUN_TEMPORAL_ADDRESS="$${addr#TEMPORAL_ADDRESS=}" npx jest --ci --selectProjects temporal
+	@scripts/run-steps.sh \
+	  'engine: start (builds what is missing)' './scripts/temporal-postgres.sh start >/dev/null' \
+	  'engine script tests, batch and reconciliation store contracts' \
+	    'PAYRUN_ENGINE_SCRIPT_TESTS=1 npx jest --ci --selectProjects standalone --testPathPatterns test/engine/ test/batch/store-contract test/reconcile/store-contract' \
+	  'alert rules (promtool)' './scripts/check-alerts.sh' \
+	  'batch suites on the PostgreSQL batch store' \
+	    'PAYRUN_TEMPORAL_ADDRESS=$(ENGINE_ADDRESS) PAYRUN_BATCH_STORE=postgres PAYRUN_BATCH_STORE_URL=$(ENGINE_BATCH_STORE_URL) npx jest --ci --selectProjects temporal --testPathPatterns "$(PG_STORE_SUITES)"' \
+	  'temporal project on the engine (folder store)' \
+	    'PAYRUN_TEMPORAL_ADDRESS=$(ENGINE_ADDRESS) npx jest --ci --selectProjects temporal'
+
+# Read when each step runs (single-quoted above), not when make starts: the first step starts the engine.
+ENGINE_ADDRESS = "$$(./scripts/temporal-postgres.sh status 2>/dev/null | sed -n s/^TEMPORAL_ADDRESS=//p)"
+ENGINE_BATCH_STORE_URL = "$$(./scripts/temporal-postgres.sh batch-store-url | sed s/^PAYRUN_BATCH_STORE_URL=//)"
 
 # The batch suites, on the PostgreSQL store: they read a batch's record, final and report through the
 # store (test/harness/reports.ts settles a shared store's report into done/ as the watcher does); at-rest
@@ -100,7 +106,7 @@ test-prod: setup
 # Also the suites that submit a batch to test something else (batch-window, bound-rows, console, follow-outage,
 # handlers-total, metrics, pii-history, recipient-crash, taxpayer-poison, trust, unknown-keys): every
 # suite that submits a batch runs on both stores.
-PG_STORE_SUITES = 'test/temporal/(approvals|at-rest|batch|bound-rows|batch-control|batch-funds|batch-large|batch-store-hosts|batch-window|chaos|cli|console|dry-run-verdicts|export-utf16|field-end-to-end|follow-outage|handlers-total|methods|metrics|pii-history|recipient|recipient-crash|recipient-link|reconciliation-hosts|report-failure|taxpayer-poison|trust|unknown-keys)\.test\.ts'
+PG_STORE_SUITES = test/temporal/(approvals|at-rest|batch|bound-rows|batch-control|batch-funds|batch-large|batch-store-hosts|batch-window|chaos|cli|console|dry-run-verdicts|export-utf16|field-end-to-end|follow-outage|handlers-total|methods|metrics|pii-history|recipient|recipient-crash|recipient-link|reconciliation-hosts|report-failure|taxpayer-poison|trust|unknown-keys)\.test\.ts
 
 test-fast: $(NODE_STAMP)
 	scripts/ensure-helm.sh >/dev/null

@@ -7,7 +7,8 @@
 #   scripts/temporal-postgres.sh status            exits 0 only when both run; prints the address
 #   scripts/temporal-postgres.sh supervise         stays in the foreground: every TEMPORAL_SUPERVISE_INTERVAL
 #                                                  seconds (default 10) starts whatever is down, rotates logs
-#   scripts/temporal-postgres.sh systemd-unit      prints a systemd unit that runs `supervise` at boot
+#   scripts/temporal-postgres.sh systemd-unit      prints a systemd unit that runs `supervise` at boot, as
+#                                                  this user (TEMPORAL_SERVICE_USER names another)
 #   scripts/temporal-postgres.sh rotate-logs       rotates server.log and postgresql.log past TEMPORAL_LOG_MAX_MB
 #   scripts/temporal-postgres.sh render-config     deploy/temporal/config.yaml.tmpl rendered with this
 #                                                  environment, on stdout (what compose's image renders)
@@ -16,7 +17,8 @@
 #
 # start prints TEMPORAL_ADDRESS=127.0.0.1:PORT on stdout (everything else goes to stderr) and writes it
 # to $TEMPORAL_PG_DIR/address.env. TEMPORAL_SHARDS (default 4) sets the history shard count of a new
-# cluster; shards are fixed when the databases are created, so another count needs --fresh, which
+# cluster; every port is settable (scripts/lib/temporal-ports.sh: TEMPORAL_PORT_BASE, TEMPORAL_PG_PORT,
+# TEMPORAL_FRONTEND_GRPC_PORT, …). Shards are fixed when the databases are created, so another count needs --fresh, which
 # deletes the cluster and its data first. State and data live in this checkout's .temporal-postgres/
 # (TEMPORAL_PG_DIR moves it): two checkouts never share, and the script deletes no data folder it did
 # not create for that state folder. docs/operations.md, "Running Temporal on PostgreSQL".
@@ -24,6 +26,12 @@ set -euo pipefail
 umask 077 # the config holds the database password; logs and state are nobody else's business either
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# systemd starts services without HOME unless the unit sets it (the printed unit does): the user's home
+# from the password database, where the caches are.
+HOME="${HOME:-$(getent passwd "$(id -un)" | cut -d: -f6)}"
+export HOME
+# shellcheck source=scripts/lib/temporal-ports.sh
+. "$ROOT/scripts/lib/temporal-ports.sh"
 CACHE_DIR="${PAYRUN_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/payrun}"
 BIN_DIR="$CACHE_DIR/bin"
 SERVER_VERSION="1.29.1" # deploy/temporal-server/go.mod pins it, with the CLI's module graph
@@ -220,8 +228,7 @@ render_config() {
 create_cluster() {
   say "creating a PostgreSQL cluster in $PGDATA ($SHARDS history shards)..."
   local ports password pwfile
-  read -r -a ports <<<"$(free_ports 11)"
-  [ "${#ports[@]}" = 11 ] || die "could not find free loopback ports."
+  ports="$(choose_ports)" || exit 1
   password="$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   mkdir -p "$PGDATA"
   chmod 700 "$PGDATA"
@@ -239,19 +246,9 @@ create_cluster() {
   rm -f "$pwfile"
   printf '%s\n' "$DIR" >"$OWNER_FILE"
   cat >"$DIR/state.env" <<EOF
-PG_PORT=${ports[0]}
-PG_PASSWORD=$password
+$ports
 SHARDS=$SHARDS
-FRONTEND_GRPC_PORT=${ports[1]}
-FRONTEND_HTTP_PORT=${ports[2]}
-FRONTEND_MEMBERSHIP_PORT=${ports[3]}
-HISTORY_GRPC_PORT=${ports[4]}
-HISTORY_MEMBERSHIP_PORT=${ports[5]}
-MATCHING_GRPC_PORT=${ports[6]}
-MATCHING_MEMBERSHIP_PORT=${ports[7]}
-WORKER_GRPC_PORT=${ports[8]}
-WORKER_MEMBERSHIP_PORT=${ports[9]}
-METRICS_PORT=${ports[10]}
+PG_PASSWORD=$password
 SCHEMA_DONE=0
 STATE_PGDATA=$PGDATA
 EOF
@@ -448,7 +445,18 @@ cmd_supervise() {
   done
 }
 
+# The unit runs the watchdog as this user (TEMPORAL_SERVICE_USER names another) with the environment the
+# script needs and systemd does not give: HOME (the caches), a PATH with node and go, the state folder and
+# whatever of the cache and data variables is set now. Ports need nothing here: the cluster's state.env
+# keeps them.
 cmd_systemd_unit() {
+  local user="${TEMPORAL_SERVICE_USER:-$(id -un)}" home path="" tool var
+  home="$(getent passwd "$user" | cut -d: -f6)"
+  [ -n "$home" ] || die_config "TEMPORAL_SERVICE_USER: no user '$user' on this machine."
+  for tool in node go; do
+    command -v "$tool" >/dev/null 2>&1 && path+="$(dirname "$(command -v "$tool")"):"
+  done
+  path+="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
   cat <<UNIT
 # payrun's Temporal on PostgreSQL for the checkout $ROOT, restarted by the script's watchdog
 # (scripts/temporal-postgres.sh supervise), which systemd restarts in turn. Install:
@@ -461,8 +469,17 @@ Wants=network-online.target
 
 [Service]
 Type=simple
-Environment=TEMPORAL_PG_DIR=$DIR
-Environment=TEMPORAL_SUPERVISE_INTERVAL=${TEMPORAL_SUPERVISE_INTERVAL:-10}
+User=$user
+WorkingDirectory=$ROOT
+Environment="HOME=$home"
+Environment="PATH=$path"
+Environment="TEMPORAL_PG_DIR=$DIR"
+Environment="TEMPORAL_SUPERVISE_INTERVAL=${TEMPORAL_SUPERVISE_INTERVAL:-10}"
+UNIT
+  for var in XDG_CACHE_HOME PAYRUN_CACHE_DIR TEMPORAL_PGDATA TEMPORAL_LOG_MAX_MB TEMPORAL_RETENTION; do
+    [ -z "${!var:-}" ] || echo "Environment=\"$var=${!var}\""
+  done
+  cat <<UNIT
 ExecStart=$ROOT/scripts/temporal-postgres.sh supervise
 ExecStopPost=$ROOT/scripts/temporal-postgres.sh stop
 # The server and PostgreSQL outlive a restart of the watchdog; stopping the unit stops them (ExecStopPost).
@@ -514,6 +531,7 @@ cmd_start() {
   [ "${1:-}" = --fresh ] && fresh=1
   [ "$#" -le "$fresh" ] || usage
   case "$SHARDS" in '' | *[!0-9]* | 0) die "TEMPORAL_SHARDS must be a positive whole number, not '$SHARDS'." ;; esac
+  check_wanted_ports
   mkdir -p "$DIR"
   # As root PostgreSQL (user postgres) passes through to its data; nothing in here is readable by others.
   if [ "$(id -u)" = 0 ]; then chmod 711 "$DIR"; else chmod 700 "$DIR"; fi
@@ -529,6 +547,7 @@ cmd_start() {
     unset STATE_PGDATA SCHEMA_DONE
   fi
   load_state
+  [ ! -f "$DIR/state.env" ] || apply_wanted_ports
   if both_running && [ -f "$DIR/address.env" ]; then
     [ -z "${TEMPORAL_SHARDS:-}" ] || [ "$TEMPORAL_SHARDS" = "$SHARDS" ] ||
       die "running with $SHARDS history shards; TEMPORAL_SHARDS=$TEMPORAL_SHARDS needs 'start --fresh' (deletes the cluster)."

@@ -244,9 +244,10 @@ describe('docker-compose.yml (production)', () => {
       PAYRUN_PERSON: expect.stringMatching(/inbox/),
       PAYRUN_KEY_FILE: '/run/secrets/watcher_key',
     });
-    // Its key signs submissions only; the worker judges them, the console signs people in from it.
+    // Its key signs submissions only; the worker judges them, the console signs people in from it, the
+    // watcher checks its own statements against it before it starts.
     const withPolicy = Object.entries(s).filter(([, svc]) => svc.secrets?.includes('policy'));
-    expect(withPolicy.map(([name]) => name).sort()).toEqual(['console', 'worker']);
+    expect(withPolicy.map(([name]) => name).sort()).toEqual(['console', 'watch', 'worker']);
     expect(s.console!.environment).toMatchObject({
       PAYRUN_CONSOLE_KEY_FILE: '/run/secrets/console_key',
       PAYRUN_CONSOLE_TRUST_PROXY: 'true',

@@ -50,6 +50,33 @@ export function moscowDate(iso: string): string {
   return new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
+/** How long the list waits for one batch's answer: a batch whose worker is gone must not hold the page. */
+export const LIST_QUERY_PATIENCE_MS = 5_000;
+/** Batches asked at once while the list is built. */
+const LIST_QUERIES_AT_ONCE = 8;
+
+/**
+ * A listed batch's phase: `done` when the store has its final (no query: a finished batch's query replays
+ * its history on a worker), else what the batch answers within LIST_QUERY_PATIENCE_MS, else `unknown`.
+ * Before, one batch that did not answer (its workers gone: a shared store holds batches of other task
+ * queues) failed the whole page after about 30 s, and every finished batch cost a replay.
+ */
+async function listedPhase(
+  client: Client,
+  dataDir: string,
+  meta: StoredBatchMeta,
+): Promise<{ phase: string; progress?: BatchProgress }> {
+  if ((await batchStoreFor(dataDir).readFinal(meta.batchId)) !== undefined) return { phase: 'done' };
+  try {
+    const progress = await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
+      batchProgress(client, meta.batchId),
+    );
+    return progress ? { phase: progress.phase, progress } : { phase: 'unknown' };
+  } catch {
+    return { phase: 'unknown' };
+  }
+}
+
 export async function listBatches(
   client: Client,
   dataDir: string,
@@ -65,14 +92,17 @@ export async function listBatches(
     })
     .sort((a, b) => (a.submittedAt < b.submittedAt ? 1 : -1));
   const items: BatchListItem[] = [];
-  for (const meta of metas) {
-    const submitter = await submitterOf(dataDir, meta);
-    if (filter.submitter && submitter !== filter.submitter) continue;
-    const progress = await batchProgress(client, meta.batchId);
-    const phase = progress?.phase ?? 'unknown';
-    if (filter.state && phase !== filter.state) continue;
-    items.push({ meta, ...(submitter ? { submitter } : {}), phase, ...(progress ? { progress } : {}) });
-    if (items.length >= LIST_LIMIT) break;
+  for (let i = 0; i < metas.length && items.length < LIST_LIMIT; i += LIST_QUERIES_AT_ONCE) {
+    const group = await Promise.all(
+      metas.slice(i, i + LIST_QUERIES_AT_ONCE).map(async (meta) => {
+        const submitter = await submitterOf(dataDir, meta);
+        if (filter.submitter && submitter !== filter.submitter) return undefined;
+        const { phase, progress } = await listedPhase(client, dataDir, meta);
+        if (filter.state && phase !== filter.state) return undefined;
+        return { meta, ...(submitter ? { submitter } : {}), phase, ...(progress ? { progress } : {}) };
+      }),
+    );
+    for (const item of group) if (item && items.length < LIST_LIMIT) items.push(item);
   }
   return items;
 }

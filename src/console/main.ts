@@ -4,7 +4,13 @@
  */
 import { createBankClient, type BankClient } from '../bank';
 import { loadBatchPaths } from '../batch/services/config';
-import { loadConsoleSettings, loadOptionalBankConfig, loadProcessSettings, type Env } from '../config';
+import {
+  loadConsoleSettings,
+  loadOptionalBankConfig,
+  loadProcessSettings,
+  loadWorkflowIdSecret,
+  type Env,
+} from '../config';
 import { createLogger } from '../logger';
 import { loadPolicy, PolicySource } from '../policy/file';
 import { connectClient, loadTemporalSetup } from '../temporal';
@@ -19,6 +25,8 @@ export async function runConsoleFromEnv(env?: Env): Promise<void> {
   const settings = loadConsoleSettings(env);
   // Fail at start, naming the line or the variable, rather than at the first sign-in or approval.
   consoleKey(settings, loadPolicy(env));
+  // The recipient pages and the review's ledger check derive workflow ids from tax numbers with it.
+  loadWorkflowIdSecret(env);
   const paths = loadBatchPaths(env);
   const setup = loadTemporalSetup(env);
   // The dry run needs the bank; without its variables the console still serves everything else.

@@ -107,7 +107,6 @@ const ru = {
   },
   dry: {
     heading: 'Пробный прогон',
-    noBank: 'Пробный прогон недоступен: консоль запущена без настроек банка (BANK_*).',
     pay: 'Будет оплачено',
     notPay: 'Не будет оплачено',
     balance: (b: string) => `Остаток депозита: ${b}.`,
@@ -310,7 +309,6 @@ const en: Messages = {
   },
   dry: {
     heading: 'Dry run',
-    noBank: 'Dry run unavailable: the console runs without the bank settings (BANK_*).',
     pay: 'Would be paid',
     notPay: 'Would not be paid',
     balance: (b) => `Deposit balance: ${b}.`,

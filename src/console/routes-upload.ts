@@ -16,6 +16,7 @@ import { verdictFromTaxpayerWorkflow } from '../batch/commands/verdicts';
 import { loadBatch } from '../csv';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
+import { t } from '../i18n';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ConsoleContext } from './context';
 import { checkPage, dryRunPage, messagePage, uploadPage } from './views';
@@ -151,7 +152,9 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
     };
     uploads.set(id, upload);
     const batch = loadBatch(bytes, loadOptionsFor(options(upload)));
-    return reply.type('text/html; charset=utf-8').send(checkPage(page, id, name, batch));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(checkPage(page, id, name, batch, Boolean(ctx.opts.bank)));
   });
 
   app.post<{ Params: { id: string } }>(
@@ -171,7 +174,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
         return reply
           .code(503)
           .type('text/html; charset=utf-8')
-          .send(messagePage(page, m.dry.heading, m.dry.noBank));
+          .send(messagePage(page, m.dry.heading, t('console.dryRunOff', {}, ctx.lang)));
       const { client, taskQueue } = ctx.opts;
       // As the CLI's: references looked up in Temporal, tax numbers checked by the payouts' own taxpayer
       // workflows (a submit right after reuses their verdicts instead of waiting out the bank's 30 s rule).

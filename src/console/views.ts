@@ -186,15 +186,28 @@ function errorTable(ctx: PageContext, errors: RowError[], caption: string, id: s
   });
 }
 
-/** The checked file: every invalid cell by row, column and rule; the dry run and submit one click away. */
-export function checkPage(ctx: PageContext, uploadId: string, name: string, batch: LoadedBatch): string {
+/**
+ * The checked file: every invalid cell by row, column and rule; the dry run and submit one click away (or,
+ * on a console without the bank, why there is no dry run).
+ */
+export function checkPage(
+  ctx: PageContext,
+  uploadId: string,
+  name: string,
+  batch: LoadedBatch,
+  dryRunAvailable: boolean,
+): string {
   const { m } = ctx;
   const rowErrors = batch.rows.flatMap((r) => r.errors);
   const actions = html`<div class="actions">
-    <form method="post" action="/uploads/${uploadId}/dry-run">
-      ${csrfField(ctx)}<button type="submit" aria-describedby="dry-hint">${m.upload.dryRun}</button>
-      <p id="dry-hint" class="hint">${m.upload.dryRunHint}</p>
-    </form>
+    ${
+      dryRunAvailable
+        ? html`<form method="post" action="/uploads/${uploadId}/dry-run">
+            ${csrfField(ctx)}<button type="submit" aria-describedby="dry-hint">${m.upload.dryRun}</button>
+            <p id="dry-hint" class="hint">${m.upload.dryRunHint}</p>
+          </form>`
+        : html`<p id="dry-run-off" class="hint">${t('console.dryRunOff', {}, ctx.lang)}</p>`
+    }
     ${
       batch.rejected
         ? ''

@@ -4,6 +4,7 @@
  */
 import { ANSWER_MESSAGES } from './answers';
 import { BATCH_MESSAGES } from './batch';
+import { CONSOLE_MESSAGES } from './console';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { PAYOUT_MESSAGES } from './payout';
@@ -24,6 +25,7 @@ const CATALOGUE = {
   ...ANSWER_MESSAGES,
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
+  ...CONSOLE_MESSAGES,
   ...ENGINE_MESSAGES,
   ...PAYOUT_MESSAGES,
   ...PASSKEY_ANSWER_MESSAGES,

@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, connect, type AddressInfo, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../harness/wait';
@@ -39,6 +40,7 @@ function makeCheckout(name: string): Checkout {
   const root = join(base, name);
   for (const path of [
     'scripts/temporal-postgres.sh',
+    'scripts/lib',
     'scripts/ensure-temporal.sh',
     'deploy/temporal',
     'workflows/shared/search-attributes.ts',
@@ -65,6 +67,11 @@ function script(c: Checkout, ...args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: c.cache };
   for (const name of ['PAYRUN_CACHE_DIR', 'TEMPORAL_PG_DIR', 'TEMPORAL_PGDATA', 'TEMPORAL_SHARDS'])
     delete env[name];
+  for (const name of Object.keys(env)) if (/^TEMPORAL_.*PORT/.test(name)) delete env[name];
+  return scriptWith(c, env, ...args);
+}
+
+function scriptWith(c: Checkout, env: NodeJS.ProcessEnv, ...args: string[]) {
   const r = spawnSync('bash', [join(c.root, 'scripts', 'temporal-postgres.sh'), ...args], {
     encoding: 'utf8',
     env,
@@ -95,6 +102,7 @@ const alive = (pid: number) => {
   }
 };
 /** Waits for what a real process brings about (a pid file read while rewritten counts as not yet). */
+const waitUntilAsync = (condition: () => Promise<boolean>, what: string) => waitFor(condition, 120_000, what);
 const waitUntil = (condition: () => boolean, what: string) =>
   waitFor(
     async () => {
@@ -118,6 +126,8 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
   afterAll(() => {
     for (const c of checkouts) script(c, 'stop');
     if (base) rmSync(base, { recursive: true, force: true });
+    base = '';
+    checkouts.length = 0;
   });
 
   it("two checkouts with their own caches each get their own cluster; neither touches the other's data", () => {
@@ -273,9 +283,102 @@ PATH="${process.env.PATH}" exec node "$@"
     });
     // Not the 120 s deadline's message: it stopped waiting. The next start (the watchdog's next round)
     // brings both back.
-    expect(script(a, 'start').status).toBe(0);
+    const again = script(a, 'start');
+    expect({ status: again.status, stderr: again.stderr }).toEqual({ status: 0, stderr: expect.any(String) });
     expect(script(a, 'status').status).toBe(0);
   }, 300_000);
+});
+
+/** n distinct loopback ports between 20000 and 32767 nobody listens on (membership ports must fit a smallint). */
+async function freePorts(n: number): Promise<number[]> {
+  const held: Server[] = [];
+  while (held.length < n) {
+    const server = createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(20000 + Math.floor(Math.random() * 12768), '127.0.0.1', () => resolve(true));
+    });
+    if (ok) held.push(server);
+  }
+  const ports = held.map((s) => (s.address() as AddressInfo).port);
+  await Promise.all(held.map((s) => new Promise((r) => s.close(r))));
+  return ports;
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => resolve(socket.destroy() !== undefined));
+    socket.once('error', () => resolve(false));
+  });
+
+const PORT_KEYS = [
+  'PG_PORT',
+  'FRONTEND_GRPC_PORT',
+  'FRONTEND_HTTP_PORT',
+  'FRONTEND_MEMBERSHIP_PORT',
+  'HISTORY_GRPC_PORT',
+  'HISTORY_MEMBERSHIP_PORT',
+  'MATCHING_GRPC_PORT',
+  'MATCHING_MEMBERSHIP_PORT',
+  'WORKER_GRPC_PORT',
+  'WORKER_MEMBERSHIP_PORT',
+  'METRICS_PORT',
+];
+
+suite('scripts/temporal-postgres.sh: every port pinned, started as its systemd unit starts it', () => {
+  beforeAll(() => {
+    base = mkdtempSync(join(tmpdir(), 'payrun-engine-ports-'));
+    chmodSync(base, 0o755);
+  });
+  afterAll(() => {
+    for (const c of checkouts) script(c, 'stop');
+    if (base) rmSync(base, { recursive: true, force: true });
+  });
+
+  it('listens on exactly the ports its variables name, keeps them, and moves one only while stopped', async () => {
+    const c = makeCheckout('pinned');
+    const ports = await freePorts(PORT_KEYS.length + 1);
+    const pinned = Object.fromEntries(PORT_KEYS.map((k, i) => [`TEMPORAL_${k}`, String(ports[i])]));
+    // The environment the printed unit gives the script (systemd adds next to nothing), plus the ports.
+    const unit = script(c, 'systemd-unit').stdout;
+    const unitEnv = Object.fromEntries(
+      [...unit.matchAll(/^Environment="?([A-Z_]+)=(.*?)"?$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    expect(unitEnv).toMatchObject({ HOME: expect.any(String), XDG_CACHE_HOME: c.cache });
+    try {
+      const start = scriptWith(c, { ...unitEnv, ...pinned }, 'start');
+      expect({ status: start.status, stderr: start.stderr }).toEqual({
+        status: 0,
+        stderr: expect.any(String),
+      });
+      expect(addressOf(start.stdout)).toBe(`127.0.0.1:${pinned.TEMPORAL_FRONTEND_GRPC_PORT}`);
+      const state = readFileSync(join(stateDir(c), 'state.env'), 'utf8');
+      const config = readFileSync(join(stateDir(c), 'config', 'development.yaml'), 'utf8');
+      for (const [i, key] of PORT_KEYS.entries()) {
+        expect(state).toMatch(new RegExp(`^${key}=${ports[i]}$`, 'm'));
+        if (key !== 'PG_PORT') expect(config).toContain(String(ports[i]));
+        // Each is really in use by PostgreSQL or the server (ringpop's membership ports included), but the
+        // worker service's gRPC port: temporal-server 1.29 configures it and binds nothing there.
+        if (key !== 'WORKER_GRPC_PORT')
+          await waitUntilAsync(() => listening(ports[i]!), `${key} (${ports[i]}) to listen`);
+      }
+      // Without the variables (the watchdog's round) the cluster keeps its ports.
+      expect(addressOf(script(c, 'start').stdout)).toBe(`127.0.0.1:${pinned.TEMPORAL_FRONTEND_GRPC_PORT}`);
+      // A different port while it runs is refused (exit 2, naming it); after a stop it is taken.
+      const moved = { TEMPORAL_METRICS_PORT: String(ports[PORT_KEYS.length]) };
+      const refused = scriptWith(c, { ...unitEnv, ...moved }, 'start');
+      expect({ status: refused.status, stderr: refused.stderr }).toEqual({
+        status: 2,
+        stderr: expect.stringContaining(`METRICS_PORT=${moved.TEMPORAL_METRICS_PORT}`),
+      });
+      expect(script(c, 'stop').status).toBe(0);
+      expect(scriptWith(c, { ...unitEnv, ...moved }, 'start').status).toBe(0);
+      await waitUntilAsync(() => listening(ports[PORT_KEYS.length]!), 'the moved metrics port to listen');
+    } finally {
+      script(c, 'stop');
+    }
+  }, 600_000);
 });
 
 // Fast and without PostgreSQL: `make test` runs these.
@@ -325,7 +428,7 @@ describe('scripts/temporal-postgres.sh without a cluster', () => {
     const r = run('/srv/payrun-engine', ['systemd-unit']);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`ExecStart=${join(ROOT, 'scripts', 'temporal-postgres.sh')} supervise`);
-    expect(r.stdout).toContain('Environment=TEMPORAL_PG_DIR=/srv/payrun-engine');
+    expect(r.stdout).toContain('Environment="TEMPORAL_PG_DIR=/srv/payrun-engine"');
     expect(r.stdout).toContain('Restart=always');
   });
 });

@@ -1,4 +1,5 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from '@temporalio/client';
@@ -58,16 +59,74 @@ export interface TimeSkipping {
   teardown(): Promise<void>;
 }
 
+/**
+ * The SDK's own launch (createTimeSkipping) gives the server 5 s to listen, which a JVM on two loaded cores
+ * misses; so the server is started here and waited for until it answers or LAUNCH_PATIENCE_MS pass, and the
+ * SDK's environment is made on it as on a server it launched (its `create`, not typed public, takes that).
+ */
+const LAUNCH_PATIENCE_MS = 120_000;
+const createOnServer = (
+  TestWorkflowEnvironment as unknown as {
+    create(opts: Record<string, unknown>): Promise<TestWorkflowEnvironment>;
+  }
+).create.bind(TestWorkflowEnvironment);
+
+async function launchTestServer(): Promise<{ address: string; stop(): Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+  const child = spawn(testServerLauncher(), [String(port)], { stdio: 'ignore', detached: false });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const answers = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => resolve(socket.destroy() !== undefined));
+      socket.once('error', () => resolve(false));
+    });
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null)
+          throw new Error(`the time-skipping test server exited ${child.exitCode}`);
+        return answers();
+      },
+      LAUNCH_PATIENCE_MS,
+      `the time-skipping test server to listen on ${port}`,
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { address: `127.0.0.1:${port}`, stop };
+}
+
 /** Starts a time-skipping server (one per test file: time is global to it, so tests in a file run serially). */
 export async function startTimeSkipping(): Promise<TimeSkipping> {
   const setup = loadTemporalSetup({
     TEMPORAL_NAMESPACE: 'default',
     PAYRUN_PAYLOAD_KEYS: TEST_ONLY_PAYLOAD_KEYS,
   });
-  const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: testServerLauncher() } },
-    client: { dataConverter: payrunDataConverter(setup.ring) },
-  });
+  const server = await launchTestServer();
+  let env: TestWorkflowEnvironment;
+  try {
+    env = await createOnServer({
+      server: { type: 'existing' },
+      address: server.address,
+      namespace: 'default',
+      supportsTimeSkipping: true,
+      client: { dataConverter: payrunDataConverter(setup.ring) },
+    });
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
   // Workflows upsert payrun's search attributes; the test server refuses ones it does not know.
   await env.connection.operatorService.addSearchAttributes({
     namespace: 'default',
@@ -85,6 +144,7 @@ export async function startTimeSkipping(): Promise<TimeSkipping> {
     // A test that timed out leaves its worker running: stopped here, or the connection cannot close.
     await Promise.all([...stopWorkers].map((stop) => stop()));
     await env.teardown();
+    await server.stop();
   };
   return { env, client: env.client, reader, setup, stopWorkers, teardown };
 }

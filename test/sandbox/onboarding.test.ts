@@ -22,16 +22,24 @@ async function checkLinked(): Promise<boolean> {
 
 test('a not-linked person is linked once they answer the link request; the request reports its state', async () => {
   expect(await checkLinked()).toBe(false);
+  // The sandbox's clock runs on in real time: the request is made somewhere between these two readings
+  // (to the second, a clock read before the call missed it on a loaded machine).
+  const before = sb.clock.now();
   const created = await client.v1('self_employed/onboarding/create', {
     tax_reference: inn,
     return_url: 'https://payrun.example/linked',
   });
+  const after = sb.clock.now();
   expect(created.body).toEqual({
     status: 'ok',
     request_id: expect.any(String),
     url: `${sb.url}/__sandbox/onboarding/${created.body.request_id}`,
-    expires_at: expect.stringMatching(/^2026-11-29T10:00:31/), // seven days after it was made
+    expires_at: expect.stringMatching(/^2026-11-29T10:0\d:\d\d/),
   });
+  // Seven days after it was made, to the millisecond the sandbox writes.
+  const expiresAt = Date.parse(created.body.expires_at as string);
+  expect(expiresAt).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + LINK_REQUEST_TTL_MS);
+  expect(expiresAt).toBeLessThanOrEqual(after + LINK_REQUEST_TTL_MS);
   const id = created.body.request_id as string;
   await sb.advance(T.npdPendingMs);
   expect(await status(id)).toMatchObject({ status: 'ok', link_status: 'created' });

@@ -27,6 +27,7 @@ import type { ScratchPostgres } from '../harness/postgres';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { killHard, spawnPayrunProcess, spawnWorkerProcess } from '../harness/worker-process';
+import { workTimeout } from '../harness/budget';
 
 /**
  * Hosts that share nothing but Temporal and the PostgreSQL batch store: a watcher, two workers (one
@@ -74,75 +75,80 @@ afterAll(async () => {
   else process.stderr.write(`[batch-store-hosts] each host's folder and logs are kept in ${base}\n`);
 });
 
-test('a worker killed mid-batch on hosts sharing only the PostgreSQL store loses nothing and pays nothing twice', async () => {
-  const watcher = host('watcher');
-  const first = host('worker-1');
-  const second = host('worker-2');
-  const cli = host('cli');
+test(
+  'a worker killed mid-batch on hosts sharing only the PostgreSQL store loses nothing and pays nothing twice',
+  async () => {
+    const watcher = host('watcher');
+    const first = host('worker-1');
+    const second = host('worker-2');
+    const cli = host('cli');
 
-  const worker1 = keepLog(
-    spawnWorkerProcess({ ...stack.workerEnv, ...first.env }, first.dir),
-    first.dir,
-    'worker',
-  );
-  spawnWatcher(watcher.dir, { ...stack.cliEnv('preparer'), ...watcher.env });
+    const worker1 = keepLog(
+      spawnWorkerProcess({ ...stack.workerEnv, ...first.env }, first.dir),
+      first.dir,
+      'worker',
+    );
+    spawnWatcher(watcher.dir, { ...stack.cliEnv('preparer'), ...watcher.env });
 
-  const p = uniquePrefix();
-  const references = Array.from({ length: ROWS }, (_, i) => `${p}-${i + 1}`);
-  const bytes = batchCsv(references.map((reference, i) => ({ reference, inn: freshInn(5000 + i) })));
-  const batchId = batchWorkflowId(contentHash(bytes));
-  const inbox = join(watcher.dir, 'batches', 'inbox');
-  mkdirSync(inbox, { recursive: true });
-  writeFileSync(join(inbox, 'march.csv'), bytes);
+    const p = uniquePrefix();
+    const references = Array.from({ length: ROWS }, (_, i) => `${p}-${i + 1}`);
+    const bytes = batchCsv(references.map((reference, i) => ({ reference, inn: freshInn(5000 + i) })));
+    const batchId = batchWorkflowId(contentHash(bytes));
+    const inbox = join(watcher.dir, 'batches', 'inbox');
+    mkdirSync(inbox, { recursive: true });
+    writeFileSync(join(inbox, 'march.csv'), bytes);
 
-  // The watcher submits it; the first worker starts paying it.
-  await waitFor(
-    async () =>
-      await stack.client.workflow
-        .getHandle(batchId)
-        .describe()
-        .then(
-          () => true,
-          () => false,
-        ),
-    120_000,
-    'the watcher submitted the batch',
-  );
-  const handle = batchHandle(stack, batchId);
-  const atKill = await waitForProgress(handle, (pr) => pr.finished >= 1, 180_000);
-  await killHard(worker1);
-  expect(atKill.finished).toBeLessThan(ROWS); // killed mid-batch, not after it
+    // The watcher submits it; the first worker starts paying it.
+    await waitFor(
+      async () =>
+        await stack.client.workflow
+          .getHandle(batchId)
+          .describe()
+          .then(
+            () => true,
+            () => false,
+          ),
+      120_000,
+      'the watcher submitted the batch',
+    );
+    const handle = batchHandle(stack, batchId);
+    const atKill = await waitForProgress(handle, (pr) => pr.finished >= 1, 180_000);
+    await killHard(worker1);
+    expect(atKill.finished).toBeLessThan(ROWS); // killed mid-batch, not after it
 
-  keepLog(spawnWorkerProcess({ ...stack.workerEnv, ...second.env }, second.dir), second.dir, 'worker');
-  await handle.result();
+    keepLog(spawnWorkerProcess({ ...stack.workerEnv, ...second.env }, second.dir), second.dir, 'worker');
+    await handle.result();
 
-  // Every row final and paid, each reference exactly once at the bank.
-  expect([...ledgerPayouts(stack, references).values()]).toEqual(references.map(() => 1));
+    // Every row final and paid, each reference exactly once at the bank.
+    expect([...ledgerPayouts(stack, references).values()]).toEqual(references.map(() => 1));
 
-  // The watcher's host gets the file and its report in done/ (the workers never saw its folders).
-  const watcherDone = join(watcher.dir, 'batches', 'done');
-  await waitFor(
-    async () =>
-      existsSync(join(watcherDone, 'march.report.csv')) && existsSync(join(watcherDone, 'march.csv')),
-    60_000,
-    "the watcher's done/ has the file and its report",
-  );
-  expect(readdirSync(join(watcher.dir, 'batches', 'processing'))).toEqual([]);
-  for (const worker of [first, second])
-    expect(existsSync(join(worker.dir, 'batches', 'done', 'march.report.csv'))).toBe(false);
+    // The watcher's host gets the file and its report in done/ (the workers never saw its folders).
+    const watcherDone = join(watcher.dir, 'batches', 'done');
+    await waitFor(
+      async () =>
+        existsSync(join(watcherDone, 'march.report.csv')) && existsSync(join(watcherDone, 'march.csv')),
+      60_000,
+      "the watcher's done/ has the file and its report",
+    );
+    expect(readdirSync(join(watcher.dir, 'batches', 'processing'))).toEqual([]);
+    for (const worker of [first, second])
+      expect(existsSync(join(worker.dir, 'batches', 'done', 'march.report.csv'))).toBe(false);
 
-  // A command line on yet another host reads the report from the store.
-  const report = await runCli(
-    ['batch', 'report', batchId],
-    { ...stack.cliEnv('preparer'), ...cli.env },
-    cli.dir,
-  );
-  expect(report).toMatchObject({ code: 0 });
-  const reportPath = join(cli.dir, 'batches', 'done', 'march.report.csv');
-  expect(report.stdout).toContain(`report ${reportPath}`);
-  const rows = readReport(reportPath, false);
-  expect(rows.map((r) => r.reference)).toEqual(references);
-  expect(rows.map((r) => r.state)).toEqual(references.map(() => 'succeeded'));
-  expect(readReport(join(watcherDone, 'march.report.csv'), false)).toEqual(rows);
-  passed = true;
-}, 600_000);
+    // A command line on yet another host reads the report from the store.
+    const report = await runCli(
+      ['batch', 'report', batchId],
+      { ...stack.cliEnv('preparer'), ...cli.env },
+      cli.dir,
+    );
+    expect(report).toMatchObject({ code: 0 });
+    const reportPath = join(cli.dir, 'batches', 'done', 'march.report.csv');
+    expect(report.stdout).toContain(`report ${reportPath}`);
+    const rows = readReport(reportPath, false);
+    expect(rows.map((r) => r.reference)).toEqual(references);
+    expect(rows.map((r) => r.state)).toEqual(references.map(() => 'succeeded'));
+    expect(readReport(join(watcherDone, 'march.report.csv'), false)).toEqual(rows);
+    passed = true;
+    // Rows paid through a worker SIGKILL, on three hosts' processes; the floor covers their start-ups.
+  },
+  workTimeout({ units: ROWS, perUnitMs: 5_000, floorMs: 600_000 }),
+);

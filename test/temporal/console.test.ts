@@ -190,8 +190,13 @@ describe('accounting console in a browser', () => {
     await clickAndLoad(page, 'form[action$="/submit"] button');
     batchId = page.url().split('/').pop()!;
     expect(await page.textContent('.flash')).toContain(`Пакет ${batchId} отправлен`);
-    const p = await batchHandle(stack, batchId).query(batchProgressQuery);
-    expect(p.approval?.submitter).toBe('preparer');
+    // The batch learns its submitter from the store in an activity of its own: waited for, not raced.
+    await waitFor(
+      async () =>
+        (await batchHandle(stack, batchId).query(batchProgressQuery)).approval?.submitter === 'preparer',
+      60_000,
+      "the batch to name its submitter, 'preparer'",
+    );
   });
 
   test('the server refuses a viewer’s submit, a preparer’s approve and a form without its CSRF token', async () => {

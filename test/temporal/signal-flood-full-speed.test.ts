@@ -10,6 +10,7 @@ import {
 } from '../harness/floods';
 import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
+import { workTimeout } from '../harness/budget';
 
 /** Just under the server's blob limit (limit.blobSize.error, Temporal's default 2 MiB: payrun keeps it). */
 const SIGNAL_BYTES = 1_900_000;
@@ -17,6 +18,8 @@ const SIGNAL_BYTES = 1_900_000;
 const SENDERS = 6;
 /** Attempted payload in all: past the 50 MB of history at which the server terminates a run (limit.historySize.error). */
 const FLOOD_BYTES = 64 * 1024 * 1024;
+/** The flood's megabytes, sent and piled up, then the payout's run after it: the floor is the old constant. */
+const FLOOD_TIMEOUT_MS = workTimeout({ units: FLOOD_BYTES / 2 ** 20, perUnitMs: 3_000, floorMs: 300_000 });
 
 /** Forged `payment_finished` signals from SENDERS senders at once until FLOOD_BYTES were sent; refusals are the attacker's loss. */
 async function floodAtFullSpeed(handle: WorkflowHandle): Promise<void> {
@@ -70,7 +73,7 @@ describe('a flood of the largest signals at full speed (open: the payout is term
         expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
         expect(paidEntries(stack, request.reference)).toHaveLength(1);
       }),
-    300_000,
+    FLOOD_TIMEOUT_MS,
   );
 });
 
@@ -107,6 +110,6 @@ describe('a payout flooded with the largest signals at full speed: the reference
         expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
         expect(paidEntries(stack, request.reference)).toHaveLength(1);
       }),
-    300_000,
+    FLOOD_TIMEOUT_MS,
   );
 });
