@@ -16,7 +16,7 @@ describe('a pulse', () => {
   });
 
   it('throws the cancellation at the first call after it, before beating again', () => {
-    let cancelled: unknown;
+    let cancelled: unknown = undefined;
     let beats = 0;
     const pulse = throttledPulse(
       () => beats++,
