@@ -15,6 +15,7 @@ import type { DifferenceStatement, SignedStatement } from '../workflows/shared/a
 import {
   RESOLVE_REFUSED_TYPE,
   type DueDaysInput,
+  type ReconcileDayResult,
   type ReconcileDayStep,
   type ResolvedDifference,
 } from '../workflows/reconciliation/contract';
@@ -108,7 +109,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
     },
 
     /** Matches the day, records its differences and writes its reports (src/reconcile/day.ts). */
-    async matchReconciliationDay(step: ReconcileDayStep): Promise<DayOutcome> {
+    async matchReconciliationDay(step: ReconcileDayStep): Promise<ReconcileDayResult> {
       let balancesNow: { account?: number; deposit?: number; at: string } | undefined;
       try {
         const [acc, wallets] = await Promise.all([
@@ -120,7 +121,9 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
       } catch {
         balancesNow = undefined; // for reference only: a day is reconciled by its statement, not by today's balance
       }
-      return reconcileDay({
+      // The statement's snapshot stays in the store (the next run of the day reads it there): a busy
+      // day's lines would otherwise ride in every history that carries this result.
+      const { statement: _inStore, ...outcome } = await reconcileDay({
         store: store(),
         account: step.account,
         day: step.day,
@@ -131,6 +134,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         now: new Date(),
         pulse: activityPulse(),
       });
+      return outcome;
     },
 
     /**

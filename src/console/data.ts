@@ -66,8 +66,10 @@ async function listedPhase(
   dataDir: string,
   meta: StoredBatchMeta,
 ): Promise<{ phase: string; progress?: BatchProgress }> {
-  if ((await batchStoreFor(dataDir).readFinal(meta.batchId)) !== undefined) return { phase: 'done' };
   try {
+    // A final that fails its seal check is shown as unknown here (the batch page says why), not as a
+    // failed list.
+    if ((await batchStoreFor(dataDir).readFinal(meta.batchId)) !== undefined) return { phase: 'done' };
     const progress = await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
       batchProgress(client, meta.batchId),
     );

@@ -11,7 +11,7 @@
  * test/temporal/field-end-to-end.test.ts shows the way with `citizenship`.
  *
  * Workflow-safe (see rules.ts): predicates only, no `.regex()`. And every schema is exported as a
- * function that builds it, never as an instance: this module is loaded by workflows/validation.ts, a
+ * function that builds it, never as an instance: this module is loaded by the workflows' contracts, a
  * preloaded module the SDK deep-freezes, and zod schemas rewrite their own `_zod.parse` on first use,
  * which throws once frozen. A schema built by the caller and kept in its own module is out of reach
  * of the freeze (test/domain/frozen.test.ts does what the SDK does and parses).

@@ -4,7 +4,7 @@
  *
  * Workflow-safe: pure, deterministic, no Node imports, no I/O (the workflow bundle includes it).
  *
- * Only predicates and numbers are exported, never a RegExp: workflows/validation.ts is a preloaded
+ * Only predicates and numbers are exported, never a RegExp: the workflows' contracts are preloaded
  * module of the worker's shared workflow context, and the SDK deep-freezes everything such a module
  * reaches. zod's `.regex()` writes `lastIndex` on its pattern before testing, which throws on a frozen
  * RegExp, so a regex exported from here and handed to `.regex()` in another workflow module made the

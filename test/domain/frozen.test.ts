@@ -1,5 +1,5 @@
 /**
- * src/domain is loaded by workflows/validation.ts, which the worker preloads into the workflow
+ * src/domain is loaded by the workflows' contracts, which the worker preloads into the workflow
  * context every workflow shares; the SDK then deep-freezes everything such a module exports
  * (@temporalio/worker reusable-vm.js, deepFreeze). Here the same freeze is done by hand, then every
  * schema is built and used: an exported schema instance (zod rewrites its own parse on first use) or

@@ -22,7 +22,7 @@ export async function encodedBytes(value: unknown): Promise<number> {
 
 /** `n` Cyrillic letters: two bytes each in UTF-8, the longest text a field of n characters holds. */
 const cyrillic = (n: number) => 'Щ'.repeat(n);
-/** A bank id or event id at the longest payrun takes (workflows/validation.ts: 256 characters). */
+/** A bank id or event id at the longest payrun takes (workflows/shared/bank-event-contract.ts: 256 characters). */
 export const longId = (i: number) => `${i}-`.padEnd(256, 'z');
 
 /** A 19-digit card number with its Luhn check digit (the longest card the rules take). */

@@ -81,4 +81,20 @@ describe('the webhook inbox run', () => {
     expect(carried.seenIds).toEqual(['top-1', 'odd', 'late']);
     expect(Object.keys(run).sort()).toEqual([...NOT_STATE].sort());
   });
+
+  it('refuses a top-up of the wrong shape before remembering its id, so the state still carries', () => {
+    const run = new WebhookInboxRun({});
+    const topup = { id: 'top-2', type: 'nominal_topup' as const, receivedAt: '2025-05-14T07:00:00.000Z' };
+    try {
+      run.accept({ ...topup, body: { amount: 'a lot' } });
+      run.accept(topup);
+    } catch (err) {
+      // Outside a workflow the SDK's logger refuses to log: the refusal itself was reached.
+      expect(String(err)).toMatch(/workflow/i);
+    }
+    const carried = run.carry().state!;
+    expect(carried.topups).toEqual([]);
+    expect(carried.seenIds).toEqual([]);
+    expect(webhookInboxStateSchema().parse(carried)).toStrictEqual(carried);
+  });
 });

@@ -132,7 +132,7 @@ export interface BatchWorkflowInput<Carry = unknown> {
   batchId: string;
   options?: BatchOptions;
   /**
-   * The person whose verified submit statement started the batch (src/batch/submit.ts): remembered, with
+   * The person whose verified submit statement started the batch (src/batch/commands/submit.ts): remembered, with
    * every submitter the worker reports, as someone who may never approve it. It can only forbid, never allow.
    */
   submitter?: string;

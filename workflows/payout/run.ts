@@ -38,7 +38,7 @@ export const CONTINUE_WHEN_HISTORY_FULL = 'payout-continue-as-new';
 /**
  * A patch (it adds a wait, and a marker, where a session was ready in the task that created it): money
  * moves only in a later workflow task than the one that created the session, so a run that ended before
- * its first task completed provably confirmed nothing (src/batch/run-history.ts trusts this).
+ * its first task completed provably confirmed nothing (src/batch/services/run-history.ts trusts this).
  */
 export const CONFIRM_AFTER_CREATE_RECORDED = 'payout-confirm-after-create-recorded';
 

@@ -11,6 +11,9 @@ export const recipientWorkflowId = (taxNumberHash: string) => `recipient-${taxNu
 /** The ledgers run on a queue of their own beside payrun's (src/worker/create.ts says why). */
 export const recipientTaskQueue = (taskQueue: string) => `${taskQueue}-recipients`;
 
+/** Strict where the ledger writes (its tests hold it to the schema), loose where a state is taken. */
+const shaped = (strict: boolean) => (strict ? z.strictObject : z.looseObject);
+
 const limit = () => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
 
 /** The limits a reservation is checked against, as the worker's policy sets them for this person. */
@@ -52,8 +55,8 @@ export function parseReserveRequest(raw: unknown): Parsed<ReserveRequest> {
   return firstIssue(reserveRequestSchema().safeParse(raw));
 }
 
-const reservationSchema = () =>
-  z.strictObject({
+const reservationSchema = (strict = true) =>
+  shaped(strict)({
     reference: z.string(),
     workflowId: z.string(),
     /** The payout run the ledger proved it came from (absent: held before reservations were proven). */
@@ -66,8 +69,8 @@ const reservationSchema = () =>
   });
 export type Reservation = z.infer<ReturnType<typeof reservationSchema>>;
 
-const yearRecordSchema = () =>
-  z.strictObject({
+const yearRecordSchema = (strict = true) =>
+  shaped(strict)({
     /** Income of self-employed payouts, which the yearly cap counts. */
     capIncome: z.number(),
     /** Every payout's income, which the view and the monthly limit count. */
@@ -76,7 +79,7 @@ const yearRecordSchema = () =>
     /** Paid references, each counted once however often its payout is settled. */
     paid: z.record(
       z.string(),
-      z.strictObject({
+      shaped(strict)({
         amount: z.number(),
         selfEmployed: z.boolean(),
         month: z.string(),
@@ -87,13 +90,13 @@ const yearRecordSchema = () =>
   });
 export type YearRecord = z.infer<ReturnType<typeof yearRecordSchema>>;
 
-const ledgerStateShape = () => ({
-  years: z.record(z.string(), yearRecordSchema()),
-  reservations: z.record(z.string(), reservationSchema()),
+const ledgerStateShape = (strict = true) => ({
+  years: z.record(z.string(), yearRecordSchema(strict)),
+  reservations: z.record(z.string(), reservationSchema(strict)),
   /** Reservations refused as not from a payout, newest last (at most REFUSED_KEPT, ledger.ts): shown, never counted. */
-  refused: z.array(refusedReservationSchema()).optional(),
+  refused: z.array(refusedReservationSchema(strict)).optional(),
   /** The latest link request sent to the bank for this person, and how many were sent in all. */
-  link: linkRequestViewSchema().optional(),
+  link: linkRequestViewSchema(strict).optional(),
   linkRequests: z.number().int().nonnegative().optional(),
 });
 
@@ -104,8 +107,11 @@ const ledgerStateShape = () => ({
 export const ledgerStateSchema = () => z.strictObject(ledgerStateShape());
 export type LedgerState = z.infer<ReturnType<typeof ledgerStateSchema>>;
 
-/** A carried state as the next run takes it: fields a later version added pass (a rolled-back worker). */
-export const carriedLedgerStateSchema = () => z.looseObject(ledgerStateShape());
+/**
+ * A carried or rebuilt state as the next run takes it: fields a later version added pass, at every level
+ * (a rolled-back worker, a ledger running since before a field existed); the types must still hold.
+ */
+export const carriedLedgerStateSchema = () => z.looseObject(ledgerStateShape(false));
 
 export const recipientInputSchema = () =>
   z.object({
@@ -187,8 +193,8 @@ export interface ProvePayoutAsk {
 }
 
 /** A reservation the ledger refused as not from a payout: shown, never counted. */
-export const refusedReservationSchema = () =>
-  z.strictObject({
+export const refusedReservationSchema = (strict = true) =>
+  shaped(strict)({
     reference: z.string(),
     workflowId: z.string(),
     runId: z.string().optional(),
@@ -253,8 +259,8 @@ export function parseRequestLink(raw: unknown): Parsed<RequestLinkInput> {
 }
 
 /** A link request as the bank answered it: what to pass on to the person, and until when it holds. */
-export const linkRequestViewSchema = () =>
-  z.strictObject({
+export const linkRequestViewSchema = (strict = true) =>
+  shaped(strict)({
     requestId: z.string().optional(),
     /** The address the person opens to link payrun's partner. */
     url: z.string().optional(),

@@ -167,7 +167,7 @@ export function approversNeeded(policy: PolicyView, totalKopecks: number): numbe
 /** Why a batch without a verified submit statement pays nothing: deleting evidence must not remove the rule. */
 export const NO_SUBMITTER = "the file's record has no verified submit statement: resubmit it";
 
-/** Why a submitter's approval does not count (src/batch/answers.ts translates it). */
+/** Why a submitter's approval does not count (src/i18n/operator-answers.ts translates it). */
 const ownApproval = (person: string) => `${person} submitted this batch: an approver must be someone else`;
 
 /** A Moscow calendar date (YYYY-MM-DD) of an ISO moment: the day a daily limit sums over. */

@@ -1,11 +1,10 @@
 import { ActivityFailure, condition, log, workflowInfo } from '@temporalio/workflow';
 import type { NominalTopupEvent } from '../../src/bank/types/webhooks';
-import type { BankEventSignal } from '../shared/bank-event-contract';
-import { parseBankEvent } from '../shared/bank-event-contract';
+import { parseBankEvent, type BankEventSignal } from '../shared/bank-event-contract';
 import { rerouteActivity } from './activities';
 import {
+  inboxTopupSchema,
   parseOrphanDismissal,
-  type InboxTopup,
   type InboxView,
   type WebhookInboxInput,
   type WebhookInboxOptions,
@@ -90,9 +89,14 @@ export class WebhookInboxRun {
     const evt = parsed.value;
     const { state } = this;
     if (this.seen.has(evt.id)) return; // the bank resent it, or two routes delivered it
+    // A top-up is checked here, not only at continue-as-new: one signalled top-up of the wrong shape
+    // would fail the next run's input check and lose the pending reroutes and orphans with it. Refused
+    // before its id is remembered, so a malformed copy cannot shadow the bank's real event.
+    const topup = evt.type === 'nominal_topup' ? inboxTopupSchema().safeParse(topupOf(evt)) : undefined;
+    if (topup && !topup.success) return this.ignore('bankEvent', 'nominal_topup: the body is not a top-up');
     this.remember(evt.id);
-    if (evt.type === 'nominal_topup') {
-      state.topups.push(topupOf(evt));
+    if (topup?.success) {
+      state.topups.push(topup.data);
       keepLast(state.topups, TOPUPS_KEPT);
     } else if (evt.lateFor && evt.lateFor.length > 0) {
       state.late ??= [];
@@ -219,9 +223,9 @@ function bounded(body: unknown): unknown {
     : { omitted: `a body of ${size} JSON characters (kept up to ${UNKNOWN_BODY_MAX})` };
 }
 
-function topupOf(evt: BankEventSignal): InboxTopup {
-  // The ingress only types an event nominal_topup after its schema accepted the body.
-  const b = evt.body as NominalTopupEvent;
+/** The ingress types an event nominal_topup only after its schema accepted the body; a hand-sent signal may not. */
+function topupOf(evt: BankEventSignal): unknown {
+  const b = (typeof evt.body === 'object' && evt.body !== null ? evt.body : {}) as Partial<NominalTopupEvent>;
   return {
     id: evt.id,
     receivedAt: evt.receivedAt,
@@ -230,7 +234,7 @@ function topupOf(evt: BankEventSignal): InboxTopup {
     accountBalance: b.account_balance,
     paymentDate: b.paymentDate,
     accountNumber: b.account_number,
-    docId: String(b.doc_id),
-    docNum: String(b.doc_num),
+    docId: b.doc_id === undefined ? undefined : String(b.doc_id),
+    docNum: b.doc_num === undefined ? undefined : String(b.doc_num),
   };
 }
