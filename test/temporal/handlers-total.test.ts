@@ -133,10 +133,14 @@ describe('every handler and input of every workflow type is total', () => {
         60_000,
         'every signal processed',
       );
-      await handle.query(query);
-      expect((await handle.describe()).status.name).toBe('RUNNING');
+      const answer = await handle.query<{ state?: string }>(query);
+      const status = (await handle.describe()).status.name;
+      // The sandbox's signed payment_refunded may reach a refund through the ingress before this point
+      // on a slow machine: finishing as refunded is its own work, not the hostile signals' doing.
+      if (type === 'refundWorkflow' && status === 'COMPLETED') expect(answer.state).toBe('refunded');
+      else expect(status).toBe('RUNNING');
       expect(await failedTasks(stack.client, handle)).toEqual([]);
-      await handle.terminate('test over');
+      if (status === 'RUNNING') await handle.terminate('test over');
     },
   );
 

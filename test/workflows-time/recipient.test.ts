@@ -1,3 +1,4 @@
+import { workTimeout } from '../harness/budget';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
 import {
@@ -114,37 +115,44 @@ test('proven, capped, released, paid: the ledger counts only proven reservations
   });
 });
 
-test('continue-as-new with one reservation held and one still being proven: the next run holds both', async () => {
-  const payouts = fakePayouts();
-  await withStubWorker(ts, payouts.stubs, async ({ taskQueue }) => {
-    const handle = await startLedger(taskQueue);
-    const { runId: firstRun } = await handle.describe();
-    const held = reservation(100_000);
-    expect(await reserve(handle, held)).toMatchObject({ ok: true });
-    const release = payouts.hold();
-    const proving = reserve(handle, reservation(50_000));
+test(
+  'continue-as-new with one reservation held and one still being proven: the next run holds both',
+  async () => {
+    const payouts = fakePayouts();
+    await withStubWorker(ts, payouts.stubs, async ({ taskQueue }) => {
+      const handle = await startLedger(taskQueue);
+      const { runId: firstRun } = await handle.describe();
+      const held = reservation(100_000);
+      expect(await reserve(handle, held)).toMatchObject({ ok: true });
+      const release = payouts.hold();
+      const proving = reserve(handle, reservation(50_000));
 
-    // The held payout asking again (a retried activity) costs history and no proof: past 5 000 events the
-    // ledger continues as new, after the Update still being proven has its answer (pumped to 5 100, so
-    // the ledger has seen more than 5 000 while the proof is held).
-    const moved = async () => (await handle.describe()).runId !== firstRun;
-    for (let round = 0; round < 200; round++) {
-      await Promise.all(Array.from({ length: 25 }, () => reserve(handle, held)));
-      if ((await moved()) || (await handle.fetchHistory()).events!.length > 5_100) break;
-    }
-    expect(await moved()).toBe(false); // the proof in flight holds the run open
-    release();
-    expect(await proving).toMatchObject({ ok: true, headroomKopecks: CAP - 150_000 });
-    await skipUntil(ts, moved, 'the ledger continued as new', 1_000);
+      // The held payout asking again (a retried activity) costs history and no proof: past 5 000 events the
+      // ledger continues as new, after the Update still being proven has its answer (pumped to 5 100, so
+      // the ledger has seen more than 5 000 while the proof is held).
+      const moved = async () => (await handle.describe()).runId !== firstRun;
+      for (let round = 0; round < 200; round++) {
+        await Promise.all(Array.from({ length: 25 }, () => reserve(handle, held)));
+        // The history's length from describe: fetching the whole history each round grew with it.
+        const { runId, historyLength } = await handle.describe();
+        if (runId !== firstRun || historyLength > 5_100) break;
+      }
+      expect(await moved()).toBe(false); // the proof in flight holds the run open
+      release();
+      expect(await proving).toMatchObject({ ok: true, headroomKopecks: CAP - 150_000 });
+      await skipUntil(ts, moved, 'the ledger continued as new', 1_000);
 
-    const view = await handle.query(recipientQuery);
-    expect(view.openReservations).toBe(2);
-    expect(view.years[0]!.reservedKopecks).toBe(150_000);
-    // The carried reservations still count against the cap in the new run.
-    expect(await reserve(handle, reservation(CAP - 100_000))).toMatchObject({
-      ok: false,
-      limit: 'yearly_cap',
+      const view = await handle.query(recipientQuery);
+      expect(view.openReservations).toBe(2);
+      expect(view.years[0]!.reservedKopecks).toBe(150_000);
+      // The carried reservations still count against the cap in the new run.
+      expect(await reserve(handle, reservation(CAP - 100_000))).toMatchObject({
+        ok: false,
+        limit: 'yearly_cap',
+      });
+      await handle.terminate('the test is over');
     });
-    await handle.terminate('the test is over');
-  });
-});
+    // About 2 500 Updates on the time-skipping server: seconds alone, minutes beside other work.
+  },
+  workTimeout({ units: 2_500, perUnitMs: 40, floorMs: 120_000 }),
+);
