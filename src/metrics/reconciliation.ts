@@ -4,6 +4,7 @@ import { businessDaysBetween, moscowDay } from '../reconcile/days';
 import { DIFFERENCE_KIND_NAMES } from '../reconcile/kinds';
 import { createLogger } from '../logger';
 import { reconcileStoreFor } from '../reconcile/store/open';
+import type { DifferenceRecord } from '../reconcile/store';
 import { metricSource } from './source';
 import { unreconciledDays } from '../reconcile/unreconciled';
 
@@ -16,6 +17,13 @@ const log = createLogger('metrics');
  * PayrunReconciliationDifferenceOld alert watches (deploy/prometheus/reconciliation.yml); and the days
  * not reconciled (no statement, or never run), which PayrunReconciliationDaysUnreconciled watches.
  */
+/** What one scrape reads of one account. */
+interface AccountRead {
+  account: string;
+  open: DifferenceRecord[];
+  unreconciled: number;
+}
+
 export function registerReconciliationMetrics(
   registry: Registry,
   dataDir: () => string = () => loadDataDir(),
@@ -26,7 +34,7 @@ export function registerReconciliationMetrics(
   // Never the scrape: every other metric of the worker stays up.
   const read = metricSource(registry, 'reconciliation_store', async () => {
     const store = reconcileStoreFor(dataDir());
-    const all = [];
+    const all: AccountRead[] = [];
     for (const account of await store.accounts())
       try {
         all.push({
@@ -53,31 +61,28 @@ export function registerReconciliationMetrics(
           this.set({ account, kind }, open.filter((d) => d.kind === kind).length);
     },
   });
-  new Gauge({
-    name: 'payrun_reconciliation_oldest_open_difference_business_days',
-    help: 'Age in Moscow business days of the oldest open reconciliation difference, by account (0 when none is open).',
-    labelNames: ['account'] as const,
-    registers: [registry],
-    async collect() {
-      const answer = await read();
-      this.reset();
-      if (!answer.up) return;
-      const now = today();
-      for (const { account, open } of answer.value)
-        this.set({ account }, Math.max(0, ...open.map((d) => businessDaysBetween(d.day, now))));
-    },
-  });
-  new Gauge({
-    name: 'payrun_reconciliation_days_unreconciled',
-    help: 'Days of an account not reconciled: no statement came, or reconciliation never ran them (yesterday excluded: the morning run does it).',
-    labelNames: ['account'] as const,
-    registers: [registry],
-    async collect() {
-      // Read with the other gauges: an account this process cannot read is left out of all of them.
-      const answer = await read();
-      this.reset();
-      if (!answer.up) return;
-      for (const { account, unreconciled } of answer.value) this.set({ account }, unreconciled);
-    },
-  });
+  /** One figure per account the store could read; none while it cannot be read (source_up says 0). */
+  const perAccount = (name: string, help: string, valueOf: (read: AccountRead) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['account'] as const,
+      registers: [registry],
+      async collect() {
+        const answer = await read();
+        this.reset();
+        if (!answer.up) return;
+        for (const one of answer.value) this.set({ account: one.account }, valueOf(one));
+      },
+    });
+  perAccount(
+    'payrun_reconciliation_oldest_open_difference_business_days',
+    'Age in Moscow business days of the oldest open reconciliation difference, by account (0 when none is open).',
+    ({ open }) => Math.max(0, ...open.map((d) => businessDaysBetween(d.day, today()))),
+  );
+  perAccount(
+    'payrun_reconciliation_days_unreconciled',
+    'Days of an account not reconciled: no statement came, or reconciliation never ran them (yesterday excluded: the morning run does it).',
+    ({ unreconciled }) => unreconciled,
+  );
 }
