@@ -18,6 +18,7 @@ import { createLogger } from '../logger';
 import type { KeyRing } from './codec';
 import { payrunDataConverter } from './converter';
 import { loadKeyRing } from './keys';
+import { CallDrain, closeAfterCalls } from './call-drain';
 
 const log = createLogger('temporal');
 
@@ -121,19 +122,18 @@ export async function connectClient(
 ): Promise<ConnectedClient> {
   const { config } = setup;
   const security = securityOptions(config);
+  const drain = new CallDrain();
+  const retry = makeGrpcRetryInterceptor(
+    defaultGrpcRetryOptions(opts.grpcAttempts ? { maxAttempts: opts.grpcAttempts } : {}),
+  );
   const connection = await connectWithRetry(
     config.address,
     () =>
       Connection.connect({
         address: config.address,
         ...security,
-        ...(opts.grpcAttempts
-          ? {
-              interceptors: [
-                makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: opts.grpcAttempts })),
-              ],
-            }
-          : {}),
+        // Outside the retry interceptor, so a call counts until its last retry ends.
+        interceptors: [drain.interceptor, retry],
       }),
     opts.retryForMs ?? 0,
   );
@@ -142,5 +142,9 @@ export async function connectClient(
     namespace: config.namespace,
     dataConverter: opts.dataConverterOverride ?? payrunDataConverter(setup.ring),
   });
-  return { client, connection, close: () => connection.close() };
+  const close = async () => {
+    if (!(await closeAfterCalls(connection, drain)))
+      log.warn({ pending: drain.pending }, 'closed the Temporal connection with calls still in flight');
+  };
+  return { client, connection, close };
 }
