@@ -82,6 +82,11 @@ export class PostgresBatchStore implements BatchStore {
     this.pool = new Pool({ connectionString: url, max: POOL_SIZE, allowExitOnIdle: true });
     // An idle connection the server dropped (a restart) is reported here; the next query reconnects.
     this.pool.on('error', () => {});
+    // The pool stops listening to a connection once it reported one error, and `end()` resolves before
+    // its connections have closed: a second error, or one while closing (a failover, a dropped
+    // database), would be an unhandled 'error' event that ends the process. A query in flight still
+    // fails with it.
+    this.pool.on('connect', (connection) => connection.on('error', () => {}));
   }
 
   /** Migrated before the first query; the reconciliation store (src/reconcile/store/postgres.ts) shares it. */
