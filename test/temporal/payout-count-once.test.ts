@@ -6,6 +6,7 @@ import { PolicySource } from '../../src/policy/file';
 import { buildActivities } from '../../src/worker/activities';
 import { WORKFLOWS_PATH } from '../../src/worker/create';
 import { BUNDLE_OPTIONS, WORKFLOW_INTERCEPTOR_MODULES } from '../../src/temporal/worker-options';
+import { workTimeout } from '../harness/budget';
 import { FAIL_TASK_MARK, RELEASE_SIGNAL } from '../harness/fail-task-once';
 import { FAST, outcome, paidEntries, payoutRequest, startPayout } from '../harness/payouts';
 import { startStack, TEST_PAYER, type Stack } from '../harness/stack';
@@ -27,6 +28,10 @@ function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
+
+// A bundle of its own (its interceptor first) and one payout: the set-up and the test, each as the load allows.
+const SETUP_TIMEOUT = workTimeout({ units: 1, perUnitMs: 60_000, floorMs: 120_000 });
+const PAYOUT_TIMEOUT = workTimeout({ units: 1, perUnitMs: 60_000, floorMs: 120_000 });
 
 /**
  * The issue-40 miscount: a workflow task that fails after the payout's ending is known is run again
@@ -63,32 +68,36 @@ describe('a payout whose last workflow task is retried', () => {
         policy: new PolicySource({ PAYRUN_POLICY_FILE: stack.people.file }),
       }),
     });
-  });
+  }, SETUP_TIMEOUT);
   afterAll(async () => {
     await worker?.stop();
     await stack?.stop();
   });
 
-  it('is counted once though its ending ran twice', async () => {
-    const request = payoutRequest({ reference: `${FAIL_TASK_MARK}-${Date.now().toString(36)}` });
-    const handle = await startPayout(stack, request, FAST);
-    const failedTasks = async () =>
-      ((await handle.fetchHistory()).events ?? []).filter(
-        (e) => e.eventType === EVENT_TYPE_WORKFLOW_TASK_FAILED,
-      ).length;
-    await waitFor(
-      async () => (await failedTasks()) >= 1,
-      120_000,
-      'the workflow task failed after the ending',
-    );
-    await handle.signal(RELEASE_SIGNAL);
-    const status = await outcome(handle);
-    expect(status.state).toBe('succeeded');
-    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+  it(
+    'is counted once though its ending ran twice',
+    async () => {
+      const request = payoutRequest({ reference: `${FAIL_TASK_MARK}-${Date.now().toString(36)}` });
+      const handle = await startPayout(stack, request, FAST);
+      const failedTasks = async () =>
+        ((await handle.fetchHistory()).events ?? []).filter(
+          (e) => e.eventType === EVENT_TYPE_WORKFLOW_TASK_FAILED,
+        ).length;
+      await waitFor(
+        async () => (await failedTasks()) >= 1,
+        PAYOUT_TIMEOUT,
+        'the workflow task failed after the ending',
+      );
+      await handle.signal(RELEASE_SIGNAL);
+      const status = await outcome(handle);
+      expect(status.state).toBe('succeeded');
+      expect(paidEntries(stack, request.reference)).toHaveLength(1);
 
-    // The ending's code ran at least twice for this one run (the failed task and the one that completed).
-    expect(metrics.calls).toBeGreaterThanOrEqual(2);
-    const text = await metrics.render();
-    expect(sample(text, 'payrun_payouts_finished_total{state="succeeded"}')).toBe(1);
-  });
+      // The ending's code ran at least twice for this one run (the failed task and the one that completed).
+      expect(metrics.calls).toBeGreaterThanOrEqual(2);
+      const text = await metrics.render();
+      expect(sample(text, 'payrun_payouts_finished_total{state="succeeded"}')).toBe(1);
+    },
+    2 * PAYOUT_TIMEOUT,
+  );
 });

@@ -10,6 +10,7 @@ import {
   expectKeptByInbox,
   whileTheBankWaits,
 } from '../harness/floods';
+import { workTimeout } from '../harness/budget';
 import { failureType, outcome, paidEntries, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { killHard, spawnWorkerProcess, superviseWorkerProcess } from '../harness/worker-process';
@@ -23,6 +24,9 @@ import { killHard, spawnWorkerProcess, superviseWorkerProcess } from '../harness
 //   the event is kept, and the payout settles by reading session/status.
 
 const FLOOD = 10_000;
+// Each flood's whole test from its signals, as the load allows (the floors: what a quiet machine needs).
+const FLOOD_TIMEOUT = workTimeout({ units: FLOOD, perUnitMs: 30, floorMs: 600_000 });
+const FLOODED_RUN_TIMEOUT = workTimeout({ units: FLOOD, perUnitMs: 45, floorMs: 900_000 });
 
 /** Sends forged bankEvent signals from four senders; returns how many the server refused. */
 async function flood(handle: WorkflowHandle<typeof payoutWorkflow>, count: number): Promise<number> {
@@ -82,7 +86,7 @@ describe('a flood of forged signals neither blocks the genuine webhook nor the p
           expect(paidEntries(stack, request.reference)).toHaveLength(1);
           await expectGenuineWebhookTaken(stack, sessionId);
         }),
-      600_000,
+      FLOOD_TIMEOUT,
     );
   });
 
@@ -126,7 +130,7 @@ describe('a flood of forged signals neither blocks the genuine webhook nor the p
           expect(paidEntries(stack, request.reference)).toHaveLength(1);
           await expectKeptByInbox(stack, sessionId);
         }),
-      900_000,
+      FLOODED_RUN_TIMEOUT,
     );
   });
 });
