@@ -19,3 +19,11 @@ export function loadFactor(): number {
 export function workTimeout(opts: { units: number; perUnitMs: number; floorMs: number }): number {
   return Math.round(Math.max(opts.floorMs, opts.units * opts.perUnitMs * loadFactor()));
 }
+
+/**
+ * A fixed timeout (what the work needs on a quiet machine) stretched by loadFactor(): for set-ups and
+ * tests whose work is not counted in units (servers, bundles, processes started and stopped).
+ */
+export function underLoad(quietMs: number): number {
+  return Math.round(quietMs * loadFactor());
+}

@@ -27,7 +27,11 @@ import type { ScratchPostgres } from '../harness/postgres';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { killHard, spawnPayrunProcess, spawnWorkerProcess } from '../harness/worker-process';
-import { workTimeout } from '../harness/budget';
+import { underLoad, workTimeout } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
+const TIMEOUT_180S = underLoad(180_000);
 
 /**
  * Hosts that share nothing but Temporal and the PostgreSQL batch store: a watcher, two workers (one
@@ -65,7 +69,7 @@ beforeAll(async () => {
   pg = await sharedStorePostgres();
   // Bank calls take a moment, so the batch is still paying when its first worker is killed.
   stack = await startStack({ inProcessWorker: false, sandbox: { timings: { apiLatencyMs: 150 } } });
-}, 180_000);
+}, TIMEOUT_180S);
 
 afterAll(async () => {
   for (const c of children) await killHard(c);
@@ -108,7 +112,7 @@ test(
             () => true,
             () => false,
           ),
-      120_000,
+      TIMEOUT_120S,
       'the watcher submitted the batch',
     );
     const handle = batchHandle(stack, batchId);

@@ -35,6 +35,12 @@ import { failureType, outcome } from '../harness/payouts';
 import { reportPathOf } from '../harness/reports';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
+const TIMEOUT_180S = underLoad(180_000);
+const TIMEOUT_300S = underLoad(300_000);
 
 /**
  * The chaos run (docs/reliability.md): one batch paid through the whole real stack while worker
@@ -125,7 +131,7 @@ describeChaos(
       paths = batchTestPaths();
       stack = await startStack({ inProcessWorker: false });
       tally = tallyFaults(stack.sandbox);
-    }, 180_000);
+    }, TIMEOUT_180S);
     afterAll(async () => {
       await workers?.stop();
       await stack?.stop();
@@ -290,31 +296,35 @@ describeChaos(
       TIMEOUT_MS,
     );
 
-    it('the same file again is already submitted; a paid reference started again by hand pays nothing', async () => {
-      const s = stack!;
-      expect(batchId).not.toBe('');
-      const ledgerBefore = s.sandbox.ledger().length;
-      const again = await dropAndSubmit(s, paths, 'chaos.csv', bytes);
-      expect(again).toMatchObject({ status: 'already_submitted', batchId });
+    it(
+      'the same file again is already submitted; a paid reference started again by hand pays nothing',
+      async () => {
+        const s = stack!;
+        expect(batchId).not.toBe('');
+        const ledgerBefore = s.sandbox.ledger().length;
+        const again = await dropAndSubmit(s, paths, 'chaos.csv', bytes);
+        expect(again).toMatchObject({ status: 'already_submitted', batchId });
 
-      // Temporal's default reuse policy allows a new run of a completed id: the run's own guard refuses.
-      const paidRef = rows.find((r) => r.kind === 'paid')!.reference;
-      const stored = (await readAllRows(batchStoreFor(paths.dataDir), batchId)).find(
-        (r) => r.request.reference === paidRef,
-      )!;
-      const handle = await s.client.workflow.start('payoutWorkflow', {
-        taskQueue: s.taskQueue,
-        workflowId: payoutWorkflowId(stored.request.reference),
-        args: [{ request: stored.request, options: { pollAfterMs: 1_000 } }],
-      });
-      expect(await failureType(handle)).toBe('payout_already_paid');
-      expect(s.sandbox.ledger().length).toBe(ledgerBefore);
-      expect(
-        s.sandbox
-          .ledger()
-          .filter((e) => e.kind === 'payout' && e.recipient_reference === stored.request.reference),
-      ).toHaveLength(1);
-    }, 300_000);
+        // Temporal's default reuse policy allows a new run of a completed id: the run's own guard refuses.
+        const paidRef = rows.find((r) => r.kind === 'paid')!.reference;
+        const stored = (await readAllRows(batchStoreFor(paths.dataDir), batchId)).find(
+          (r) => r.request.reference === paidRef,
+        )!;
+        const handle = await s.client.workflow.start('payoutWorkflow', {
+          taskQueue: s.taskQueue,
+          workflowId: payoutWorkflowId(stored.request.reference),
+          args: [{ request: stored.request, options: { pollAfterMs: 1_000 } }],
+        });
+        expect(await failureType(handle)).toBe('payout_already_paid');
+        expect(s.sandbox.ledger().length).toBe(ledgerBefore);
+        expect(
+          s.sandbox
+            .ledger()
+            .filter((e) => e.kind === 'payout' && e.recipient_reference === stored.request.reference),
+        ).toHaveLength(1);
+      },
+      TIMEOUT_300S,
+    );
   },
 );
 
@@ -327,7 +337,7 @@ async function webhookUnacknowledged(stack: Stack): Promise<void> {
   const from = stack.sandbox.webhookAttempts().length;
   await waitFor(
     async () => stack.sandbox.webhookAttempts().slice(from).some(unacknowledged),
-    120_000,
+    TIMEOUT_120S,
     'a webhook left unacknowledged by the ingress while the Temporal server is down',
   );
 }

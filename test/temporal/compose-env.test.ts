@@ -19,6 +19,13 @@ import { batchCsv, uniquePrefix } from '../harness/batches';
 import { postgresAvailable, startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
 import { temporalAddress } from '../harness/temporal';
 import { waitFor } from '../harness/wait';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
+const TIMEOUT_180S = underLoad(180_000);
+const TIMEOUT_240S = underLoad(240_000);
+const TIMEOUT_300S = underLoad(300_000);
 
 /**
  * Compose's payrun services started as processes (no Docker here) with exactly what compose gives them: the
@@ -224,33 +231,41 @@ const RUN = postgresAvailable();
             throw new Error(`${r.name} exited ${r.child.exitCode} before it was healthy:\n${r.output()}`);
           return healthy(r.healthcheck);
         },
-        240_000,
+        TIMEOUT_240S,
         `${r.name} to pass its compose healthcheck (${r.healthcheck.join(' ')})`,
       );
     }
 
-    it('starts the worker, ingress, console, codec server and watcher; each passes its healthcheck', async () => {
-      const started = [];
-      for (const name of SERVICES) started.push(await start(name));
-      for (const r of started) await untilHealthy(r);
-    }, 300_000);
+    it(
+      'starts the worker, ingress, console, codec server and watcher; each passes its healthcheck',
+      async () => {
+        const started = [];
+        for (const name of SERVICES) started.push(await start(name));
+        for (const r of started) await untilHealthy(r);
+      },
+      TIMEOUT_300S,
+    );
 
-    it('the watcher submits a file dropped into the inbox (its healthcheck alone passes on an empty inbox)', async () => {
-      const file = `${uniquePrefix()}.csv`;
-      writeFileSync(join(batches, 'inbox', file), batchCsv([{ reference: `${uniquePrefix()}-1` }]));
-      const watcher = running.find((r) => r.name === 'watch')!;
-      await waitFor(
-        async () => {
-          if (watcher.child.exitCode !== null) throw new Error(`watch exited:\n${watcher.output()}`);
-          return (
-            !existsSync(join(batches, 'inbox', file)) && readdirSync(join(batches, 'rejected')).length === 0
-          );
-        },
-        120_000,
-        `the watcher to take ${file} from the inbox`,
-      );
-      expect(readdirSync(join(batches, 'rejected'))).toEqual([]);
-    }, 180_000);
+    it(
+      'the watcher submits a file dropped into the inbox (its healthcheck alone passes on an empty inbox)',
+      async () => {
+        const file = `${uniquePrefix()}.csv`;
+        writeFileSync(join(batches, 'inbox', file), batchCsv([{ reference: `${uniquePrefix()}-1` }]));
+        const watcher = running.find((r) => r.name === 'watch')!;
+        await waitFor(
+          async () => {
+            if (watcher.child.exitCode !== null) throw new Error(`watch exited:\n${watcher.output()}`);
+            return (
+              !existsSync(join(batches, 'inbox', file)) && readdirSync(join(batches, 'rejected')).length === 0
+            );
+          },
+          TIMEOUT_120S,
+          `the watcher to take ${file} from the inbox`,
+        );
+        expect(readdirSync(join(batches, 'rejected'))).toEqual([]);
+      },
+      TIMEOUT_180S,
+    );
   },
 );
 

@@ -13,6 +13,10 @@ import { runCli } from '../harness/cli-process';
 import { spawnConsole, type ConsoleProcess } from '../harness/console-process';
 import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
 
 /**
  * The accounting console in headless Debian chromium against the real dev server, sandbox, worker and
@@ -276,7 +280,7 @@ describe('accounting console in a browser', () => {
         (await bar.getAttribute('data-phase')) === 'done' &&
         (await bar.getAttribute('value')) === '4' &&
         (await bar.getAttribute('max')) === '4',
-      120_000,
+      TIMEOUT_120S,
       'the progress bar at done',
     );
     await page.waitForSelector('#report-link', { state: 'visible', timeout: 30_000 });

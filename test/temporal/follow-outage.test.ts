@@ -7,6 +7,12 @@ import { batchCsv, batchTestPaths, ledgerPayouts, uniquePrefix } from '../harnes
 import { RestartableDevServer, WorkerSupervisor } from '../harness/chaos';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
+const TIMEOUT_180S = underLoad(180_000);
+const TIMEOUT_300S = underLoad(300_000);
 
 const ROOT = join(__dirname, '..', '..');
 /** How long Temporal stays down: the outage issue 29 saw `--follow` give up on. */
@@ -32,7 +38,7 @@ describe('batch submit --follow through an engine outage', () => {
     process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = server.address;
     paths = batchTestPaths();
     stack = await startStack({ inProcessWorker: false });
-  }, 180_000);
+  }, TIMEOUT_180S);
   afterAll(async () => {
     cli?.kill('SIGKILL');
     await workers?.stop();
@@ -41,58 +47,62 @@ describe('batch submit --follow through an engine outage', () => {
     process.env.PAYRUN_TEST_TEMPORAL_ADDRESS = sharedAddress;
   });
 
-  it('waits the outage out, saying so, and exits 0 with the summary once the batch is paid', async () => {
-    const p = uniquePrefix();
-    const references = [`${p}-1`, `${p}-2`, `${p}-3`];
-    const file = join(paths.batchesDir, 'outage.csv');
-    writeFileSync(file, batchCsv(references.map((reference) => ({ reference }))));
-    const out = { stdout: '', stderr: '' };
-    cli = spawn(
-      process.execPath,
-      [
-        '-r',
-        join(ROOT, 'test', 'harness', 'ts-register.js'),
-        join(ROOT, 'src', 'cli', 'index.ts'),
-        'batch',
-        'submit',
-        file,
-        '--follow',
-      ],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          ...stack!.cliEnv('preparer'),
-          PAYRUN_DATA_DIR: paths.dataDir,
-          PAYRUN_BATCHES_DIR: paths.batchesDir,
+  it(
+    'waits the outage out, saying so, and exits 0 with the summary once the batch is paid',
+    async () => {
+      const p = uniquePrefix();
+      const references = [`${p}-1`, `${p}-2`, `${p}-3`];
+      const file = join(paths.batchesDir, 'outage.csv');
+      writeFileSync(file, batchCsv(references.map((reference) => ({ reference }))));
+      const out = { stdout: '', stderr: '' };
+      cli = spawn(
+        process.execPath,
+        [
+          '-r',
+          join(ROOT, 'test', 'harness', 'ts-register.js'),
+          join(ROOT, 'src', 'cli', 'index.ts'),
+          'batch',
+          'submit',
+          file,
+          '--follow',
+        ],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            ...stack!.cliEnv('preparer'),
+            PAYRUN_DATA_DIR: paths.dataDir,
+            PAYRUN_BATCHES_DIR: paths.batchesDir,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    cli.stdout!.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
-    cli.stderr!.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
-    const exit = new Promise<number | null>((resolve) => cli!.once('exit', resolve));
-
-    // No worker yet: the batch cannot finish before the outage, whatever the machine's speed.
-    await waitFor(
-      async () => /^batch-[0-9a-f]{16}$/m.test(out.stdout),
-      60_000,
-      'the CLI to submit and start following',
-    );
-    await server!.crashAndRestart(async () => {
-      await waitFor(
-        async () => out.stderr.includes('Temporal не отвечает'),
-        120_000,
-        'the CLI to say it is waiting',
       );
-      await new Promise((r) => setTimeout(r, OUTAGE_MS)); // the outage itself, not a wait for an event
-      expect(cli!.exitCode).toBeNull(); // still following while the server is down
-    });
-    workers = new WorkerSupervisor(stack!.workerEnv);
+      cli.stdout!.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
+      cli.stderr!.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
+      const exit = new Promise<number | null>((resolve) => cli!.once('exit', resolve));
 
-    expect(await exit).toBe(0);
-    expect(out.stderr).toContain('Temporal снова отвечает');
-    expect(out.stdout).toMatch(/выплачено 3/);
-    expect([...ledgerPayouts(stack!, references).values()]).toEqual([1, 1, 1]);
-  }, 300_000);
+      // No worker yet: the batch cannot finish before the outage, whatever the machine's speed.
+      await waitFor(
+        async () => /^batch-[0-9a-f]{16}$/m.test(out.stdout),
+        60_000,
+        'the CLI to submit and start following',
+      );
+      await server!.crashAndRestart(async () => {
+        await waitFor(
+          async () => out.stderr.includes('Temporal не отвечает'),
+          TIMEOUT_120S,
+          'the CLI to say it is waiting',
+        );
+        await new Promise((r) => setTimeout(r, OUTAGE_MS)); // the outage itself, not a wait for an event
+        expect(cli!.exitCode).toBeNull(); // still following while the server is down
+      });
+      workers = new WorkerSupervisor(stack!.workerEnv);
+
+      expect(await exit).toBe(0);
+      expect(out.stderr).toContain('Temporal снова отвечает');
+      expect(out.stdout).toMatch(/выплачено 3/);
+      expect([...ledgerPayouts(stack!, references).values()]).toEqual([1, 1, 1]);
+    },
+    TIMEOUT_300S,
+  );
 });

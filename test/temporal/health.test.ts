@@ -8,6 +8,11 @@ import { startScratchPostgres, type ScratchPostgres } from '../harness/postgres'
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 import { killHard, readyAt, spawnWorkerProcess } from '../harness/worker-process';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_150S = underLoad(150_000);
+const TIMEOUT_300S = underLoad(300_000);
 
 function sample(text: string, series: string): number | undefined {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
@@ -79,43 +84,47 @@ describe("a worker's health", () => {
     expect((await readyAt(port)).status).toBe(200);
   });
 
-  it('turns not ready, and stays live and scraped, when its Temporal server goes away', async () => {
-    // A server of its own, so stopping it leaves the other suites' server alone.
-    const dir = mkdtempSync(join(tmpdir(), 'payrun-health-temporal-'));
-    const own = await startDevServer({
-      dbFile: join(dir, 'temporal.db'),
-      logFile: join(dir, 'temporal.log'),
-    });
-    let stopped = false;
-    try {
-      const port = await freePort();
-      children.push(
-        spawnWorkerProcess({
-          ...stack.workerEnv,
-          TEMPORAL_ADDRESS: own.address,
-          PAYRUN_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
-        }),
-      );
-      await waitFor(async () => (await readyAt(port)).status === 200, 120_000, 'the worker ready');
-      await own.stop();
-      stopped = true;
-      const stoppedAt = Date.now();
-      let ready = await readyAt(port);
-      // The worker asks the server who polls every 5 s; an unanswered question turns it not ready.
-      await waitFor(
-        async () => (ready = await readyAt(port)).status === 503,
-        150_000,
-        'the worker not ready',
-      );
-      process.stderr.write(
-        `[health] not ready ${Date.now() - stoppedAt} ms after its server stopped: ${ready.reasons.join('; ')}\n`,
-      );
-      // Said by the question that failed (bounded), not by the staleness limit of a question that hung.
-      expect(ready.reasons).toContainEqual(expect.stringMatching(/^the server did not say who polls /));
-      expect((await get(port, '/live')).status).toBe(200);
-      expect((await get(port, '/metrics')).status).toBe(200);
-    } finally {
-      if (!stopped) await own.stop();
-    }
-  }, 300_000);
+  it(
+    'turns not ready, and stays live and scraped, when its Temporal server goes away',
+    async () => {
+      // A server of its own, so stopping it leaves the other suites' server alone.
+      const dir = mkdtempSync(join(tmpdir(), 'payrun-health-temporal-'));
+      const own = await startDevServer({
+        dbFile: join(dir, 'temporal.db'),
+        logFile: join(dir, 'temporal.log'),
+      });
+      let stopped = false;
+      try {
+        const port = await freePort();
+        children.push(
+          spawnWorkerProcess({
+            ...stack.workerEnv,
+            TEMPORAL_ADDRESS: own.address,
+            PAYRUN_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
+          }),
+        );
+        await waitFor(async () => (await readyAt(port)).status === 200, 120_000, 'the worker ready');
+        await own.stop();
+        stopped = true;
+        const stoppedAt = Date.now();
+        let ready = await readyAt(port);
+        // The worker asks the server who polls every 5 s; an unanswered question turns it not ready.
+        await waitFor(
+          async () => (ready = await readyAt(port)).status === 503,
+          TIMEOUT_150S,
+          'the worker not ready',
+        );
+        process.stderr.write(
+          `[health] not ready ${Date.now() - stoppedAt} ms after its server stopped: ${ready.reasons.join('; ')}\n`,
+        );
+        // Said by the question that failed (bounded), not by the staleness limit of a question that hung.
+        expect(ready.reasons).toContainEqual(expect.stringMatching(/^the server did not say who polls /));
+        expect((await get(port, '/live')).status).toBe(200);
+        expect((await get(port, '/metrics')).status).toBe(200);
+      } finally {
+        if (!stopped) await own.stop();
+      }
+    },
+    TIMEOUT_300S,
+  );
 });

@@ -9,6 +9,12 @@ import { writePolicy } from '../../src/policy/generate';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox';
 import { postgresAvailable, startScratchPostgres, type ScratchPostgres } from '../harness/postgres';
 import { waitFor } from '../harness/wait';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_180S = underLoad(180_000);
+const TIMEOUT_240S = underLoad(240_000);
+const TIMEOUT_600S = underLoad(600_000);
 
 /**
  * The Helm chart's pods as processes (no cluster here): each Deployment's container started with exactly the
@@ -115,7 +121,7 @@ const RUN = postgresAvailable();
     objects = parseAllDocuments(rendered)
       .map((d) => d.toJS() as Rendered | null)
       .filter((o): o is Rendered => o !== null);
-  }, 180_000);
+  }, TIMEOUT_180S);
 
   afterAll(async () => {
     await Promise.all(running.map((r) => stop(r.child)));
@@ -201,46 +207,50 @@ const RUN = postgresAvailable();
     );
   }
 
-  it('the migration hook prepares the store, then worker, ingress, console, codec server and watcher pass every probe', async () => {
-    const migrate = objects.find(
-      (o) => o.kind === 'Job' && o.metadata.name.endsWith('-batch-store-migrate'),
-    )!;
-    const hook = await start('batch-store-migrate', migrate.spec.template.spec.containers[0]!);
-    await waitFor(async () => hook.child.exitCode !== null, 120_000, 'the migration hook to end');
-    expect({ exit: hook.child.exitCode, output: hook.output() }).toEqual({
-      exit: 0,
-      output: expect.any(String),
-    });
+  it(
+    'the migration hook prepares the store, then worker, ingress, console, codec server and watcher pass every probe',
+    async () => {
+      const migrate = objects.find(
+        (o) => o.kind === 'Job' && o.metadata.name.endsWith('-batch-store-migrate'),
+      )!;
+      const hook = await start('batch-store-migrate', migrate.spec.template.spec.containers[0]!);
+      await waitFor(async () => hook.child.exitCode !== null, 120_000, 'the migration hook to end');
+      expect({ exit: hook.child.exitCode, output: hook.output() }).toEqual({
+        exit: 0,
+        output: expect.any(String),
+      });
 
-    const deployments = objects.filter((o) => o.kind === 'Deployment');
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(
-      ['codec-server', 'console', 'ingress', 'watcher', 'worker'].map((n) => `r1-payrun-${n}`),
-    );
-    const started = [];
-    for (const d of deployments) {
-      const c = d.spec.template.spec.containers[0]!;
-      started.push({ r: await start(d.metadata.name, c), c });
-    }
-    for (const { r, c } of started)
-      for (const [kind, probe] of Object.entries({
-        startup: c.startupProbe,
-        readiness: c.readinessProbe,
-        liveness: c.livenessProbe,
-      })) {
-        if (!probe) continue;
-        await waitFor(
-          async () => {
-            if (r.child.exitCode !== null)
-              throw new Error(
-                `${r.name} exited ${r.child.exitCode} before its ${kind} probe passed:\n${r.output()}`,
-              );
-            return passes(c, probe);
-          },
-          240_000,
-          `${r.name}'s ${kind} probe (${JSON.stringify(probe)})`,
-        );
+      const deployments = objects.filter((o) => o.kind === 'Deployment');
+      expect(deployments.map((d) => d.metadata.name).sort()).toEqual(
+        ['codec-server', 'console', 'ingress', 'watcher', 'worker'].map((n) => `r1-payrun-${n}`),
+      );
+      const started = [];
+      for (const d of deployments) {
+        const c = d.spec.template.spec.containers[0]!;
+        started.push({ r: await start(d.metadata.name, c), c });
       }
-  }, 600_000);
+      for (const { r, c } of started)
+        for (const [kind, probe] of Object.entries({
+          startup: c.startupProbe,
+          readiness: c.readinessProbe,
+          liveness: c.livenessProbe,
+        })) {
+          if (!probe) continue;
+          await waitFor(
+            async () => {
+              if (r.child.exitCode !== null)
+                throw new Error(
+                  `${r.name} exited ${r.child.exitCode} before its ${kind} probe passed:\n${r.output()}`,
+                );
+              return passes(c, probe);
+            },
+            TIMEOUT_240S,
+            `${r.name}'s ${kind} probe (${JSON.stringify(probe)})`,
+          );
+        }
+    },
+    TIMEOUT_600S,
+  );
 });
 
 const stop = (child: ChildProcess) =>

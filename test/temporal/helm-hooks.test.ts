@@ -2,6 +2,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
+const TIMEOUT_240S = underLoad(240_000);
 
 // The Helm chart's temporal-setup Job (deploy/helm/payrun/templates/temporal-setup-job.yaml), its script run
 // as rendered, with the Job's environment, by the same Temporal CLI against this run's real Temporal server:
@@ -88,29 +93,37 @@ function registered(namespace: string): Record<string, string> {
   );
 }
 
-test('the setup Job creates a missing namespace, registers the search attributes, and passes again on upgrade', async () => {
-  const namespace = `helm-hook-${process.pid}-${Date.now().toString(36)}`;
-  const job = renderSetupJob([`temporal.address=${temporalAddress()}`, `temporal.namespace=${namespace}`]);
+test(
+  'the setup Job creates a missing namespace, registers the search attributes, and passes again on upgrade',
+  async () => {
+    const namespace = `helm-hook-${process.pid}-${Date.now().toString(36)}`;
+    const job = renderSetupJob([`temporal.address=${temporalAddress()}`, `temporal.namespace=${namespace}`]);
 
-  const install = await runJob(job);
-  expect(install.stderr).not.toMatch(/could not be registered/);
-  expect(install.code).toBe(0);
-  expect(registered(namespace)).toEqual(SEARCH_ATTRIBUTES);
+    const install = await runJob(job);
+    expect(install.stderr).not.toMatch(/could not be registered/);
+    expect(install.code).toBe(0);
+    expect(registered(namespace)).toEqual(SEARCH_ATTRIBUTES);
 
-  const upgrade = await runJob(job); // every helm upgrade runs the hook again
-  expect(upgrade.code).toBe(0);
-  expect(registered(namespace)).toEqual(SEARCH_ATTRIBUTES);
-}, 240_000);
+    const upgrade = await runJob(job); // every helm upgrade runs the hook again
+    expect(upgrade.code).toBe(0);
+    expect(registered(namespace)).toEqual(SEARCH_ATTRIBUTES);
+  },
+  TIMEOUT_240S,
+);
 
-test('without createNamespace a missing namespace stops the install, naming it', async () => {
-  const namespace = `helm-missing-${process.pid}-${Date.now().toString(36)}`;
-  const job = renderSetupJob([
-    `temporal.address=${temporalAddress()}`,
-    `temporal.namespace=${namespace}`,
-    'temporal.setup.createNamespace=false',
-    'temporal.setup.attempts=2',
-  ]);
-  const run = await runJob(job);
-  expect(run.code).toBe(1);
-  expect(run.stderr).toContain(`could not be registered in namespace ${namespace}`);
-}, 120_000);
+test(
+  'without createNamespace a missing namespace stops the install, naming it',
+  async () => {
+    const namespace = `helm-missing-${process.pid}-${Date.now().toString(36)}`;
+    const job = renderSetupJob([
+      `temporal.address=${temporalAddress()}`,
+      `temporal.namespace=${namespace}`,
+      'temporal.setup.createNamespace=false',
+      'temporal.setup.attempts=2',
+    ]);
+    const run = await runJob(job);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`could not be registered in namespace ${namespace}`);
+  },
+  TIMEOUT_120S,
+);

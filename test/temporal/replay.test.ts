@@ -5,6 +5,10 @@ import { bundleWorkflowCode, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
 import { HISTORIES_DIR, replayDataConverter, replayRecordedHistories } from '../harness/replay';
+import { underLoad } from '../harness/budget';
+
+// Timeouts: what the work needs on a quiet machine, stretched by the load (test/harness/budget.ts).
+const TIMEOUT_120S = underLoad(120_000);
 
 /** issue 12's budget: a self-employed card payout that succeeds (verdict cached) in at most 20 events. */
 const LEAN_PAYOUT_EVENTS = 20;
@@ -63,23 +67,27 @@ describe('recorded workflow histories replay with the current workflow code', ()
     expect(outcomes.length).toBeGreaterThan(0);
   });
 
-  it('fails to replay the recorded payout with a changed payout workflow', async () => {
-    const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-    const workflowBundle = await bundleWorkflowCode({
-      workflowsPath: require.resolve('../harness/changed-payout-workflow'),
-      logger: quiet,
-      ...BUNDLE_OPTIONS,
-    });
-    const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
-      workflowId: string;
-    };
-    const history = temporal.api.history.v1.History.fromObject(recorded);
-    await expect(
-      Worker.runReplayHistory(
-        { workflowBundle, dataConverter: replayDataConverter() },
-        history,
-        recorded.workflowId,
-      ),
-    ).rejects.toBeInstanceOf(DeterminismViolationError);
-  }, 120_000);
+  it(
+    'fails to replay the recorded payout with a changed payout workflow',
+    async () => {
+      const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+      const workflowBundle = await bundleWorkflowCode({
+        workflowsPath: require.resolve('../harness/changed-payout-workflow'),
+        logger: quiet,
+        ...BUNDLE_OPTIONS,
+      });
+      const recorded = JSON.parse(readFileSync(join(HISTORIES_DIR, 'payout-succeeded.json'), 'utf8')) as {
+        workflowId: string;
+      };
+      const history = temporal.api.history.v1.History.fromObject(recorded);
+      await expect(
+        Worker.runReplayHistory(
+          { workflowBundle, dataConverter: replayDataConverter() },
+          history,
+          recorded.workflowId,
+        ),
+      ).rejects.toBeInstanceOf(DeterminismViolationError);
+    },
+    TIMEOUT_120S,
+  );
 });
