@@ -3,7 +3,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_STAMP := node_modules/.payrun-installed
 
-.PHONY: help setup hooks temporal-cli build typecheck lint test test-fast test-large test-chaos test-prod demo clean
+.PHONY: help setup hooks temporal-cli build typecheck lint test test-fast test-large bench-budget test-chaos test-prod demo clean
 
 help:
 	@echo "make test   - install what is missing, then typecheck, lint and the whole test suite"
@@ -68,6 +68,14 @@ test: setup typecheck lint
 test-large: setup
 	PAYRUN_LARGE_BATCH_ROWS=10000 npx jest --ci --selectProjects temporal --testPathPatterns batch-large
 	node -r ./test/harness/ts-register.js bench/large.ts 10000
+
+# The cost budget (docs/performance.md): 300 rows on the instant bank with approvals on, the ceiling and
+# payrun alternated three times; fails when a payout that is not a person's first has more than 20 events
+# or payrun's median CPU per row is over the budget's multiple of the ceiling's. Not part of `make test`:
+# it measures the machine as much as the code (run it on a quiet one; about 5 minutes).
+bench-budget: setup
+	node -r ./test/harness/ts-register.js bench/compare.ts --rows 300 --in-flight 50 --profile instant \
+		--only ceiling,payrun --runs 3 --budget
 
 # The chaos run (docs/reliability.md): 250 rows through worker SIGKILLs, a dev-server restart and bank and
 # webhook faults. PAYRUN_CHAOS_* variables change the row count, kills and fault rates.

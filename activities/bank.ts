@@ -25,6 +25,8 @@ export interface CreatePayoutInput {
   runKey: string;
   request: PayoutRequest;
   batchId?: string;
+  /** The payout waits for no confirmation_payout (said in the session's metadata for the ingress). */
+  endsAtResult?: boolean;
   /**
    * The verdict a taxpayerVerdict signal claimed allows paying: believed only if the taxpayer workflow
    * itself holds a fresh verdict that allows it, read here before the create (no history event of its own).
@@ -91,7 +93,8 @@ export function createBankActivities({ bank, payer, client, taskQueue }: BankAct
             VERDICT_UNCONFIRMED,
           );
       }
-      const call = payoutCall(input.request, { workflowId: input.workflowId, batchId: input.batchId }, payer);
+      const { workflowId, batchId, endsAtResult } = input;
+      const call = payoutCall(input.request, { workflowId, batchId, endsAtResult }, payer);
       const opts = { idempotencyKey: idempotencyKey('po', input.workflowId, input.runKey), ...once() };
       const res = await callBank('create payout', () =>
         call.method === 'initPayoutFiscalization'

@@ -76,7 +76,7 @@ export function payoutMethodBlock(request: PayoutRequest): PaymentMethodParams {
  */
 export function buildPayoutParams(
   request: PayoutRequest,
-  routing: { workflowId: string; batchId?: string },
+  routing: { workflowId: string; batchId?: string; endsAtResult?: boolean },
 ): InitPayoutParams {
   const { recipient } = request;
   const metadata: { [METADATA_KEY]: PayrunMetadata } = {
@@ -84,6 +84,7 @@ export function buildPayoutParams(
       workflow_id: routing.workflowId,
       reference: request.reference,
       ...(routing.batchId ? { batch_id: routing.batchId } : {}),
+      ...(routing.endsAtResult ? { ends_at_result: true as const } : {}),
       ...(request.metadata !== undefined ? { user: request.metadata } : {}),
     },
   };
@@ -137,7 +138,7 @@ export type PayoutCall =
 
 export function payoutCall(
   request: PayoutRequest,
-  routing: { workflowId: string; batchId?: string },
+  routing: { workflowId: string; batchId?: string; endsAtResult?: boolean },
   payer: PayerConfig,
 ): PayoutCall {
   const params = buildPayoutParams(request, routing);

@@ -18,21 +18,26 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal as proto } from '@temporalio/proto';
 import type { WorkerOptions } from '@temporalio/worker';
 import { startDevServer } from '../src/devserver';
 import { SANDBOX_PROFILES, type SandboxOptions, type SandboxProfile } from '../src/sandbox';
-import { batchProgressQuery } from '../workflows/batch/contract';
+import { approveBatchUpdate, batchProgressQuery } from '../workflows/batch/contract';
+import { taxpayerVerdictSignal } from '../workflows/taxpayer/contract';
+import { batchDecision } from '../test/harness/approvals';
+import { countHistories, type HistoryCounts } from './history-sample';
 import { payoutWorkflowId } from '../workflows/payout/contract';
 import {
   batchCsv,
   batchHandle,
   batchTestPaths,
   dropAndSubmit,
+  freshInn,
   ledgerPayouts,
   uniquePrefix,
+  waitForProgress,
 } from '../test/harness/batches';
 import type { Stack } from '../test/harness/stack';
 import type { BatchPaths } from '../src/batch/services/config';
@@ -47,6 +52,21 @@ export function processCpuSeconds(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** CPU seconds every process on the machine has used (user, nice, system, irq, softirq, steal of /proc/stat). */
+export function machineCpuSeconds(): number {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).map(Number);
+    return (f[1]! + f[2]! + f[3]! + f[6]! + f[7]! + f[8]!) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Cores the rest of the machine kept busy on average: its CPU over a span less what we measured ourselves. */
+export function othersCores(machineCpuS: number, oursMs: number, spanMs: number): number {
+  return Math.round((Math.max(0, machineCpuS * 1000 - oursMs) / spanMs) * 100) / 100;
 }
 
 /** A line of /proc/<pid>/status in bytes (Linux); 0 where it cannot be read. */
@@ -144,8 +164,12 @@ export interface BatchBenchOptions {
   sandbox?: Partial<SandboxOptions>;
   /** The Temporal server's pid, for its CPU (startBenchTemporal().pid). */
   serverPid?: number;
-  /** How many payout histories to count events in (spread over the file); default 20. */
-  historySample?: number;
+  /** How many payout histories to count events in (spread over the file), or 'all'; default 20. */
+  historySample?: number | 'all';
+  /** Approvals on, as production runs: the batch waits for an approver's signed approval. Default off. */
+  approvals?: boolean;
+  /** The self-employed rows spread over this many persons; 1 (default): every one the sandbox's test person. */
+  people?: number;
   /** 0 or absent: the in-process worker; N: N `payrun worker` processes (always encrypting). */
   workerProcesses?: number;
   /** Tuning of the in-process worker (the sweep in docs/performance.md). */
@@ -176,33 +200,43 @@ export interface BatchBenchResult {
   lastRunHistoryBytes: number | undefined;
   /** Runs of the batch workflow: 1 + the times it continued as new. */
   batchRuns: number;
-  /** Average history events of the sampled payouts: all, self-employed rows, plain rows. */
-  eventsPerPayout: { all: number; selfEmployed: number; plain: number };
+  /** The 1-minute load average when the batch was submitted and when it finished. */
+  load: [number, number];
+  /** Cores other processes (not this one, its worker processes or the server) kept busy meanwhile. */
+  othersCores: number;
+  /** History events of the counted payouts: averages per kind of row, the longest, and any over budget. */
+  eventsPerPayout: HistoryCounts;
 }
 
-const average = (xs: number[]) =>
-  xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : 0;
-
-/** Event counts of `sample` payout histories, in pairs spread over the file (a self-employed row, then a plain one). */
-async function payoutEvents(stack: Stack, references: string[], sample: number) {
-  const pairs = Math.max(1, Math.floor(sample / 2));
-  const picked = new Set<number>();
-  for (let k = 0; k < pairs; k++) {
-    const i = Math.floor((k * references.length) / pairs / 2) * 2;
-    picked.add(i);
-    if (i + 1 < references.length) picked.add(i + 1);
+/** Event counts of payout histories: every one with `'all'`, else `sample` in pairs spread over the file. */
+async function payoutEvents(
+  stack: Stack,
+  references: string[],
+  sample: number | 'all',
+  selfEmployed: (i: number) => boolean,
+) {
+  let picked = references.map((_, i) => i);
+  if (sample !== 'all') {
+    const pairs = Math.max(1, Math.floor(sample / 2));
+    const chosen = new Set<number>();
+    for (let k = 0; k < pairs; k++) {
+      const i = Math.floor((k * references.length) / pairs / 2) * 2;
+      chosen.add(i);
+      if (i + 1 < references.length) chosen.add(i + 1);
+    }
+    picked = [...chosen];
   }
-  const lengths = await Promise.all(
-    [...picked].map(async (i) => ({
-      selfEmployed: i % 2 === 0,
-      n: (await stack.client.workflow.getHandle(payoutWorkflowId(references[i]!)).describe()).historyLength,
-    })),
+  return countHistories(
+    stack.client,
+    picked.map((i) => payoutWorkflowId(references[i]!)),
+    (k) => selfEmployed(picked[k]!),
+    taxpayerVerdictSignal.name,
   );
-  return {
-    all: average(lengths.map((l) => l.n)),
-    selfEmployed: average(lengths.filter((l) => l.selfEmployed).map((l) => l.n)),
-    plain: average(lengths.filter((l) => !l.selfEmployed).map((l) => l.n)),
-  };
+}
+
+/** Row i's tax number: even rows are self-employed, spread over `people` persons (1: the sandbox's one). */
+export function benchInn(i: number, people: number): string | undefined {
+  return people <= 1 ? undefined : freshInn(1 + ((i / 2) % people));
 }
 
 /** One batch through the whole of payrun; needs startBenchTemporal() (or the test harness) first. */
@@ -232,7 +266,8 @@ export async function runBatchSequence(
   const stack = await startStack({
     // Every row pays the sandbox's one test person: their yearly cap is lifted so a large run is not
     // refused as limit_exceeded (the reservation is still made and measured, on one busy ledger).
-    policy: { ...NO_APPROVALS, self_employed_yearly_cap: '100 000 000 000,00' },
+    // With approvals the policy's defaults: submitted files wait for an approver (production's rule).
+    policy: { ...(opts.approvals ? {} : NO_APPROVALS), self_employed_yearly_cap: '100 000 000 000,00' },
     ...(codec ? {} : { dataConverterOverride: {} }),
     sandbox: { ...opts.sandbox, accounts: { initialDepositKopecks: deposit, ...opts.sandbox?.accounts } },
     ...(processes > 0 ? { inProcessWorker: false } : {}),
@@ -278,7 +313,15 @@ async function payOneBatch(
     const p = uniquePrefix();
     const references = Array.from({ length: rows }, (_, i) => `${p}-${String(i).padStart(6, '0')}`);
     // Half self-employed (one taxpayer check, then its cached verdict), half plain payouts.
-    const bytes = batchCsv(references.map((reference, i) => ({ reference, selfEmployed: i % 2 === 0 })));
+    const people = opts.people ?? 1;
+    const bytes = batchCsv(
+      references.map((reference, i) => {
+        const inn = i % 2 === 0 ? benchInn(i, people) : undefined;
+        return { reference, selfEmployed: i % 2 === 0, ...(inn ? { inn } : {}) };
+      }),
+    );
+    const loadBefore = loadavg()[0]!;
+    const machineStart = machineCpuSeconds();
     const started = Date.now();
     const cpuStart = process.cpuUsage();
     const workersCpuStart = workersCpuSeconds(workers);
@@ -286,6 +329,7 @@ async function payOneBatch(
     const r = await dropAndSubmit(stack, paths, `bench-${rows}.csv`, bytes, {
       batchOptions: { maxInFlight, payout: { pollAfterMs: 10_000 } },
     });
+    if (opts.approvals) await approve(stack, paths, r.batchId);
     const submittedMs = Date.now() - started;
     let firstPayoutMs: number | undefined;
     const watch = setInterval(() => {
@@ -297,6 +341,7 @@ async function payOneBatch(
     const cpu = process.cpuUsage(cpuStart);
     const processCpuS = (cpu.user + cpu.system) / 1e6 + workersCpuSeconds(workers) - workersCpuStart;
     const serverCpuS = processCpuSeconds(opts.serverPid) - serverCpuStart;
+    const machineCpuS = machineCpuSeconds() - machineStart;
     clearInterval(watch);
     workerPeakRss = Math.max(workerPeakRss, ...workers.map((w) => workerRss(w.pid)));
     const paid = [...ledgerPayouts(stack, references).values()];
@@ -316,16 +361,26 @@ async function payOneBatch(
       ...(workers.length ? { workerPeakRssMb: Math.round(workerPeakRss / 1_048_576) } : {}),
       cpuMsPerRow: Math.round((processCpuS * 1000) / rows),
       devServerCpuMsPerRow: Math.round((serverCpuS * 1000) / rows),
+      load: [Math.round(loadBefore * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
+      othersCores: othersCores(machineCpuS, (processCpuS + serverCpuS) * 1000, totalMs),
       counts: result.counts,
       ledgerExactlyOncePerRow: paid.length === rows && paid.every((n) => n === 1),
       lastRunHistoryLength: history.historyLength,
       lastRunHistoryBytes: history.historySize,
       batchRuns: progress.runs,
-      eventsPerPayout: await payoutEvents(stack, references, opts.historySample ?? 20),
+      eventsPerPayout: await payoutEvents(stack, references, opts.historySample ?? 20, (i) => i % 2 === 0),
     };
   } finally {
     clearInterval(sampler);
   }
+}
+
+/** An approver's signed approval of the batch, through the batch's Update as the CLI sends it. */
+async function approve(stack: Stack, paths: BatchPaths, batchId: string): Promise<void> {
+  const handle = batchHandle(stack, batchId);
+  await waitForProgress(handle, (p) => p.phase === 'awaiting_approval');
+  const signed = await batchDecision(stack, paths.dataDir, batchId, 'approver');
+  await handle.executeUpdate(approveBatchUpdate, { args: [signed] });
 }
 
 const workersCpuSeconds = (workers: ChildProcess[]) =>

@@ -10,11 +10,19 @@
  * The ceiling and payrun lines each get a fresh dev server with the same settings (a filling SQLite store
  * slows down, which would tax whichever line ran last).
  * Prints a markdown table: rows/s, CPU ms per row of this process (client, worker, sandbox, ingress)
- * and of the Temporal server (/proc), events per payout (sampled histories), the ledger check, and
- * the ratios payrun/naive and payrun/ceiling.
+ * and of the Temporal server (/proc), events per payout (every history counted), the ledger check, the
+ * load average and the CPU other processes took meanwhile, and the ratios payrun/naive and payrun/ceiling.
+ * The contenders alternate (run 1 naive → ceiling → payrun, run 2 the reverse…), so a machine that grows
+ * busier taxes each in turn. Approvals are on, as production runs (`--no-approvals` for the old figure).
  *
- *   node -r ./test/harness/ts-register.js bench/compare.ts [--rows 1000] [--in-flight 50]
- *        [--profile instant|realistic|both] [--runs 1] [--no-codec]
+ *   node -r ./test/harness/ts-register.js bench/compare.ts [--rows 1000] [--in-flight 50[,100,200]]
+ *        [--profile instant|realistic|both] [--runs 1] [--people 1[,50]] [--only ceiling,payrun]
+ *        [--no-codec] [--no-approvals] [--budget]
+ *
+ * `--people N`: the self-employed rows spread over N persons (1: all on the sandbox's one test person,
+ * concentrated on one ledger). `--budget` (make bench-budget) exits 1 when a payout that is not a
+ * person's first exceeds 20 events, or payrun's median CPU per row over the runs exceeds the ceiling's
+ * times the budget docs/performance.md states.
  *
  * PAYRUN_TEMPORAL_ADDRESS: use that server instead of starting a dev server (its CPU is read when
  * its process is ours). LOG_LEVEL defaults to warn here: per-call info logs would be priced into
@@ -23,6 +31,9 @@
 process.env.LOG_LEVEL ??= 'warn';
 
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,7 +54,15 @@ import {
 import { BUNDLE_OPTIONS } from '../src/temporal/worker-options';
 import { TEST_PAYER } from '../test/harness/stack';
 import { connectClient, startTestWorker } from '../test/harness/temporal';
-import { processCpuSeconds, runBatchBench, startBenchTemporal } from './batch';
+import {
+  benchInn,
+  machineCpuSeconds,
+  othersCores,
+  processCpuSeconds,
+  runBatchBench,
+  startBenchTemporal,
+} from './batch';
+import { countHistories, EVENTS_BUDGET, type HistoryCounts } from './history-sample';
 import {
   bareEventSignal,
   type BareActivities,
@@ -63,7 +82,13 @@ interface Line {
   rowsPerSecond: number;
   oursCpuMsPerRow: number;
   serverCpuMsPerRow: number;
-  events?: { all: number; selfEmployed: number; plain: number };
+  events?: HistoryCounts;
+  approvals: boolean;
+  people: number;
+  /** The 1-minute load average when the line started and ended. */
+  load: [number, number];
+  /** Cores other processes (not this one, not its Temporal server) kept busy meanwhile, on average. */
+  othersCores: number;
   paid: number;
   /** Exactly one ledger payout per row. */
   ledgerOk: boolean;
@@ -73,6 +98,8 @@ interface Settings {
   rows: number;
   inFlight: number;
   codec: boolean;
+  approvals: boolean;
+  people: number;
   serverPid: number | undefined;
 }
 
@@ -83,10 +110,14 @@ const POLL_AFTER_MS = 10_000;
 const STALL_MS = 180_000;
 
 /** The rows bench/batch.ts's file holds, as the CSV loader reads them: half self-employed, one tax number. */
-function benchRows(prefix: string, n: number): PayoutRequest[] {
+function benchRows(prefix: string, n: number, people: number): PayoutRequest[] {
   return Array.from({ length: n }, (_, i) => ({
     reference: `${prefix}-${String(i).padStart(6, '0')}`,
-    recipient: { lastName: 'Ivanova', firstName: 'Anna', taxReference: TEST_INNS.SELF_EMPLOYED_LINKED },
+    recipient: {
+      lastName: 'Ivanova',
+      firstName: 'Anna',
+      taxReference: (i % 2 === 0 && benchInn(i, people)) || TEST_INNS.SELF_EMPLOYED_LINKED,
+    },
     method: { type: 'card' as const, cardNumber: TEST_CARDS.SUCCESS },
     amount: 150_000,
     currency: 'rub' as const,
@@ -259,26 +290,43 @@ async function pool<T>(items: T[], lanes: number, label: string, fn: (item: T) =
   }
 }
 
-/** Times fn: wall clock, this process's CPU and the Temporal server's CPU. */
-async function measured(serverPid: number | undefined, fn: () => Promise<void>) {
+interface Measured {
+  totalMs: number;
+  oursCpuMs: number;
+  serverCpuMs: number;
+  load: [number, number];
+  othersCores: number;
+}
+
+/** Times fn: wall clock, this process's CPU, the Temporal server's, and what every other process took. */
+async function measured(serverPid: number | undefined, fn: () => Promise<void>): Promise<Measured> {
+  const loadBefore = loadavg()[0]!;
   const started = Date.now();
   const cpu = process.cpuUsage();
   const server = processCpuSeconds(serverPid);
+  const machine = machineCpuSeconds();
   await fn();
   const used = process.cpuUsage(cpu);
+  const totalMs = Date.now() - started;
+  const oursCpuMs = (used.user + used.system) / 1000;
+  const serverCpuMs = (processCpuSeconds(serverPid) - server) * 1000;
   return {
-    totalMs: Date.now() - started,
-    oursCpuMs: (used.user + used.system) / 1000,
-    serverCpuMs: (processCpuSeconds(serverPid) - server) * 1000,
+    totalMs,
+    oursCpuMs,
+    serverCpuMs,
+    load: [round1(loadBefore), round1(loadavg()[0]!)],
+    othersCores: othersCores(machineCpuSeconds() - machine, oursCpuMs + serverCpuMs, totalMs),
   };
 }
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
 
 function line(
   run: number,
   profile: SandboxProfile,
   what: What,
   s: Settings,
-  m: { totalMs: number; oursCpuMs: number; serverCpuMs: number },
+  m: Measured,
   rest: Pick<Line, 'paid' | 'ledgerOk' | 'events'>,
 ): Line {
   return {
@@ -287,6 +335,10 @@ function line(
     what,
     rows: s.rows,
     inFlight: s.inFlight,
+    approvals: s.approvals,
+    people: s.people,
+    load: m.load,
+    othersCores: m.othersCores,
     totalMs: m.totalMs,
     rowsPerSecond: Math.round((s.rows / m.totalMs) * 10_000) / 10,
     oursCpuMsPerRow: Math.round(m.oursCpuMs / s.rows),
@@ -301,7 +353,7 @@ function line(
 async function runNaive(run: number, profile: SandboxProfile, s: Settings): Promise<Line> {
   const b = await startBank(profile);
   try {
-    const rows = benchRows(`naive${randomUUID().slice(0, 8)}`, s.rows);
+    const rows = benchRows(`naive${randomUUID().slice(0, 8)}`, s.rows, s.people);
     let paid = 0;
     /** The event, or after POLL_AFTER_MS without it the session as session/status shows it once it got there. */
     const waitFor = async (sessionId: string, type: string, done: (x: PaymentSession) => boolean) => {
@@ -388,7 +440,7 @@ async function runCeiling(
     dataConverterOverride: override,
   });
   try {
-    const rows = benchRows(`bare${randomUUID().slice(0, 8)}`, s.rows);
+    const rows = benchRows(`bare${randomUUID().slice(0, 8)}`, s.rows, s.people);
     const ids = rows.map((r) => `bare-${r.reference}`);
     let paid = 0;
     const m = await measured(s.serverPid, () =>
@@ -408,7 +460,7 @@ async function runCeiling(
     );
     if (failures.length)
       throw new Error(`ceiling: ${failures.length} signals failed, e.g. ${String(failures[0])}`);
-    const events = await historyEvents((id) => client.workflow.getHandle(id).describe(), ids);
+    const events = await countHistories(client, ids, (i) => i % 2 === 0);
     return line(run, profile, 'ceiling', s, m, {
       paid,
       ledgerOk: b.ledgerOk(rows.map((r) => r.reference)),
@@ -421,29 +473,6 @@ async function runCeiling(
   }
 }
 
-/** Average event count of 20 histories spread over the rows (pairs: a self-employed row, then a plain one). */
-async function historyEvents(
-  describe: (id: string) => Promise<{ historyLength: number }>,
-  ids: string[],
-): Promise<{ all: number; selfEmployed: number; plain: number }> {
-  const picked = new Set<number>();
-  for (let k = 0; k < 10; k++) {
-    const i = Math.floor((k * ids.length) / 20) * 2;
-    picked.add(i);
-    if (i + 1 < ids.length) picked.add(i + 1);
-  }
-  const got = await Promise.all(
-    [...picked].map(async (i) => ({ se: i % 2 === 0, n: (await describe(ids[i]!)).historyLength })),
-  );
-  const avg = (xs: number[]) =>
-    xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : NaN;
-  return {
-    all: avg(got.map((g) => g.n)),
-    selfEmployed: avg(got.filter((g) => g.se).map((g) => g.n)),
-    plain: avg(got.filter((g) => !g.se).map((g) => g.n)),
-  };
-}
-
 async function runPayrun(run: number, profile: SandboxProfile, s: Settings): Promise<Line> {
   const r = await runBatchBench({
     rows: s.rows,
@@ -451,7 +480,11 @@ async function runPayrun(run: number, profile: SandboxProfile, s: Settings): Pro
     codec: s.codec,
     sandbox: { profile },
     serverPid: s.serverPid,
+    approvals: s.approvals,
+    people: s.people,
+    historySample: 'all',
   });
+
   const counts = r.counts as Record<string, number> | undefined;
   return {
     run,
@@ -464,6 +497,10 @@ async function runPayrun(run: number, profile: SandboxProfile, s: Settings): Pro
     oursCpuMsPerRow: r.cpuMsPerRow,
     serverCpuMsPerRow: s.serverPid === undefined ? NaN : r.devServerCpuMsPerRow,
     events: r.eventsPerPayout,
+    approvals: s.approvals,
+    people: s.people,
+    load: r.load,
+    othersCores: r.othersCores,
     // succeeded = paid; credited = paid and confirmed by confirmation_payout.
     paid: counts ? (counts.succeeded ?? 0) + (counts.credited ?? 0) : NaN,
     ledgerOk: r.ledgerExactlyOncePerRow,
@@ -479,33 +516,86 @@ const LABEL: Record<What, string> = {
 const num = (n: number) => (Number.isNaN(n) ? 'n/a' : String(n));
 const ratio = (a: number, b: number) => (b > 0 && !Number.isNaN(a) ? (a / b).toFixed(2) : 'n/a');
 
+/** Lines of one setting (profile, in flight, people) in one run. */
+const sameCase = (a: Line, b: Line) =>
+  a.run === b.run && a.profile === b.profile && a.inFlight === b.inFlight && a.people === b.people;
+const totalCpu = (l: Line) => l.oursCpuMsPerRow + l.serverCpuMsPerRow;
+
 export function markdown(lines: Line[]): string {
   const out = [
-    '| run | profile | what | rows/s | CPU ms/row: ours | CPU ms/row: Temporal | CPU ms/row: total | events/payout (self-employed / plain) | paid | 1 ledger payout/row | wall s |',
-    '| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |',
+    '| run | profile | in flight | people | approvals | what | rows/s | CPU ms/row: ours | CPU ms/row: Temporal | CPU ms/row: total | events/payout (self-employed / plain) | longest (not a first payout) | over 20 | paid | 1 ledger payout/row | wall s | load | other processes (cores) |',
+    '| --- | --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | --- | ---: | --- | ---: |',
   ];
   for (const l of lines) {
-    const ev = l.events ? `${l.events.all} (${l.events.selfEmployed} / ${l.events.plain})` : '—';
+    const e = l.events;
+    const ev = e ? `${e.all} (${e.selfEmployed} / ${e.plain})` : '—';
+    const over = e
+      ? `${e.overBudget}${Object.keys(e.overBudgetWhy).length ? ` ${JSON.stringify(e.overBudgetWhy)}` : ''}`
+      : '—';
     out.push(
-      `| ${l.run} | ${l.profile} | ${LABEL[l.what]} | ${l.rowsPerSecond} | ${l.oursCpuMsPerRow} | ${num(l.serverCpuMsPerRow)} | ${num(l.oursCpuMsPerRow + l.serverCpuMsPerRow)} | ${ev} | ${num(l.paid)}/${l.rows} | ${l.ledgerOk ? 'yes' : 'NO'} | ${(l.totalMs / 1000).toFixed(1)} |`,
+      `| ${l.run} | ${l.profile} | ${l.inFlight} | ${l.people} | ${l.approvals ? 'on' : 'off'} | ${LABEL[l.what]} | ${l.rowsPerSecond} | ${l.oursCpuMsPerRow} | ${num(l.serverCpuMsPerRow)} | ${num(totalCpu(l))} | ${ev} | ${e ? e.max : '—'} | ${over} | ${num(l.paid)}/${l.rows} | ${l.ledgerOk ? 'yes' : 'NO'} | ${(l.totalMs / 1000).toFixed(1)} | ${l.load[0]}→${l.load[1]} | ${l.othersCores} |`,
     );
   }
   out.push(
     '',
-    '| run | profile | rows/s payrun/naive | rows/s payrun/ceiling | CPU/row payrun/naive | CPU/row payrun/ceiling |',
-    '| --- | --- | ---: | ---: | ---: | ---: |',
+    '| run | profile | in flight | people | rows/s payrun/naive | rows/s payrun/ceiling | CPU/row payrun/naive | CPU/row payrun/ceiling |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  const total = (l: Line) => l.oursCpuMsPerRow + l.serverCpuMsPerRow;
   for (const l of lines.filter((x) => x.what === 'payrun')) {
-    const find = (w: What) => lines.find((x) => x.run === l.run && x.profile === l.profile && x.what === w);
+    const find = (w: What) => lines.find((x) => sameCase(x, l) && x.what === w);
     const naive = find('naive');
     const ceiling = find('ceiling');
     out.push(
-      `| ${l.run} | ${l.profile} | ${naive ? ratio(l.rowsPerSecond, naive.rowsPerSecond) : 'n/a'} | ${ceiling ? ratio(l.rowsPerSecond, ceiling.rowsPerSecond) : 'n/a'} | ${naive ? ratio(total(l), total(naive)) : 'n/a'} | ${ceiling ? ratio(total(l), total(ceiling)) : 'n/a'} |`,
+      `| ${l.run} | ${l.profile} | ${l.inFlight} | ${l.people} | ${naive ? ratio(l.rowsPerSecond, naive.rowsPerSecond) : 'n/a'} | ${ceiling ? ratio(l.rowsPerSecond, ceiling.rowsPerSecond) : 'n/a'} | ${naive ? ratio(totalCpu(l), totalCpu(naive)) : 'n/a'} | ${ceiling ? ratio(totalCpu(l), totalCpu(ceiling)) : 'n/a'} |`,
     );
   }
   return out.join('\n');
 }
+
+/** The CPU budget docs/performance.md states ("**1.6 × the ceiling's CPU per row**"): one figure, one place. */
+export function cpuBudget(
+  doc = readFileSync(join(__dirname, '..', 'docs', 'performance.md'), 'utf8'),
+): number {
+  const m = /\*\*(\d+(?:\.\d+)?) × the ceiling's CPU per row\*\*/.exec(doc);
+  if (!m) throw new Error("docs/performance.md states no budget as **N × the ceiling's CPU per row**");
+  return Number(m[1]);
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Why the runs break the budget (none: they keep it): events of any payrun line, median CPU ratio per case. */
+export function budgetBreaches(lines: Line[], budget: number): string[] {
+  const why: string[] = [];
+  const payrun = lines.filter((l) => l.what === 'payrun');
+  for (const l of payrun)
+    if (l.events && l.events.overBudget > 0)
+      why.push(
+        `run ${l.run} (${l.profile}, ${l.inFlight} in flight, ${l.people} people): ${l.events.overBudget} payouts over ${EVENTS_BUDGET} events (longest ${l.events.max}; ${JSON.stringify(l.events.overBudgetWhy)})`,
+      );
+  const cases = new Map<string, number[]>();
+  for (const l of payrun) {
+    const ceiling = lines.find((x) => sameCase(x, l) && x.what === 'ceiling');
+    if (!ceiling || l.profile !== 'instant') continue; // the budget is set on the instant bank
+    const key = `${l.profile}, ${l.inFlight} in flight, ${l.people} people`;
+    cases.set(key, [...(cases.get(key) ?? []), totalCpu(l) / totalCpu(ceiling)]);
+  }
+  for (const [key, ratios] of cases)
+    if (median(ratios) > budget)
+      why.push(
+        `${key}: payrun's CPU per row is ${median(ratios).toFixed(2)} × the ceiling's (median of ${ratios.length}), over the budget of ${budget} ×`,
+      );
+  if (payrun.length && cases.size === 0)
+    why.push('no instant-bank run with a ceiling beside it: nothing to judge');
+  return why;
+}
+
+const list =
+  (max: number) =>
+  (value: string): number[] =>
+    value.split(',').map((v) => positiveInt(max)(v.trim()));
 
 function positiveInt(max: number) {
   return (value: string): number => {
@@ -516,73 +606,104 @@ function positiveInt(max: number) {
   };
 }
 
+interface Opts {
+  rows: number;
+  inFlight: number[];
+  profile: string;
+  runs: number;
+  people: number[];
+  only: What[];
+  codec: boolean;
+  approvals: boolean;
+  budget: boolean;
+}
+
 async function main(): Promise<void> {
   const program = new Command('bench/compare.ts')
     .description('naive script vs bare Temporal vs payrun, same rows, same server settings, one window')
     .option('--rows <n>', 'rows per run', positiveInt(1_000_000), 1000)
-    .option('--in-flight <n>', 'rows at once, for all three', positiveInt(500), 50)
+    .option('--in-flight <n,…>', 'rows at once, for all three (a list runs each)', list(500), [50])
     .addOption(
       new Option('--profile <name>', 'sandbox timings (docs/sandbox.md)')
         .choices(['instant', 'realistic', 'both'])
         .default('both'),
     )
     .option('--runs <n>', 'repeat everything this many times', positiveInt(20), 1)
+    .option(
+      '--people <n,…>',
+      'self-employed rows spread over n persons (1: concentrated)',
+      list(100_000),
+      [1],
+    )
+    .option('--only <what,…>', 'contenders to run: naive, ceiling, payrun', (v) => v.split(',') as What[], [
+      'naive',
+      'ceiling',
+      'payrun',
+    ] as What[])
     .option('--no-codec', 'Temporal payloads unencrypted in the ceiling and payrun (payrun encrypts)')
+    .option('--no-approvals', 'payrun without approvals (production asks them)')
+    .option('--budget', 'exit 1 when payrun breaks the budget of docs/performance.md (make bench-budget)')
     .showHelpAfterError()
     .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
   program.parse();
-  const o = program.opts<{ rows: number; inFlight: number; profile: string; runs: number; codec: boolean }>();
+  const o = program.opts<Opts>();
   const profiles: SandboxProfile[] =
     o.profile === 'both' ? ['instant', 'realistic'] : [o.profile as SandboxProfile];
+  const budget = o.budget ? cpuBudget() : undefined;
 
   const lines: Line[] = [];
-  const settings = (serverPid: number | undefined): Settings => ({
-    rows: o.rows,
-    inFlight: o.inFlight,
-    codec: o.codec,
-    serverPid,
-  });
   // A fresh dev server (same settings) for each line that uses Temporal: the SQLite store slows as it
   // fills (Temporal's CPU per row rose ~60 % over 7 000 payouts in one server), which would tax
   // whichever line ran last. With PAYRUN_TEMPORAL_ADDRESS every line shares that one server.
-  const onServer = async (line: (s: Settings) => Promise<Line>): Promise<Line> => {
+  const onServer = async (s: Omit<Settings, 'serverPid'>, line: (s: Settings) => Promise<Line>) => {
     const temporal = await startBenchTemporal();
     if (temporal.pid === undefined)
       console.error('Temporal server process not found: its CPU is not measured (n/a)');
     try {
-      return await line(settings(temporal.pid));
+      return await line({ ...s, serverPid: temporal.pid });
     } finally {
       await temporal.stop();
     }
   };
-  {
-    const bundle = await bundleWorkflowCode({
-      workflowsPath: require.resolve('./compare-workflows'),
-      logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-      ...BUNDLE_OPTIONS,
-    });
-    for (let run = 1; run <= o.runs; run++) {
-      for (const profile of profiles) {
-        for (const what of ['naive', 'ceiling', 'payrun'] as const) {
-          const l =
-            what === 'naive'
-              ? await runNaive(run, profile, settings(undefined))
-              : what === 'ceiling'
-                ? await onServer((s) => runCeiling(run, profile, s, bundle))
-                : await onServer((s) => runPayrun(run, profile, s));
-          console.error(JSON.stringify(l));
-          lines.push(l);
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./compare-workflows'),
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+    ...BUNDLE_OPTIONS,
+  });
+  const order = (['naive', 'ceiling', 'payrun'] as const).filter((w) => o.only.includes(w));
+  for (let run = 1; run <= o.runs; run++)
+    for (const profile of profiles)
+      for (const inFlight of o.inFlight)
+        for (const people of o.people) {
+          const s = { rows: o.rows, inFlight, codec: o.codec, approvals: o.approvals, people };
+          // Alternated: a machine that grows busier (or quieter) through a run taxes each contender in turn.
+          for (const what of run % 2 ? order : [...order].reverse()) {
+            const l =
+              what === 'naive'
+                ? await runNaive(run, profile, { ...s, serverPid: undefined })
+                : what === 'ceiling'
+                  ? await onServer(s, (x) => runCeiling(run, profile, x, bundle))
+                  : await onServer(s, (x) => runPayrun(run, profile, x));
+            console.error(JSON.stringify(l));
+            lines.push(l);
+          }
         }
-      }
-    }
-  }
   console.log(
-    `\n${o.rows} rows, ${o.inFlight} in flight, ${o.codec ? 'payloads encrypted' : 'no codec'}, ${new Date().toISOString()}\n`,
+    `\n${o.rows} rows, ${o.codec ? 'payloads encrypted' : 'no codec'}, approvals ${o.approvals ? 'on' : 'off'}, ${new Date().toISOString()}\n`,
   );
   console.log(markdown(lines));
   if (lines.some((l) => !l.ledgerOk)) {
     console.error('a run paid some row other than exactly once (column "1 ledger payout/row")');
     process.exitCode = 1;
+  }
+  if (budget !== undefined) {
+    const breaches = budgetBreaches(lines, budget);
+    console.log(
+      breaches.length
+        ? `\nOVER BUDGET:\n- ${breaches.join('\n- ')}`
+        : `\nwithin budget (${EVENTS_BUDGET} events, ${budget} × the ceiling's CPU)`,
+    );
+    if (breaches.length) process.exitCode = 1;
   }
 }
 

@@ -59,9 +59,21 @@ export class RecentIds {
  */
 export class SessionOwners {
   private readonly owners: RecentMap<readonly string[]>;
+  /** Sessions whose payout waits for no confirmation_payout, as a signed event's metadata said. */
+  private readonly endingAtResult: RecentIds;
 
   constructor(capacity: number) {
     this.owners = new RecentMap(capacity);
+    this.endingAtResult = new RecentIds(capacity);
+  }
+
+  /** Its payout waits for no confirmation_payout: one needs no signal (it would only race the payout's end). */
+  endsAtResult(sessionId: string): boolean {
+    return this.endingAtResult.has(sessionId);
+  }
+
+  rememberEndsAtResult(sessionId: string): void {
+    this.endingAtResult.add(sessionId);
   }
 
   get(sessionId: string): readonly string[] {

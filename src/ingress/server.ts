@@ -12,6 +12,7 @@ import { readBodyLimited } from '../http/body';
 import { IngressMetrics, type Outcome } from './metrics';
 import { RecentIds, SessionOwners } from './recent';
 import { routeBankEvent } from './routing';
+import { endsAtResult } from '../routing/targets';
 import { buildBankEventSignal, malformedEventSignal } from './signal';
 
 export interface IngressOptions {
@@ -180,10 +181,20 @@ export function createIngress(opts: IngressOptions): Ingress {
     Object.assign(fields, { eventId: evt.id, eventType: evt.type, sessionId: evt.sessionId });
     if (!verified.ok && verified.reason === 'bad_shape') fields.shapeIssues = verified.issues;
     if (recent.has(evt.id)) return finish('duplicate');
+    // Its payout ends at the payment's result and waits for no credit confirmation (its session's signed
+    // metadata said so): answered as a late one, with no signal to race the payout's last workflow task.
+    if (evt.type === 'confirmation_payout' && evt.sessionId && sessionOwners.endsAtResult(evt.sessionId)) {
+      recent.add(evt.id);
+      fields.notAwaited = true;
+      return finish('late');
+    }
     try {
       const known = evt.sessionId ? sessionOwners.get(evt.sessionId) : [];
       const routed = await withinTemporalTimeout(() => routeBankEvent(opts.client, inbox, evt, known));
-      if (evt.sessionId && verified.ok) sessionOwners.remember(evt.sessionId, routed.delivered);
+      if (evt.sessionId && verified.ok) {
+        sessionOwners.remember(evt.sessionId, routed.delivered);
+        if (endsAtResult(evt.session)) sessionOwners.rememberEndsAtResult(evt.sessionId);
+      }
       metrics.signalsSent('workflow', routed.delivered.length);
       metrics.visibilityLookups(routed.lookups);
       if (routed.outcome === 'inbox') metrics.signalsSent('inbox');

@@ -35,6 +35,15 @@ export function payrunMetadataOf(metadata: unknown): PayrunMetadata | undefined 
  * (`acquiring_payments`) and their refunds (a refund request carries the refund workflow's
  * metadata). Deduplicated, in the order found.
  */
+/** The session's payout said it waits for no confirmation_payout (metadata `ends_at_result`, ours only). */
+export function endsAtResult(session: PaymentSession | undefined): boolean {
+  if (!session) return false;
+  const ours = [session.metadata, ...(session.payments ?? []).map((p) => p.metadata)]
+    .map(payrunMetadataOf)
+    .filter((m) => m !== undefined);
+  return ours.length > 0 && ours.every((m) => m.ends_at_result === true);
+}
+
 export function metadataTargets(session: PaymentSession | undefined): string[] {
   if (!session) return [];
   const found = new Set<string>();

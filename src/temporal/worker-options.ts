@@ -46,6 +46,8 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../worker/workflow
 export const PRELOADED_WORKFLOW_MODULES = [
   'zod',
   ...[
+    // How deep the sandbox's stack traces go: set before the SDK freezes its globals.
+    'shared/stack-depth',
     'shared/parse',
     'shared/bank-event-contract',
     'shared/operator-contract',

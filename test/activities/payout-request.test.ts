@@ -11,6 +11,7 @@ import {
   type PaymentSession,
 } from '../../src/bank';
 import type { PayerConfig } from '../../src/config';
+import { endsAtResult } from '../../src/routing/targets';
 import type { PayoutMethod, PayoutRequest } from '../../src/domain';
 import { TEST_CARDS, TEST_INNS, type RunningSandbox } from '../../src/sandbox';
 import { partnerKeys, PROJECT, silentLogger, startTestSandbox } from '../sandbox/signed-client';
@@ -144,6 +145,22 @@ describe('full_name and description', () => {
     expect(
       InitPayoutFiscalizationParamsSchema.safeParse(payoutCall(long, routing, payer).params).success,
     ).toBe(true);
+  });
+});
+
+describe('whether the payout waits for the credit confirmation', () => {
+  it('says it ends at the result only when asked, and the ingress reads it back from the echo', () => {
+    const request = row(METHODS.card, false);
+    const echo = (params: { metadata?: unknown }) => ({
+      id: 'ps_1',
+      payments: [{ id: 'po_1', metadata: JSON.stringify(params.metadata) }],
+    });
+    const ending = payoutCall(request, { ...routing, endsAtResult: true }, payer).params;
+    expect(endsAtResult(echo(ending) as never)).toBe(true);
+    const waiting = payoutCall(request, routing, payer).params;
+    expect(JSON.stringify(waiting.metadata)).not.toContain('ends_at_result');
+    expect(endsAtResult(echo(waiting) as never)).toBe(false);
+    expect(endsAtResult({ id: 'ps_2', payments: [{ id: 'po_2' }] } as never)).toBe(false);
   });
 });
 

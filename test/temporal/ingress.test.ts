@@ -243,6 +243,54 @@ describe('routing', () => {
     expect(recordsOf(view, idOf(bytes))).toBe(1);
   });
 
+  it('a confirmation_payout its payout does not wait for is answered without a signal; others are delivered', async () => {
+    const finished = (sessionId: string, target: string, endsAtResult: boolean) => ({
+      type: 'payment_finished',
+      session: {
+        id: sessionId,
+        status: 'accepted',
+        payments: [
+          {
+            id: `po_${sessionId}`,
+            status: 'succeeded',
+            metadata: {
+              payrun: {
+                workflow_id: target,
+                reference: 'R',
+                ...(endsAtResult ? { ends_at_result: true } : {}),
+              },
+            },
+          },
+        ],
+      },
+    });
+    const confirmation = (sessionId: string) => ({
+      type: 'confirmation_payout',
+      event: 'Payout accepted Central Bank',
+      event_date: '2025-05-14T10:00:00Z',
+      session_id: sessionId,
+    });
+    // The payout ends at the result (its session's signed metadata says so): the confirmation is answered
+    // 200 as late and never becomes a signal that would race the payout's last workflow task.
+    const ending = `payout-${randomUUID()}`;
+    const endingSession = `ps_${randomUUID()}`;
+    await startTarget(ending);
+    const result = raw(finished(endingSession, ending, true));
+    expect((await post(result)).body.outcome).toBe('delivered');
+    expect(await post(raw(confirmation(endingSession)))).toEqual({ status: 200, body: { outcome: 'late' } });
+    // One that waits for the credit (no flag, as every session created before it) still gets its confirmation.
+    const waiting = `payout-${randomUUID()}`;
+    const waitingSession = `ps_${randomUUID()}`;
+    await startTarget(waiting);
+    const waitingResult = raw(finished(waitingSession, waiting, false));
+    expect((await post(waitingResult)).body.outcome).toBe('delivered');
+    const credit = raw(confirmation(waitingSession));
+    expect((await post(credit)).body.outcome).toBe('delivered');
+    expect(await bankEventIdsOnceAtLeast(waiting, 2)).toEqual([idOf(waitingResult), idOf(credit)]);
+    // The ending payout's history holds its result and nothing after it.
+    expect(await bankEventIds(ending)).toEqual([idOf(result)]);
+  });
+
   it('finds a workflow by its PayrunSessionId when the metadata names none', async () => {
     const sessionId = `ps_${randomUUID()}`;
     const target = `payout-${randomUUID()}`;

@@ -445,7 +445,14 @@ export class PayoutRun extends PayoutRunState {
 
   private get createInput() {
     const { workflowId, firstExecutionRunId } = this.ids;
-    return { workflowId, runKey: firstExecutionRunId, request: this.request, batchId: this.input.batchId };
+    return {
+      workflowId,
+      runKey: firstExecutionRunId,
+      request: this.request,
+      batchId: this.input.batchId,
+      // Only a local activity's input, never compared on replay: no patch needed.
+      ...(this.opts.awaitCreditConfirmation ? {} : { endsAtResult: true }),
+    };
   }
 
   private confirmDeadlineFrom(t: number): number {
