@@ -137,8 +137,12 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: ConsoleContext): v
     },
   );
 
-  app.get<{ Querystring: { q?: string } }>('/search', async (req, reply) => {
-    const q = String(req.query.q ?? '')
+  app.get('/search', (req, reply) =>
+    reply.type('text/html; charset=utf-8').send(searchPage(ctx.page(req, reply), '')),
+  );
+  // Posted, never in the address: a surname or an INN in a URL is kept by the history and every proxy's log.
+  app.post<{ Body: { q?: string } }>('/search', { preHandler: app.csrfProtection }, async (req, reply) => {
+    const q = String(req.body?.q ?? '')
       .trim()
       .slice(0, 64);
     const page = ctx.page(req, reply);

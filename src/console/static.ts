@@ -49,7 +49,8 @@ progress { width: 100%; height: 1.5rem; }
   td.num { white-space: normal; }
   main, header { overflow-wrap: anywhere; }
   input, select, button { max-width: 100%; box-sizing: border-box; }
-  .stack { max-width: 100%; }
+  .stack, .dropzone { max-width: 100%; grid-template-columns: minmax(0, 1fr); }
+  input[type='file'] { min-width: 0; width: 100%; }
 }
 `;
 

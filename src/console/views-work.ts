@@ -76,7 +76,8 @@ export function searchPage(ctx: PageContext, q: string, hits?: SearchHit[], more
     ctx,
     tr('work.search.heading'),
     html`<h1>${tr('work.search.heading')}</h1>
-      <form method="get" action="/search" class="filters" role="search">
+      <form method="post" action="/search" class="filters" role="search">
+        ${csrfField(ctx)}
         <label for="q">${tr('work.search.label')}</label>
         <input id="q" name="q" value="${q}" required maxlength="64" aria-describedby="search-hint" />
         <button type="submit">${tr('work.search.submit')}</button>

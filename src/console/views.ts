@@ -297,7 +297,9 @@ export function dryRunPage(
         ${rowsTable(m.dry.notPay, notPay)} ${rowsTable(m.dry.pay, pay)}
         ${
           r.headroom?.length
-            ? html`<h2 id="dry-headroom">${t('recipient.headroom.heading', {}, ctx.lang)}</h2>
+            ? html`<h2 id="dry-headroom">
+                  ${t('recipient.headroom.heading', {}, ctx.lang).replace(/:\s*$/, '')}
+                </h2>
                 <ul aria-labelledby="dry-headroom">
                   ${r.headroom.map((h) => html`<li>${t('recipient.headroom.line', h, ctx.lang).trim()}</li>`)}
                 </ul>`

@@ -211,7 +211,10 @@ describe('the whole job in the console', () => {
     async () => {
       const { page } = await signIn('viewer');
       const search = async (q: string) => {
-        await page.goto(url(`/search?q=${encodeURIComponent(q)}`));
+        await page.goto(url('/search'));
+        await page.fill('#q', q);
+        await Promise.all([page.waitForNavigation(), page.click('form[action="/search"] button')]);
+        expect(page.url()).toMatch(/\/search$/);
         return (await page.$('#search-hits')) ? text(page, '#search-hits') : text(page, '#search-none');
       };
       const bySurname = await search('кузнецова');
