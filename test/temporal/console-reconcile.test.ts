@@ -13,7 +13,7 @@ import { spawnConsole, type ConsoleProcess } from '../harness/console-process';
 import { SoftPasskey } from '../harness/passkeys';
 import { outcome, payoutRequest, startPayout } from '../harness/payouts';
 import { QUICK_WAIT, reconcileDayNow, sandboxAdmin } from '../harness/reconciliation';
-import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
+import { NO_APPROVALS, startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 
 /**
  * Issue 39 (and 37's proof download), in headless Debian chromium against the real dev server, sandbox,
@@ -54,12 +54,7 @@ describe('reconciliation and proofs in the console', () => {
       ];
       // The stack's own policy file (the worker reads it again on change): its rules, plus the console.
       const write = (webauthn?: { rp_id: string; origin: string }) =>
-        writePolicy(
-          stack.people.dir,
-          people,
-          { submitted_files_need_approval: false },
-          webauthn ? { webauthn } : {},
-        );
+        writePolicy(stack.people.dir, people, NO_APPROVALS, webauthn ? { webauthn } : {});
       const written = write();
       consoleApp = await spawnConsole({
         ...stack.workerEnv,
