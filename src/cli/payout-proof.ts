@@ -15,21 +15,16 @@
  * another, so body.json must be the bytes as sent (not pretty-printed, not re-encoded) and signature.bin
  * the raw signature; bank-public.pem and VERIFY.txt make the folder self-contained.
  */
-import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import type { Command } from 'commander';
-import { verifyWebhook } from '../bank/webhooks';
-import type { PaymentSession } from '../bank/types/session';
-import { lookupPayout } from '../batch/services/lookup';
 import { loadDataDir, loadWebhookVerificationConfig } from '../config';
 import { t } from '../i18n';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
-import { readPayoutHistory, type SignedFinish } from '../reconcile/payout-history';
-import { storedPayout } from '../reconcile/stored-proofs';
-import { reconcileStoreFor } from '../reconcile/store/open';
-import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/payout/contract';
+import { findPayoutProof, ProofRefused } from '../reconcile/payout-proof';
 import { CliFailure, withClient } from './connect';
+
+export { keyFingerprint } from '../reconcile/payout-proof';
 
 export interface PayoutProof {
   reference: string;
@@ -40,50 +35,6 @@ export interface PayoutProof {
   files: { body: string; signature: string; publicKey: string; verify: string };
 }
 
-/** The key's fingerprint as `openssl pkey -pubin -outform DER | openssl dgst -sha256` prints it, in pairs. */
-export function keyFingerprint(key: KeyObject): string {
-  const der = key.export({ type: 'spki', format: 'der' });
-  return (createHash('sha256').update(der).digest('hex').match(/../g) ?? []).join(':');
-}
-
-/** States of a paid row: the bank said succeeded (and, for `credited`, that the money arrived). */
-const PAID = new Set(['succeeded', 'credited']);
-
-/**
- * The paid row's session and the signed payment_finished bodies kept of it: from the payout's history
- * (every run) while Temporal keeps it, else from the reconciliation store, which copied them from the
- * history when it reconciled the payout's day.
- */
-async function candidates(
-  client: Client,
-  reference: string,
-  dataDir: string,
-): Promise<{ sessionId: string; finishes: SignedFinish[] }> {
-  const workflowId = payoutWorkflowId(reference);
-  const lookup = await lookupPayout(client, workflowId);
-  const stored = () => storedPayout(reconcileStoreFor(dataDir), reference);
-  if (lookup.kind === 'none') {
-    const kept = await stored();
-    if (!kept) throw new CliFailure(t('payout.proof.none', { reference }));
-    if (!PAID.has(kept.state))
-      throw new CliFailure(t('payout.proof.notPaid', { reference, state: kept.state }));
-    return { sessionId: kept.sessionId, finishes: kept.finishes ?? [] };
-  }
-  const status =
-    lookup.kind === 'running'
-      ? await client.workflow.getHandle(workflowId).query(payoutStatusQuery)
-      : lookup.status;
-  if (!status || !PAID.has(status.state) || !status.bank.sessionId)
-    throw new CliFailure(t('payout.proof.notPaid', { reference, state: status?.state ?? lookup.kind }));
-  const { finishes } = await readPayoutHistory(client, workflowId, { runs: 'all' });
-  return {
-    sessionId: status.bank.sessionId,
-    finishes: finishes.length > 0 ? finishes : ((await stored())?.finishes ?? []),
-  };
-}
-
-const succeeded = (session: PaymentSession) => (session.payments ?? []).some((p) => p.status === 'succeeded');
-
 /** Writes the proof folder for a paid reference; refuses when no body the bank signed is kept of it. */
 export async function writePayoutProof(
   client: Client,
@@ -92,41 +43,27 @@ export async function writePayoutProof(
   bankPublicKeyPem: string,
   dataDir: string,
 ): Promise<PayoutProof> {
-  const { sessionId, finishes } = await candidates(client, reference, dataDir);
-  const key = createPublicKey(bankPublicKeyPem);
-  for (const finish of finishes) {
-    const body = Buffer.from(finish.body, 'base64');
-    const verified = verifyWebhook(body, finish.signature, key);
-    if (!verified.ok || verified.event.type !== 'payment_finished') continue;
-    const session = verified.event.session;
-    if (session.id !== sessionId || !succeeded(session)) continue;
-
-    ensurePrivateDir(out);
-    const files = {
-      body: join(out, 'body.json'),
-      signature: join(out, 'signature.bin'),
-      publicKey: join(out, 'bank-public.pem'),
-      verify: join(out, 'VERIFY.txt'),
-    };
-    const fingerprint = keyFingerprint(key);
-    writePrivateFile(files.body, body);
-    writePrivateFile(files.signature, Buffer.from(finish.signature, 'base64'));
-    writePrivateFile(files.publicKey, key.export({ type: 'spki', format: 'pem' }).toString());
-    writePrivateFile(
-      files.verify,
-      t('payout.proof.verify', {
-        reference,
-        sessionId,
-        receivedAt: finish.receivedAt,
-        signature: finish.signature,
-        fingerprint,
-      }),
-    );
-    return { reference, sessionId, receivedAt: finish.receivedAt, fingerprint, files };
+  let proof;
+  try {
+    proof = await findPayoutProof(client, reference, bankPublicKeyPem, dataDir);
+  } catch (err) {
+    if (err instanceof ProofRefused) throw new CliFailure(err.message);
+    throw err;
   }
-  throw new CliFailure(t('payout.proof.unsigned', { reference, sessionId }));
+  ensurePrivateDir(out);
+  const files = {
+    body: join(out, 'body.json'),
+    signature: join(out, 'signature.bin'),
+    publicKey: join(out, 'bank-public.pem'),
+    verify: join(out, 'VERIFY.txt'),
+  };
+  writePrivateFile(files.body, proof.body);
+  writePrivateFile(files.signature, proof.signature);
+  writePrivateFile(files.publicKey, proof.publicKeyPem);
+  writePrivateFile(files.verify, proof.verifyText);
+  const { sessionId, receivedAt, fingerprint } = proof;
+  return { reference, sessionId, receivedAt, fingerprint, files };
 }
-
 /** `payrun payout proof REF --out DIR`: the bank key from BANK_PUBLIC_KEY_* (docs/payouts.md, "For an auditor"). */
 export function registerPayoutProof(payout: Command): void {
   payout

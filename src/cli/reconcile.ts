@@ -1,9 +1,4 @@
-import {
-  ActivityFailure,
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadDataDir, loadReconcileAccounts } from '../config';
 import { currentLang, money, t } from '../i18n';
@@ -18,10 +13,10 @@ import type { DayOutcome } from '../reconcile/store';
 import type { DifferenceStatement } from '../../workflows/shared/approval-contract';
 import {
   reconciliationWorkflowId,
-  resolveDifferenceWorkflowId,
   type ReconcileDayResult,
   type ResolvedDifference,
 } from '../../workflows/reconciliation/contract';
+import { ResolutionNotSent, sendResolution } from '../reconcile/send-resolution';
 import { CliFailure, withClient } from './connect';
 
 const dataDir = () => loadDataDir();
@@ -183,21 +178,9 @@ export async function resolveOnWorker(
     reason,
   });
   try {
-    const handle = await client.workflow.start('resolveDifferenceWorkflow', {
-      workflowId: resolveDifferenceWorkflowId(what.account, what.key),
-      taskQueue,
-      args: [signed],
-    });
-    return (await handle.result()) as ResolvedDifference;
+    return await sendResolution(client, taskQueue, signed);
   } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError)
-      throw new CliFailure(t('reconcile.resolve.busy', { key: what.key }));
-    if (err instanceof WorkflowFailedError) {
-      // The worker's refusal is the activity's failure, inside the workflow's.
-      const why =
-        (err.cause instanceof ActivityFailure ? err.cause.cause : err.cause)?.message ?? err.message;
-      throw new CliFailure(t('reconcile.resolve.refused', { key: what.key, why }));
-    }
+    if (err instanceof ResolutionNotSent) throw new CliFailure(err.message);
     throw err;
   }
 }

@@ -29,6 +29,8 @@ export interface ConsoleOptions {
   bank?: BankClient;
   /** Options every batch submitted here gets (tests: quick polls). */
   batchOptions?: BatchOptions;
+  /** The bank's webhook key, for the payout page's proof download; absent: it says it is unavailable. */
+  bankPublicKeyPem?: string;
 }
 
 /** Who may do what: checked on the server for every route, whatever the page shows. */
@@ -37,6 +39,10 @@ export const MAY = {
   approve: ['approver'],
   operate: ['preparer', 'approver', 'admin'],
   unlock: ['admin'],
+  /** Closing a reconciliation difference: the roles the worker accepts (workflows/shared/approval.ts). */
+  resolve: ['preparer', 'approver', 'admin'],
+  /** The bank's signed proof of a payout: the operator (admin) and the auditor (viewer: read-only). */
+  proof: ['admin', 'viewer'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Action = keyof typeof MAY;

@@ -7,6 +7,7 @@ import { loadBatchPaths } from '../batch/services/config';
 import {
   loadConsoleSettings,
   loadOptionalBankConfig,
+  loadOptionalWebhookVerificationConfig,
   loadProcessSettings,
   loadWorkflowIdSecret,
   type Env,
@@ -33,6 +34,8 @@ export async function runConsoleFromEnv(env?: Env): Promise<void> {
   const bankConfig = loadOptionalBankConfig(env);
   let bank: BankClient | undefined;
   if (bankConfig) bank = createBankClient(bankConfig, createLogger('bank'));
+  // The payout page's proof download checks the bank's signature with it; without it, it says so.
+  const { bankPublicKeyPem } = loadOptionalWebhookVerificationConfig(env);
   // Three tries (about half a second of back-off) per call: with Temporal down a page says so at once.
   const { client, close } = await connectClient(setup, { retryForMs: 120_000, grpcAttempts: 3 });
   const running = await startConsole({
@@ -43,6 +46,7 @@ export async function runConsoleFromEnv(env?: Env): Promise<void> {
     settings,
     lang,
     ...(bank ? { bank } : {}),
+    ...(bankPublicKeyPem ? { bankPublicKeyPem } : {}),
   });
   log.info({ url: running.url }, 'console listening');
   process.stderr.write(`payrun console: ${running.url}\n`);

@@ -70,6 +70,8 @@ const ru = {
     operate:
       'приостанавливать, возобновлять и отменять пакеты может подготовитель, утверждающий или администратор',
     unlock: 'снимать блокировку входа может только администратор',
+    resolve: 'закрывать расхождения сверки может подготовитель, утверждающий или администратор',
+    proof: 'скачивать подтверждения банка может администратор или аудитор (просмотр)',
   },
   csrf: 'Форма устарела или пришла не отсюда (нет проверочного токена). Обновите страницу и повторите.',
   notFound: 'Страница не найдена.',
@@ -272,6 +274,8 @@ const en: Messages = {
     approve: 'only an approver may approve or reject batches',
     operate: 'a preparer, approver or admin may pause, resume and cancel batches',
     unlock: 'only an admin may unlock sign-in',
+    resolve: 'a preparer, approver or admin may resolve reconciliation differences',
+    proof: 'an admin or an auditor (viewer) may download the bank’s proofs',
   },
   csrf: 'This form is stale or came from elsewhere (no valid check token). Reload the page and try again.',
   notFound: 'Page not found.',

@@ -30,6 +30,7 @@ import { passkeyDecision } from './routes-passkeys';
 import { messagePage } from './views';
 import { batchesPage, batchPage, byState, payoutPage, phaseName, PHASES } from './views-batches';
 import { confirmFigures, confirmPage, type ReviewQuery } from './views-review';
+import { proofLinks, retryForm } from './views-work';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -123,9 +124,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       if (!meta) return notFound(req, reply);
       const policy = ctx.opts.policy.current();
       const submitter = await submitterOf(paths.dataDir, meta);
+      const page = ctx.page(req, reply);
+      const finished = await reportReady(meta.batchId);
       return html(
         reply,
-        batchPage(ctx.page(req, reply), {
+        batchPage(page, {
           meta,
           review: { entry: await reviews.review(meta), query: reviewQuery(req.query) },
           progress: await batchProgress(client, meta.batchId),
@@ -134,7 +137,8 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
           names: policy.names,
           canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
           canOperate: ctx.may(req.viewer, 'operate'),
-          reportReady: await reportReady(meta.batchId),
+          reportReady: finished,
+          ...(finished && ctx.may(req.viewer, 'submit') ? { retry: retryForm(page, meta.batchId) } : {}),
         }),
       );
     },
@@ -269,6 +273,10 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     if (!reference) return html(reply, payoutPage(page, ''));
     if (!isReference(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
     const view = await findPayout(client, reference);
-    return html(reply, payoutPage(page, reference, view), view.kind === 'none' ? 404 : 200);
+    const proof =
+      view.kind === 'paid' && ctx.may(req.viewer, 'proof')
+        ? proofLinks(page, reference, !!ctx.opts.bankPublicKeyPem)
+        : '';
+    return html(reply, payoutPage(page, reference, view, proof), view.kind === 'none' ? 404 : 200);
   });
 }

@@ -4,7 +4,7 @@
  * (source: console, signed by the console for the person). Nothing moves before that click.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { dryRunBatch } from '../batch/commands/dry-run';
@@ -20,6 +20,8 @@ import { t } from '../i18n';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ConsoleContext } from './context';
 import { checkPage, dryRunPage, messagePage, uploadPage } from './views';
+import { earlierSubmission } from './routes-work';
+import { repeatWarning, templateLinks } from './views-work';
 
 interface Upload {
   id: string;
@@ -75,7 +77,8 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
 
   app.get('/upload', (req, reply) => {
     ctx.require(req, 'submit');
-    return reply.type('text/html; charset=utf-8').send(uploadPage(ctx.page(req, reply)));
+    const page = ctx.page(req, reply);
+    return reply.type('text/html; charset=utf-8').send(uploadPage(page, templateLinks(page)));
   });
 
   /**
@@ -152,9 +155,10 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
     };
     uploads.set(id, upload);
     const batch = loadBatch(bytes, loadOptionsFor(options(upload)));
+    const earlier = await earlierSubmission(paths.dataDir, name, bytes, ctx.lang);
     return reply
       .type('text/html; charset=utf-8')
-      .send(checkPage(page, id, name, batch, Boolean(ctx.opts.bank)));
+      .send(checkPage(page, id, name, batch, Boolean(ctx.opts.bank), repeatWarning(page, earlier)));
   });
 
   app.post<{ Params: { id: string } }>(
@@ -184,7 +188,13 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
         checkTaxpayer: (ask) => verdictFromTaxpayerWorkflow(client, taskQueue, ask),
         headroomOf: ledgerHeadroom(client, taskQueue, ctx.opts.policy.current()),
       });
-      return reply.type('text/html; charset=utf-8').send(dryRunPage(page, u.id, u.name, report));
+      // The rows by the recipient's name too: a reference alone tells an accountant little.
+      const names = new Map<number, string>();
+      for (const row of loadBatch(readFileSync(u.file), loadOptionsFor(options(u))).rows) {
+        const p = row.request?.recipient;
+        if (p) names.set(row.row, [p.lastName, p.firstName, p.middleName].filter(Boolean).join(' '));
+      }
+      return reply.type('text/html; charset=utf-8').send(dryRunPage(page, u.id, u.name, report, names));
     },
   );
 

@@ -19,9 +19,11 @@ import { barePage, clientErrorHandler, sendErrorPage } from './errors';
 import { registerBatchRoutes } from './routes-batches';
 import { registerPasskeySignInRoutes } from './routes-passkey-signin';
 import { registerPasskeyRoutes } from './routes-passkeys';
+import { registerReconcileRoutes } from './routes-reconcile';
 import { registerRecipientRoutes } from './routes-recipients';
 import { registerSignInRoutes, SESSION_COOKIE } from './routes-signin';
 import { registerUploadRoutes } from './routes-upload';
+import { registerWorkRoutes } from './routes-work';
 import { SessionStore } from './sessions';
 import { CONSOLE_CSS, CONSOLE_JS } from './static';
 import { messagePage } from './views';
@@ -164,6 +166,8 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   registerUploadRoutes(app, ctx);
   registerBatchRoutes(app, ctx);
   registerRecipientRoutes(app, ctx);
+  registerReconcileRoutes(app, ctx);
+  registerWorkRoutes(app, ctx);
   registerPasskeyRoutes(app, ctx);
   return app;
 }

@@ -43,6 +43,14 @@ progress { width: 100%; height: 1.5rem; }
   table, thead, tbody, tr, th, td { font-size: .9em; }
   .facts { grid-template-columns: 1fr; }
   main { padding: .5rem; }
+  /* A phone (390 px): tables share the width and long ids break, instead of scrolling the page sideways. */
+  table { table-layout: fixed; }
+  th, td { overflow-wrap: anywhere; padding: .2rem .25rem; }
+  td.num { white-space: normal; }
+  main, header { overflow-wrap: anywhere; }
+  input, select, button { max-width: 100%; box-sizing: border-box; }
+  .stack, .dropzone { max-width: 100%; grid-template-columns: minmax(0, 1fr); }
+  input[type='file'] { min-width: 0; width: 100%; }
 }
 `;
 

@@ -77,6 +77,8 @@ export interface BatchPageData {
   canApprove: boolean;
   canOperate: boolean;
   reportReady: boolean;
+  /** A finished batch's retry-failed form (./views-work.ts), for those who may submit. */
+  retry?: Html;
 }
 
 /** Rows and money by state, in the person's words (the live page redraws the table from progress.json). */
@@ -197,7 +199,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
           <li><a id="summary-link" href="/batches/${id}/summary" download>${m.batch.summary}</a></li>
         </ul>
       </section>
-      ${d.reportReady ? '' : html`<p id="no-report">${m.batch.noReport}</p>`}
+      ${d.reportReady ? '' : html`<p id="no-report">${m.batch.noReport}</p>`} ${d.retry ?? ''}
       <section aria-labelledby="audit-h">
         <h2 id="audit-h">${m.batch.audit}</h2>
         ${table({
@@ -268,7 +270,12 @@ function statusFacts(ctx: PageContext, s: PayoutStatus, state: string): Html {
     }`;
 }
 
-export function payoutPage(ctx: PageContext, reference: string, view?: PayoutView): string {
+export function payoutPage(
+  ctx: PageContext,
+  reference: string,
+  view?: PayoutView,
+  proof: Html | '' = '',
+): string {
   const { m } = ctx;
   let body: Html | string = '';
   if (view?.kind === 'none') body = html`<p role="status">${m.payout.none(reference)}</p>`;
@@ -290,7 +297,7 @@ export function payoutPage(ctx: PageContext, reference: string, view?: PayoutVie
         <input id="reference" name="reference" value="${reference}" required maxlength="64" />
         <button type="submit">${m.payout.find}</button>
       </form>
-      ${body}
+      ${body} ${proof}
       <p class="hint">${m.payout.ledger}</p>`,
   );
 }

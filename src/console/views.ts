@@ -35,6 +35,8 @@ export function layout(ctx: PageContext, title: string, body: Html): string {
           <li><a href="/batches">${m.nav.batches}</a></li>
           <li><a href="/payouts">${m.nav.payout}</a></li>
           <li><a href="/recipients">${t('recipient.page.nav', {}, ctx.lang)}</a></li>
+          <li><a href="/reconciliation">${t('work.nav.reconcile', {}, ctx.lang)}</a></li>
+          <li><a href="/search">${t('work.nav.search', {}, ctx.lang)}</a></li>
           ${viewer.roles.includes('admin') ? html`<li><a href="/admin/sign-in">${m.nav.admin}</a></li>` : ''}
           <li><a href="/passkeys">${PASSKEY_MESSAGES[ctx.lang].nav}</a></li>
         </ul>
@@ -167,12 +169,13 @@ export function uploadForm(ctx: PageContext): Html {
   </form>`;
 }
 
-export function uploadPage(ctx: PageContext): string {
+/** `extra`: what the route adds below the form (the file template's links). */
+export function uploadPage(ctx: PageContext, extra: Html | '' = ''): string {
   return layout(
     ctx,
     ctx.m.upload.heading,
     html`<h1>${ctx.m.upload.heading}</h1>
-      ${uploadForm(ctx)}`,
+      ${uploadForm(ctx)} ${extra}`,
   );
 }
 
@@ -196,6 +199,8 @@ export function checkPage(
   name: string,
   batch: LoadedBatch,
   dryRunAvailable: boolean,
+  /** The route's warning that this file (its name or its bytes) was submitted before, if it was. */
+  warning: Html | '' = '',
 ): string {
   const { m } = ctx;
   const rowErrors = batch.rows.flatMap((r) => r.errors);
@@ -220,6 +225,7 @@ export function checkPage(
     ctx,
     m.upload.checked(name),
     html`<h1>${m.upload.checked(name)}</h1>
+      ${warning}
       <p id="check-summary">
         ${m.upload.valid(batch.totals.valid, money(batch.totals.acceptedKopecks))}
         ${batch.totals.invalid > 0 ? m.upload.invalid(batch.totals.invalid) : ''}
@@ -235,16 +241,29 @@ export function checkPage(
   );
 }
 
-export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: DryRunReport): string {
+/** `names`: each row's recipient as the file names them (row number to name), listed beside the reference. */
+export function dryRunPage(
+  ctx: PageContext,
+  uploadId: string,
+  name: string,
+  r: DryRunReport,
+  names: ReadonlyMap<number, string> = new Map(),
+): string {
   const { m } = ctx;
   const rowsTable = (caption: string, rows: DryRunReport['rows']) =>
     rows.length === 0
       ? ''
       : table({
           caption,
-          headers: [m.upload.row, m.dry.reference, m.dry.amount, m.dry.why],
-          numeric: [2],
-          rows: rows.map((x) => [x.row, x.reference, money(x.amount), masked(x.why ?? '')]),
+          headers: [m.upload.row, m.dry.reference, t('work.dry.name', {}, ctx.lang), m.dry.amount, m.dry.why],
+          numeric: [3],
+          rows: rows.map((x) => [
+            x.row,
+            x.reference,
+            names.get(x.row) ?? '—',
+            money(x.amount),
+            masked(x.why ?? ''),
+          ]),
         });
   const pay = r.rows.filter((x) => x.pay);
   const notPay = r.rows.filter((x) => !x.pay);
@@ -262,17 +281,25 @@ export function dryRunPage(ctx: PageContext, uploadId: string, name: string, r: 
         ${r.rejected ? html`<p role="alert">${m.dry.rejected}</p>` : ''}
         ${r.invalid.length > 0 ? errorTable(ctx, r.invalid, m.upload.rowErrors, 'row-errors') : ''}
         ${
-          r.farAboveTypical
-            ? html`<p>
-                ${m.dry.farAbove(money(r.farAboveTypical.medianKopecks))}
-                ${r.farAboveTypical.rows.map((x) => html`${x.row} (${money(x.amount)}) `)}
+          r.farAboveTypical?.rows.length
+            ? html`<p id="far-above">
+                ${t(
+                  'work.dry.farAbove',
+                  {
+                    median: money(r.farAboveTypical.medianKopecks),
+                    rows: r.farAboveTypical.rows.map((x) => `${x.row} (${money(x.amount)})`).join(', '),
+                  },
+                  ctx.lang,
+                )}
               </p>`
             : ''
         }
         ${rowsTable(m.dry.notPay, notPay)} ${rowsTable(m.dry.pay, pay)}
         ${
           r.headroom?.length
-            ? html`<h2 id="dry-headroom">${t('recipient.headroom.heading', {}, ctx.lang)}</h2>
+            ? html`<h2 id="dry-headroom">
+                  ${t('recipient.headroom.heading', {}, ctx.lang).replace(/:\s*$/, '')}
+                </h2>
                 <ul aria-labelledby="dry-headroom">
                   ${r.headroom.map((h) => html`<li>${t('recipient.headroom.line', h, ctx.lang).trim()}</li>`)}
                 </ul>`

@@ -5,6 +5,7 @@
 import { ANSWER_MESSAGES } from './answers';
 import { BATCH_MESSAGES } from './batch';
 import { CONSOLE_MESSAGES } from './console';
+import { CONSOLE_WORK_MESSAGES } from './console-work';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
 import { PAYOUT_MESSAGES } from './payout';
@@ -26,6 +27,7 @@ const CATALOGUE = {
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
   ...CONSOLE_MESSAGES,
+  ...CONSOLE_WORK_MESSAGES,
   ...ENGINE_MESSAGES,
   ...PAYOUT_MESSAGES,
   ...PASSKEY_ANSWER_MESSAGES,

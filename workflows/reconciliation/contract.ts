@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DifferenceStatement, SignedStatement } from '../shared/approval-contract';
+import { passkeyProofSchema } from '../shared/approval-proofs';
 
 // The reconciliation workflows' contract: ids, inputs and results (docs/reconciliation.md).
 
@@ -105,10 +106,20 @@ const differenceStatement = z.strictObject({
   at: z.string().refine((a) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(a), 'a UTC time'),
   via: z.string().min(1).max(64).optional(),
 });
-const signedDifference = z.strictObject({
-  statement: differenceStatement,
-  signature: z.string().refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits'),
-});
+// A person's own key (the command line) or their passkey (the console, issue 39): exactly one proof, which
+// the worker checks against the policy's `proofs.resolve` (src/reconcile/resolve.ts).
+const signedDifference = z
+  .strictObject({
+    statement: differenceStatement,
+    signature: z
+      .string()
+      .refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits')
+      .optional(),
+    passkey: passkeyProofSchema().optional(),
+  })
+  .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
+    message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
+  });
 
 /** A signed resolution, or why the input is not one (its signature and signer are the worker's to judge). */
 export function parseDifferenceResolution(
