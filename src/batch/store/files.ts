@@ -143,6 +143,7 @@ export function beginBatch(dataDir: string, batchId: string, fileSha256: string)
     async abandon() {
       if (existsSync(join(dir, 'meta.json'))) return;
       for (let i = 0; i < written; i++) rmSync(chunkFile(dir, i), { force: true });
+      if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
