@@ -140,7 +140,7 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     });
     if (batch.contentHash !== hash) {
       batch.close();
-      throw new Error(`${name} changed while it was read: submit it again`);
+      throw new Error(t('submit.file_changed', { file: name }));
     }
     return batch;
   };
