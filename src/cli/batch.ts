@@ -150,7 +150,7 @@ export function registerBatch(program: Command): void {
         if (r.status === 'rejected') {
           for (const e of r.errors) console.error(describeError(e));
           throw new CliFailure(
-            t('cli.rejected', { file, errors: r.errors.length, rejectedPath: r.rejectedPath }),
+            t('cli.rejected', { file, errors: r.errorCount, rejectedPath: r.rejectedPath }),
           );
         }
         if (r.status === 'already_submitted') {

@@ -89,6 +89,8 @@ const ru = {
     invalid: (n: number) => `Строк с ошибками: ${n}.`,
     fileErrors: 'Ошибки файла',
     rowErrors: 'Ошибки по строкам — исправьте их в файле и загрузите снова',
+    moreErrors: (shown: number, total: number) =>
+      `Показаны первые ${shown} ошибок из ${total}: страница с каждой была бы слишком большой. Все ошибки названы в файле ошибок, который получите, отправив файл.`,
     row: 'Строка',
     column: 'Столбец',
     rule: 'Правило',
@@ -293,6 +295,8 @@ const en: Messages = {
     invalid: (n) => `Rows with errors: ${n}.`,
     fileErrors: 'File errors',
     rowErrors: 'Errors by row — fix them in the file and upload it again',
+    moreErrors: (shown, total) =>
+      `The first ${shown} of ${total} errors are shown: a page with every one would be too large. Submitting the file writes them all to its errors file.`,
     row: 'Row',
     column: 'Column',
     rule: 'Rule',

@@ -13,13 +13,21 @@ import { lookupPayout } from '../batch/services/lookup';
 import { SubmitterRefused } from '../batch/services/authorize';
 import { loadOptionsFor, submitBatch, describeError } from '../batch/commands/submit';
 import { verdictFromTaxpayerWorkflow } from '../batch/commands/verdicts';
-import { loadBatch } from '../csv';
+import { streamBatch } from '../csv/stream-load';
+import type { RowError } from '../csv';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { t } from '../i18n';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ConsoleContext } from './context';
-import { checkPage, dryRunPage, messagePage, uploadPage } from './views';
+import {
+  CHECK_SHOWN_ERRORS,
+  checkPage,
+  dryRunPage,
+  messagePage,
+  uploadPage,
+  type CheckedUpload,
+} from './views';
 import { earlierSubmission } from './routes-work';
 import { repeatWarning, templateLinks } from './views-work';
 
@@ -74,6 +82,28 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
     policy: u.partial ? ('partial' as const) : ('whole-file' as const),
     ...(u.expectTotalKopecks !== undefined ? { expectTotalKopecks: u.expectTotalKopecks } : {}),
   });
+
+  /**
+   * The upload checked as a submit will check it, read from its file as a stream (src/csv/stream-load.ts):
+   * the page lists at most CHECK_SHOWN_ERRORS row errors and says how many there are.
+   */
+  const checkUpload = async (file: string, u: Upload): Promise<CheckedUpload> => {
+    const batch = await streamBatch(file, loadOptionsFor(options(u)), () => {});
+    try {
+      const fileErrors = batch.fileErrors;
+      const rowErrors: RowError[] = [];
+      let seen = 0;
+      for await (const e of batch.errors()) {
+        if (seen++ < fileErrors.length) continue;
+        if (rowErrors.length < CHECK_SHOWN_ERRORS) rowErrors.push(e);
+        else break;
+      }
+      const rowErrorCount = batch.errorCount - fileErrors.length;
+      return { fileErrors, rowErrors, rowErrorCount, totals: batch.totals, rejected: batch.rejected };
+    } finally {
+      batch.close();
+    }
+  };
 
   app.get('/upload', (req, reply) => {
     ctx.require(req, 'submit');
@@ -154,7 +184,7 @@ export function registerUploadRoutes(app: FastifyInstance, ctx: ConsoleContext):
       at: Date.now(),
     };
     uploads.set(id, upload);
-    const batch = loadBatch(bytes, loadOptionsFor(options(upload)));
+    const batch = await checkUpload(file, upload);
     const earlier = await earlierSubmission(paths.dataDir, name, bytes, ctx.lang);
     return reply
       .type('text/html; charset=utf-8')

@@ -193,17 +193,36 @@ function errorTable(ctx: PageContext, errors: RowError[], caption: string, id: s
  * The checked file: every invalid cell by row, column and rule; the dry run and submit one click away (or,
  * on a console without the bank, why there is no dry run).
  */
+/** A checked upload as the page shows it: at most CHECK_SHOWN_ERRORS row errors, and how many there are. */
+export interface CheckedUpload {
+  fileErrors: RowError[];
+  rowErrors: RowError[];
+  rowErrorCount: number;
+  totals: LoadedBatch['totals'];
+  rejected: boolean;
+}
+
+/** Row errors a check page lists; a file with more says so (the errors file of a submit names them all). */
+export const CHECK_SHOWN_ERRORS = 1000;
+
 export function checkPage(
   ctx: PageContext,
   uploadId: string,
   name: string,
-  batch: LoadedBatch,
+  checked: LoadedBatch | CheckedUpload,
   dryRunAvailable: boolean,
   /** The route's warning that this file (its name or its bytes) was submitted before, if it was. */
   warning: Html | '' = '',
 ): string {
   const { m } = ctx;
-  const rowErrors = batch.rows.flatMap((r) => r.errors);
+  const batch: CheckedUpload =
+    'rows' in checked
+      ? (() => {
+          const all = checked.rows.flatMap((r) => r.errors);
+          return { ...checked, rowErrors: all.slice(0, CHECK_SHOWN_ERRORS), rowErrorCount: all.length };
+        })()
+      : checked;
+  const rowErrors = batch.rowErrors;
   const actions = html`<div class="actions">
     ${
       dryRunAvailable
@@ -232,6 +251,11 @@ export function checkPage(
       </p>
       ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors, 'file-errors') : ''}
       ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors, 'row-errors') : ''}
+      ${
+        batch.rowErrorCount > rowErrors.length
+          ? html`<p id="more-errors">${m.upload.moreErrors(rowErrors.length, batch.rowErrorCount)}</p>`
+          : ''
+      }
       <p role="status" class="${batch.rejected ? 'bad' : 'good'}">
         ${batch.rejected ? m.upload.rejected : rowErrors.length === 0 ? m.upload.allGood : ''}
       </p>

@@ -26,6 +26,10 @@ export const SUBMIT_MESSAGES = {
     en: (p) =>
       `submitted by ${p.person}; payrun batch status ${p.batchId} says whether it waits for approval`,
   }),
+  'submit.file_changed': entry<{ file: string }>({
+    ru: (p) => `${p.file} изменился, пока его читали: ничего не сохранено; отправьте файл ещё раз`,
+    en: (p) => `${p.file} changed while it was read: nothing was stored; submit it again`,
+  }),
   'submit.already': entry<{ batchId: string; firstFile: string }>({
     ru: (p) => `${p.batchId}: уже отправлен (как ${p.firstFile}); дважды ничего не платится`,
     en: (p) => `${p.batchId}: already submitted (as ${p.firstFile}); nothing is paid twice`,

@@ -195,6 +195,29 @@ describe.each(subjects)('the %s batch store', (_kind, make) => {
     expect(await s.store.batchIds()).toEqual([ROOT]);
   });
 
+  test('a batch written a row at a time is sealed chunk by chunk, the same as writeBatch', async () => {
+    const rows = Array.from({ length: 1201 }, (_, i) => row(i + 2));
+    const writer = await s.store.beginBatch(ROOT, meta(ROOT, s.dir).contentHash);
+    for (const r of rows) await writer.add(r);
+    expect(await s.store.exists(ROOT)).toBe(false); // no meta yet: nobody reads the chunks
+    const written = await writer.finish(meta(ROOT, s.dir));
+    expect(written.chunkCount).toBe(3);
+    expect(await s.store.readMeta(ROOT)).toEqual(written);
+    const back = [];
+    for (let i = 0; i < written.chunkCount; i++) back.push(...(await s.store.readChunk(ROOT, i)));
+    expect(back).toEqual(rows);
+  });
+
+  test('a batch abandoned while written (its file refused) leaves nothing behind', async () => {
+    await s.store.writeBatch(meta(RETRY, s.dir), [row(2)]); // another batch, untouched
+    const before = await s.rawContents();
+    const writer = await s.store.beginBatch(ROOT, meta(ROOT, s.dir).contentHash);
+    for (let i = 0; i < 1201; i++) await writer.add(row(i + 2));
+    await writer.abandon();
+    expect(await s.store.exists(ROOT)).toBe(false);
+    expect(await s.rawContents()).toEqual(before);
+  });
+
   test('rows of 100 KiB (a CSV’s metadata has no limit) are cut into chunks by bytes and read back whole', async () => {
     // Each chunk is one activity result in the batch's history: src/batch/store/chunks.ts.
     const rows = Array.from({ length: 5 }, (_, i) => {

@@ -1,5 +1,5 @@
 import { MESSAGES } from '../../src/console/messages';
-import { checkPage } from '../../src/console/views';
+import { CHECK_SHOWN_ERRORS, checkPage } from '../../src/console/views';
 import { loadBatch } from '../../src/csv';
 import type { Lang } from '../../src/i18n';
 import { batchCsv } from '../harness/batches';
@@ -35,5 +35,32 @@ describe('console check page, the dry run', () => {
     expect(text(page('en', false))).toContain(
       'The dry run is off here: the console runs without the bank settings and key (only the worker has them).',
     );
+  });
+});
+
+describe('console check page, a file with many errors', () => {
+  it('lists at most CHECK_SHOWN_ERRORS row errors and says how many there are', () => {
+    const errors = Array.from({ length: CHECK_SHOWN_ERRORS + 500 }, (_, i) => ({
+      row: i + 2,
+      column: 'amount',
+      rule: 'amount_format',
+      message: 'not money',
+    }));
+    const html = checkPage(
+      { lang: 'en', m: MESSAGES.en, csrf: 'c' } as Parameters<typeof checkPage>[0],
+      'u1',
+      'big.csv',
+      {
+        fileErrors: [],
+        rowErrors: errors.slice(0, CHECK_SHOWN_ERRORS),
+        rowErrorCount: errors.length,
+        totals: { rows: errors.length, valid: 0, invalid: errors.length, acceptedKopecks: 0 },
+        rejected: true,
+      },
+      false,
+    );
+    expect(html.match(/<code>amount_format<\/code>/g)).toHaveLength(CHECK_SHOWN_ERRORS);
+    expect(text(html)).toContain(`The first ${CHECK_SHOWN_ERRORS} of ${errors.length} errors are shown`);
+    expect(text(page('en', false))).not.toContain('errors are shown');
   });
 });

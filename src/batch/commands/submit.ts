@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { copyPrivateFile, writePrivateFile } from '../../private-fs';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { copyPrivateFile, PRIVATE_FILE_MODE, writePrivateFile } from '../../private-fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import {
   WorkflowExecutionAlreadyStartedError,
@@ -7,14 +8,8 @@ import {
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import {
-  contentHash,
-  loadBatch,
-  loadStopList,
-  type LoadOptions,
-  type Policy,
-  type RowError,
-} from '../../csv';
+import { hashFile, streamBatch, type StreamedBatch } from '../../csv/stream-load';
+import { loadStopList, type LoadOptions, type Policy, type RowError } from '../../csv';
 import { payoutLimit } from '../../csv/limits';
 import {
   batchRecordChangedSignal,
@@ -30,6 +25,7 @@ import { t } from '../../i18n';
 import { hasVerifiedSubmission, signSubmission } from '../services/authorize';
 import type { BatchPaths } from '../services/config';
 import { batchFolders, freeName, moveFile } from '../services/folders';
+import type { BatchWriter } from '../store/contract';
 import type { StoredBatchMeta } from '../store/files';
 import { batchStoreFor } from '../store/open';
 
@@ -59,7 +55,15 @@ export type SubmitOutcome =
   | { status: 'already_submitted'; batchId: string; firstFile: string }
   /** The batch existed and its record had lost its verified submit statement: a fresh one is stored. */
   | { status: 'resubmitted'; batchId: string; firstFile: string }
-  | { status: 'rejected'; batchId: string; errors: RowError[]; rejectedPath: string; errorsPath: string };
+  | {
+      status: 'rejected';
+      batchId: string;
+      /** The first SHOWN_ERRORS errors; the errors file names every one. */
+      errors: RowError[];
+      errorCount: number;
+      rejectedPath: string;
+      errorsPath: string;
+    };
 
 /** One error as one line: row, column and rule. */
 export function describeError(e: RowError): string {
@@ -89,8 +93,7 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
   const folders = batchFolders(opts.paths.batchesDir);
   const { dataDir } = opts.paths;
   const store = batchStoreFor(dataDir);
-  const bytes = readFileSync(file);
-  const hash = contentHash(bytes);
+  const hash = await hashFile(file);
   const batchId = batchWorkflowId(hash);
   const tag = hash.slice(0, 8);
   const name = basename(file);
@@ -101,7 +104,7 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
     if (owned) moveFile(file, rejectedPath);
     else copyPrivateFile(file, rejectedPath);
     const errorsPath = `${rejectedPath}.errors.txt`;
-    writePrivateFile(errorsPath, errors.map(describeError).join('\n') + '\n');
+    if (errors.length > 0) writePrivateFile(errorsPath, errors.map(describeError).join('\n') + '\n');
     return { rejectedPath, errorsPath };
   };
 
@@ -126,69 +129,115 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
   }
 
   const load = loadOptionsFor(opts);
-  const batch = loadBatch(bytes, load);
-  if (batch.rejected) {
-    const errors = [...batch.fileErrors, ...batch.rows.flatMap((r) => r.errors)];
-    return { status: 'rejected', batchId, errors, ...refuse(errors) };
-  }
-  // Checked before anything moves or is stored: a statement the worker would not verify starts nothing.
-  const submission = signSubmission(
-    opts.whoMayPay,
-    {
-      batchId,
-      contentHash: hash,
-      totalKopecks: batch.totals.acceptedKopecks,
-      rowCount: batch.accepted.length,
-    },
-    opts.submitter,
-    source,
-    requireApproval,
-  );
+  // Read as a stream (src/csv/stream-load.ts): each valid row sealed into the store's chunks as it is
+  // read, every error kept on disk, duplicate references found in bounded memory.
+  const read = async (into: BatchWriter, skipRows?: AsyncIterator<number>): Promise<StreamedBatch> => {
+    let skip = skipRows ? await skipRows.next() : undefined;
+    const batch = await streamBatch(file, load, async (row, request) => {
+      while (skip && !skip.done && skip.value < row) skip = await skipRows!.next();
+      if (skip && !skip.done && skip.value === row) return;
+      await into.add({ row, request });
+    });
+    if (batch.contentHash !== hash) {
+      batch.close();
+      throw new Error(t('submit.file_changed', { file: name }));
+    }
+    return batch;
+  };
+  let writer = await store.beginBatch(batchId, hash);
+  let batch: StreamedBatch | undefined;
+  try {
+    batch = await read(writer);
+    if (batch.rejected) {
+      await writer.abandon();
+      const { rejectedPath, errorsPath } = refuse([]);
+      const errors = await writeErrors(batch, errorsPath);
+      return { status: 'rejected', batchId, errors, errorCount: batch.errorCount, rejectedPath, errorsPath };
+    }
+    if (batch.duplicateValid > 0) {
+      // Rows that passed their own checks and then shared a reference (partial policy): written again without them.
+      await writer.abandon();
+      writer = await store.beginBatch(batchId, hash);
+      const first = batch;
+      batch = await read(writer, first.duplicateValidRows());
+      first.close();
+    }
+    // Checked before anything moves or is stored: a statement the worker would not verify starts nothing.
+    const submission = signSubmission(
+      opts.whoMayPay,
+      {
+        batchId,
+        contentHash: hash,
+        totalKopecks: batch.totals.acceptedKopecks,
+        rowCount: batch.totals.valid,
+      },
+      opts.submitter,
+      source,
+      requireApproval,
+    );
 
-  const processingPath = within(file, folders.processing)
-    ? resolve(file)
-    : join(folders.processing, freeName(folders.processing, name, tag));
-  if (processingPath !== resolve(file)) {
-    if (owned) moveFile(file, processingPath);
-    else copyPrivateFile(file, processingPath);
+    const processingPath = within(file, folders.processing)
+      ? resolve(file)
+      : join(folders.processing, freeName(folders.processing, name, tag));
+    if (processingPath !== resolve(file)) {
+      if (owned) moveFile(file, processingPath);
+      else copyPrivateFile(file, processingPath);
+    }
+    const doneName = freeName(folders.done, basename(processingPath), tag);
+    const meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'> = {
+      batchId,
+      rootBatchId: batchId,
+      contentHash: hash,
+      fileName: name,
+      sourcePath: processingPath,
+      doneDir: folders.done,
+      doneName,
+      reportName: basename(doneName, extname(doneName)),
+      load: { ...load, stopList: load.stopList ? [...load.stopList] : undefined },
+      rowCount: batch.totals.valid,
+      invalidRows: batch.totals.invalid,
+      totalKopecks: batch.totals.acceptedKopecks,
+      submittedAt: new Date().toISOString(),
+    };
+    // The file first, the batch (meta last) after: a complete batch always has its file.
+    await store.saveFile(batchId, 'source', processingPath);
+    await writer.finish(meta);
+    await store.appendStatement(hash, submission);
+    // The verified submitter goes with the batch too: a record emptied before its first read forgets nobody.
+    const submitter = submission.statement.person;
+    const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions, submitter);
+    if (!started) return { status: 'already_submitted', batchId, firstFile: name };
+    return {
+      status: 'started',
+      batchId,
+      processingPath,
+      valid: batch.totals.valid,
+      invalid: batch.totals.invalid,
+      totalKopecks: batch.totals.acceptedKopecks,
+    };
+  } finally {
+    await writer.abandon().catch(() => {}); // after finish() a no-op: the batch is complete
+    batch?.close();
   }
-  const doneName = freeName(folders.done, basename(processingPath), tag);
-  const meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'> = {
-    batchId,
-    rootBatchId: batchId,
-    contentHash: hash,
-    fileName: name,
-    sourcePath: processingPath,
-    doneDir: folders.done,
-    doneName,
-    reportName: basename(doneName, extname(doneName)),
-    load: { ...load, stopList: load.stopList ? [...load.stopList] : undefined },
-    rowCount: batch.accepted.length,
-    invalidRows: batch.totals.invalid,
-    totalKopecks: batch.totals.acceptedKopecks,
-    submittedAt: new Date().toISOString(),
-  };
-  const accepted = new Set(batch.accepted);
-  const rows = batch.rows.filter((r) => r.request && accepted.has(r.request));
-  // The file first, the batch (meta last) after: a complete batch always has its file.
-  await store.saveFile(batchId, 'source', processingPath);
-  await store.writeBatch(
-    meta,
-    rows.map((r) => ({ row: r.row, request: r.request! })),
-  );
-  await store.appendStatement(hash, submission);
-  // The verified submitter goes with the batch too: a record emptied before its first read forgets nobody.
-  const submitter = submission.statement.person;
-  const started = await startBatchWorkflow(client, batchId, opts.taskQueue, opts.batchOptions, submitter);
-  if (!started) return { status: 'already_submitted', batchId, firstFile: name };
-  return {
-    status: 'started',
-    batchId,
-    processingPath,
-    valid: batch.accepted.length,
-    invalid: batch.totals.invalid,
-    totalKopecks: batch.totals.acceptedKopecks,
-  };
+}
+
+/** Errors shown on screen and returned; the errors file names every one. */
+export const SHOWN_ERRORS = 100;
+
+/** Every error of a refused file to `errorsPath` (owner-only), as a stream; the first SHOWN_ERRORS returned. */
+async function writeErrors(batch: StreamedBatch, errorsPath: string): Promise<RowError[]> {
+  const first: RowError[] = [];
+  const out = createWriteStream(errorsPath, { mode: PRIVATE_FILE_MODE });
+  try {
+    for await (const e of batch.errors()) {
+      if (first.length < SHOWN_ERRORS) first.push(e);
+      if (!out.write(describeError(e) + '\n')) await once(out, 'drain');
+    }
+  } finally {
+    out.end();
+    await once(out, 'finish');
+  }
+  return first;
 }
 
 /** false when a batch of this id exists already: batch ids are never reused. */

@@ -80,7 +80,7 @@ export class InboxWatcher {
           kind: 'rejected',
           file,
           batchId: r.batchId,
-          errors: r.errors.length,
+          errors: r.errorCount,
           errorsPath: r.errorsPath,
         };
       if (r.status === 'resubmitted') return { kind: 'resubmitted', file, batchId: r.batchId };

@@ -13,21 +13,44 @@ export const CHUNK_ROWS = 500;
  */
 export const CHUNK_BYTES = 256 * 1024;
 
+/**
+ * Cuts rows into chunks as they come, for a file read a row at a time: push() answers a chunk when
+ * the row would not fit in the current one, end() the last. The same cuts as chunkRows.
+ */
+export class ChunkCutter<Row> {
+  private current: Row[] = [];
+  private bytes = 0;
+
+  push(row: Row): Row[] | undefined {
+    const size = Buffer.byteLength(JSON.stringify(row));
+    let full: Row[] | undefined;
+    if (this.current.length > 0 && (this.current.length >= CHUNK_ROWS || this.bytes + size > CHUNK_BYTES)) {
+      full = this.current;
+      this.current = [];
+      this.bytes = 0;
+    }
+    this.current.push(row);
+    this.bytes += size;
+    return full;
+  }
+
+  end(): Row[] | undefined {
+    const last = this.current.length > 0 ? this.current : undefined;
+    this.current = [];
+    this.bytes = 0;
+    return last;
+  }
+}
+
 /** Consecutive rows, in order, in chunks of at most CHUNK_ROWS rows and CHUNK_BYTES bytes. */
 export function chunkRows<Row>(rows: readonly Row[]): Row[][] {
+  const cutter = new ChunkCutter<Row>();
   const chunks: Row[][] = [];
-  let current: Row[] = [];
-  let bytes = 0;
   for (const row of rows) {
-    const size = Buffer.byteLength(JSON.stringify(row));
-    if (current.length > 0 && (current.length >= CHUNK_ROWS || bytes + size > CHUNK_BYTES)) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(row);
-    bytes += size;
+    const full = cutter.push(row);
+    if (full) chunks.push(full);
   }
-  if (current.length > 0) chunks.push(current);
+  const last = cutter.end();
+  if (last) chunks.push(last);
   return chunks;
 }

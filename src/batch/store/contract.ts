@@ -6,7 +6,9 @@
  */
 import type { SignedStatement } from '../../../workflows/shared/approval-contract';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
-import type { StoredBatchMeta, StoredRow } from './files';
+import type { BatchWriter, StoredBatchMeta, StoredRow } from './files';
+
+export type { BatchWriter };
 import type { StoreEntry } from './sealing';
 
 /** What to keep instead of an entry's stored text, or undefined to leave it (`payrun store seal`). */
@@ -30,6 +32,8 @@ export interface BatchStore {
     meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>,
     rows: StoredRow[],
   ): Promise<StoredBatchMeta>;
+  /** writeBatch a row at a time: for a file read as a stream, in bounded memory. */
+  beginBatch(batchId: string, fileSha256: string): Promise<BatchWriter>;
   readMeta(batchId: string): Promise<StoredBatchMeta>;
   readChunk(batchId: string, index: number): Promise<StoredRow[]>;
   /** Appends outcomes; a retried activity appends twice, and the last one per row wins. */

@@ -3,7 +3,7 @@
  * rows' outcomes as JSON lines. The submitter writes it before the batch workflow starts; the
  * workflow never holds more than one chunk of rows, and no row's result, in its history.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../../private-fs';
 import { isSealedText, openText, sealText } from '../../temporal';
@@ -12,7 +12,7 @@ import { isBatchId, type PayoutRequest } from '../../domain';
 import type { SignedStatement } from '../../../workflows/shared/approval-contract';
 import type { BatchFinal, BatchMetaView, BatchRowOutcome } from '../../../workflows/batch/contract';
 
-import { CHUNK_ROWS, chunkRows } from './chunks';
+import { ChunkCutter, CHUNK_ROWS, chunkRows } from './chunks';
 import { checkMetaOf, chunkEntry, finalEntry, metaEntry, outcomeEntry, statementEntry } from './entries';
 import { openEntry, sealEntry, storeRing, type StoreEntry } from './sealing';
 
@@ -41,6 +41,18 @@ export interface StoredBatchMeta extends Omit<BatchMetaView, 'fileSha256'> {
   /** For a retry: the batch whose outcomes this one starts from, and the first batch of the chain. */
   previousBatchId?: string;
   rootBatchId: string;
+}
+
+/**
+ * A batch's rows written as a file is read (submit streams it): each chunk sealed as it fills, the meta
+ * last. Until finish() the batch is not complete (no meta), so nobody reads its chunks.
+ */
+export interface BatchWriter {
+  add(row: StoredRow): Promise<void>;
+  /** Writes the last chunk and the meta: the batch is complete. */
+  finish(meta: Omit<StoredBatchMeta, 'chunkCount' | 'chunkSize'>): Promise<StoredBatchMeta>;
+  /** Drops what was written (the file was refused); a batch already complete keeps its meta. */
+  abandon(): Promise<void>;
 }
 
 export function checkBatchId(batchId: string): string {
@@ -102,6 +114,38 @@ export function writeBatch(
   const full: StoredBatchMeta = { ...meta, chunkCount: chunks.length, chunkSize: CHUNK_ROWS };
   writeEntry(dataDir, join(dir, 'meta.json'), metaEntry(meta.batchId), full);
   return full;
+}
+
+/** writeBatch as the rows come: each chunk's file written (sealed) as it fills, meta.json last. */
+export function beginBatch(dataDir: string, batchId: string, fileSha256: string): BatchWriter {
+  const dir = batchDir(dataDir, batchId);
+  ensurePrivateDir(dataDir);
+  ensurePrivateDir(join(dataDir, 'store'));
+  ensurePrivateDir(dir);
+  const at = { batchId, fileSha256 };
+  const cutter = new ChunkCutter<StoredRow>();
+  let written = 0;
+  const write = (chunk: StoredRow[] | undefined): void => {
+    if (!chunk) return;
+    writeEntry(dataDir, chunkFile(dir, written), chunkEntry(at, written), chunk);
+    written++;
+  };
+  return {
+    async add(row) {
+      write(cutter.push(row));
+    },
+    async finish(meta) {
+      write(cutter.end());
+      const full: StoredBatchMeta = { ...meta, chunkCount: written, chunkSize: CHUNK_ROWS };
+      writeEntry(dataDir, join(dir, 'meta.json'), metaEntry(batchId), full);
+      return full;
+    },
+    async abandon() {
+      if (existsSync(join(dir, 'meta.json'))) return;
+      for (let i = 0; i < written; i++) rmSync(chunkFile(dir, i), { force: true });
+      if (readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function readMeta(dataDir: string, batchId: string): StoredBatchMeta {

@@ -28,6 +28,9 @@ export class FolderBatchStore implements BatchStore {
   async writeBatch(meta: Omit<files.StoredBatchMeta, 'chunkCount' | 'chunkSize'>, rows: files.StoredRow[]) {
     return files.writeBatch(this.dataDir, meta, rows);
   }
+  async beginBatch(batchId: string, fileSha256: string) {
+    return files.beginBatch(this.dataDir, batchId, fileSha256);
+  }
   async readMeta(batchId: string) {
     return files.readMeta(this.dataDir, batchId);
   }

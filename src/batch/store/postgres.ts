@@ -15,8 +15,8 @@ import { PRIVATE_FILE_MODE } from '../../private-fs';
 import type { SignedStatement } from '../../../workflows/shared/approval-contract';
 import type { BatchFinal, BatchRowOutcome } from '../../../workflows/batch/contract';
 import { CHUNK_ROWS, checkBatchId, checkFileSha256, type StoredBatchMeta, type StoredRow } from './files';
-import { chunkRows } from './chunks';
-import type { BatchFileKind, BatchStore, Reseal } from './contract';
+import { ChunkCutter, chunkRows } from './chunks';
+import type { BatchFileKind, BatchStore, BatchWriter, Reseal } from './contract';
 import { resealPostgresStore } from './postgres-reseal';
 import {
   checkMetaOf,
@@ -153,6 +153,73 @@ export class PostgresBatchStore implements BatchStore {
       );
     });
     return full;
+  }
+
+  /**
+   * writeBatch as the rows come, in one transaction held open while the file is read: each chunk is
+   * inserted sealed as it fills, the meta last, and abandon() rolls every one of them back.
+   */
+  async beginBatch(batchId: string, fileSha256: string): Promise<BatchWriter> {
+    checkBatchId(batchId);
+    await this.query('SELECT 1');
+    const db = await this.pool.connect();
+    let open = true;
+    const end = async (sql: string): Promise<void> => {
+      if (!open) return;
+      open = false;
+      try {
+        await db.query(sql);
+      } finally {
+        db.release();
+      }
+    };
+    const at = { batchId, fileSha256 };
+    const cutter = new ChunkCutter<StoredRow>();
+    let written = 0;
+    const write = async (chunk: StoredRow[] | undefined): Promise<void> => {
+      if (!chunk) return;
+      await db.query('INSERT INTO batch_chunks (batch_id, chunk, sealed) VALUES ($1, $2, $3)', [
+        batchId,
+        written,
+        this.seal(chunkEntry(at, written), chunk),
+      ]);
+      written++;
+    };
+    try {
+      await db.query('BEGIN');
+      await db.query('DELETE FROM batch_chunks WHERE batch_id = $1', [batchId]);
+    } catch (e) {
+      await end('ROLLBACK').catch(() => {});
+      throw e;
+    }
+    return {
+      add: async (row) => {
+        try {
+          await write(cutter.push(row));
+        } catch (e) {
+          await end('ROLLBACK').catch(() => {});
+          throw e;
+        }
+      },
+      finish: async (meta) => {
+        const full: StoredBatchMeta = { ...meta, chunkCount: 0, chunkSize: CHUNK_ROWS };
+        try {
+          await write(cutter.end());
+          full.chunkCount = written;
+          await db.query(
+            `INSERT INTO batch_meta (batch_id, root_batch_id, sealed) VALUES ($1, $2, $3)
+             ON CONFLICT (batch_id) DO UPDATE SET root_batch_id = $2, sealed = $3, written_at = now()`,
+            [batchId, meta.rootBatchId, this.seal(metaEntry(batchId), full)],
+          );
+        } catch (e) {
+          await end('ROLLBACK').catch(() => {});
+          throw e;
+        }
+        await end('COMMIT');
+        return full;
+      },
+      abandon: () => end('ROLLBACK'),
+    };
   }
 
   async readMeta(batchId: string): Promise<StoredBatchMeta> {
