@@ -1,0 +1,33 @@
+import { defineSignal } from '@temporalio/workflow';
+import { z } from 'zod';
+import { field } from '../../src/domain/payout';
+import { bool, DAY, HOUR, millis, object, parseWith, SECOND, type Result } from '../shared/parse';
+
+// The event outbox's delivery workflow: one per endpoint, named after it (docs/events.md).
+
+export const eventOutboxWorkflowId = (endpoint: string) => `event-outbox-${endpoint}`;
+
+/** Something was written to the outbox (or `payrun events replay` reopened a window): deliver now. */
+export const outboxWrittenSignal = defineSignal<[]>('outboxWritten');
+
+const input = object({
+  endpoint: field<string>(
+    'expected an endpoint name',
+    (v) => typeof v === 'string' && /^[a-z0-9][a-z0-9-]{0,39}$/.test(v),
+  ),
+  /** The retry policy's first wait and its longest (tests shorten them; docs/events.md gives the defaults). */
+  firstRetryMs: millis(100, HOUR).optional(),
+  longestRetryMs: millis(SECOND, 6 * HOUR).optional(),
+  /** How long a dead worker's delivery goes unnoticed. */
+  heartbeatMs: millis(SECOND, HOUR).optional(),
+  /** How long one event is retried before it is given up (replay resends it). */
+  giveUpAfterMs: millis(SECOND, 7 * DAY).optional(),
+  /** Carried over continue-as-new: a nudge not yet served. */
+  pending: bool().optional(),
+});
+
+export type EventOutboxInput = z.infer<typeof input>;
+
+export function parseEventOutboxInput(raw: unknown): Result<EventOutboxInput> {
+  return parseWith(input, raw);
+}
