@@ -19,7 +19,14 @@ export async function startEventReceiver(secret: string, failShare = 0.5) {
   const verify = documentedVerifier();
   const taken: ReceivedEvent[] = [];
   const seen: ReceivedEvent[] = [];
-  const state = { down: false, hold: undefined as undefined | (() => void) };
+  let held: () => void = () => undefined;
+  const state = {
+    down: false,
+    /** From this many taken on, requests are read and never answered (the sender's worker is killed meanwhile). */
+    holdFrom: undefined as number | undefined,
+    /** Resolves at the first request held. */
+    held: new Promise<void>((r) => (held = r)),
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -32,8 +39,8 @@ export async function startEventReceiver(secret: string, failShare = 0.5) {
         signatureValid: verify(secret, raw, header),
       };
       seen.push(got);
-      if (state.hold) {
-        state.hold();
+      if (state.holdFrom !== undefined && taken.length >= state.holdFrom) {
+        held();
         return; // never answered: the sender's attempt dies with its worker
       }
       if (state.down || Math.random() < failShare) {
