@@ -23,7 +23,7 @@ export async function nudgeDelivery(
   await Promise.all(
     endpoints.map((e) =>
       client.workflow.signalWithStart('eventOutboxWorkflow', {
-        workflowId: eventOutboxWorkflowId(e.name),
+        workflowId: eventOutboxWorkflowId(taskQueue, e.name),
         taskQueue,
         args: [{ endpoint: e.name, ...options }],
         signal: outboxWrittenSignal,

@@ -5,7 +5,9 @@ import { bool, DAY, HOUR, millis, object, parseWith, SECOND, type Result } from 
 
 // The event outbox's delivery workflow: one per endpoint, named after it (docs/events.md).
 
-export const eventOutboxWorkflowId = (endpoint: string) => `event-outbox-${endpoint}`;
+/** Per task queue too: two payrun deployments sharing a namespace each deliver from their own outbox. */
+export const eventOutboxWorkflowId = (taskQueue: string, endpoint: string) =>
+  `event-outbox-${taskQueue}-${endpoint}`;
 
 /** Something was written to the outbox (or `payrun events replay` reopened a window): deliver now. */
 export const outboxWrittenSignal = defineSignal<[]>('outboxWritten');
