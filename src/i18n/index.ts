@@ -7,6 +7,7 @@ import { BATCH_MESSAGES } from './batch';
 import { CONSOLE_MESSAGES } from './console';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
+import { EVENT_MESSAGES } from './events';
 import { PAYOUT_MESSAGES } from './payout';
 import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
@@ -27,6 +28,7 @@ const CATALOGUE = {
   ...BATCH_MESSAGES,
   ...CONSOLE_MESSAGES,
   ...ENGINE_MESSAGES,
+  ...EVENT_MESSAGES,
   ...PAYOUT_MESSAGES,
   ...PASSKEY_ANSWER_MESSAGES,
   ...RECIPIENT_MESSAGES,

@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadEventEndpoints, EVENT_ENDPOINTS_VAR } from '../../src/config';
+import { loadEventEndpoints, EVENT_ENDPOINTS_VAR, type EventEndpoint } from '../../src/config';
+import { replayEvents } from '../../src/events/replay';
 import { TEST_CARDS } from '../../src/sandbox/test-values';
 import { batchCsv, batchHandle, batchTestPaths, dropAndSubmit, uniquePrefix } from '../harness/batches';
 import { workTimeout } from '../harness/budget';
@@ -15,12 +16,13 @@ const SECRET = 'events-test-secret-of-at-least-32-bytes';
 describe('signed status events from the outbox', () => {
   let stack: Stack;
   let receiver: Awaited<ReturnType<typeof startEventReceiver>>;
+  let endpoints: EventEndpoint[];
   beforeAll(async () => {
     receiver = await startEventReceiver(SECRET, 0.5);
     const dir = mkdtempSync(join(tmpdir(), 'payrun-events-'));
     const secretFile = join(dir, 'erp.secret');
     writeFileSync(secretFile, SECRET);
-    const endpoints = loadEventEndpoints({
+    endpoints = loadEventEndpoints({
       [EVENT_ENDPOINTS_VAR]: JSON.stringify([
         { name: 'erp', url: receiver.url, secretFile, types: ['payout.*', 'batch.*'] },
       ]),
@@ -100,6 +102,27 @@ describe('signed status events from the outbox', () => {
       const finished = got.find((g) => g.event.type === 'batch.finished')!.event.batch!;
       expect(finished.counts).toEqual(result.counts);
       expect(finished.amountsKopecks!.succeeded).toBe((ROWS - failedRows) * 150_000);
+
+      // `payrun events replay --since`: the window's events go out again, under their own ids, nothing older.
+      const times = got.map((g) => g.event.occurredAt).sort();
+      const since = times[Math.floor(times.length / 2)]!;
+      const window = new Set(got.filter((g) => g.event.occurredAt >= since).map((g) => g.id));
+      const before = receiver.taken.length;
+      const reopened = await replayEvents(
+        stack.client,
+        stack.taskQueue,
+        paths.dataDir,
+        endpoints,
+        new Date(since),
+      );
+      expect(reopened).toEqual([{ endpoint: 'erp', reopened: window.size }]);
+      const resent = () => new Set(receiver.taken.slice(before).map((t) => t.id));
+      await waitFor(
+        async () => resent().size === window.size,
+        workTimeout({ units: window.size, perUnitMs: 500, floorMs: 60_000 }),
+        'the window resent',
+      );
+      expect([...resent()].every((id) => window.has(id))).toBe(true);
     },
     workTimeout({ units: ROWS, perUnitMs: 6_000, floorMs: 240_000 }),
   );
