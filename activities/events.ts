@@ -102,8 +102,10 @@ export function eventEmitter(deps: EventDeps) {
       const data = { batchId, counts, amountsKopecks, ...(cancelled ? { reason: 'cancelled' } : {}) };
       await emit([batchEvent('batch.finished', data, now(), 1_000_000)]);
     },
-    /** The hand-over for the return workflow of another issue: a payout's money came back. */
+    /** The hand-over for the return workflow (issue 37): build the event with payoutReturnedEvent. */
     returned: (event: PayrunEvent) => emit([event]),
+    /** Whether payout events carry the INN (some endpoint asked): payoutReturnedEvent's second argument. */
+    withInn,
   };
 }
 

@@ -117,3 +117,41 @@ export function batchEvent(
 ): PayrunEvent {
   return { id: eventId('batch', batch.batchId, type, idPart), type, occurredAt, sequence, batch };
 }
+
+/**
+ * `payout.returned`, for the return workflow (issue 37's) to hand to `eventEmitter(...).returned` from
+ * the activity that records the return: `sequence` is the payout's next place after its last change
+ * (`status.changes.length + 1`), `started` its `status.timestamps.started`, so the id is stable.
+ */
+export function payoutReturnedEvent(
+  p: {
+    reference: string;
+    batchId?: string;
+    started: string;
+    sequence: number;
+    at: string;
+    amountKopecks: number;
+    bank: PayoutEventData['bank'];
+    payee: { taxReference: string; method: PayoutMethod };
+  },
+  withInn: boolean,
+): PayrunEvent {
+  return {
+    id: eventId('payout', p.reference, p.started, p.sequence),
+    type: 'payout.returned',
+    occurredAt: p.at,
+    sequence: p.sequence,
+    payout: {
+      reference: p.reference,
+      ...(p.batchId ? { batchId: p.batchId } : {}),
+      amountKopecks: p.amountKopecks,
+      state: 'returned',
+      bank: p.bank,
+      payee: {
+        method: p.payee.method.type,
+        masked: maskedMethod(p.payee.method),
+        ...(withInn ? { inn: p.payee.taxReference } : {}),
+      },
+    },
+  };
+}
