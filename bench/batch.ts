@@ -263,7 +263,9 @@ export async function runBatchSequence(
   const allRows = sizes.reduce((a, b) => a + b, 0);
   const deposit = Math.max(10_000_000_000, allRows * 150_000 * 2);
   const { NO_APPROVALS } = await import('../test/harness/stack');
+  const events = await (await import('./event-endpoint')).benchEventEndpoint();
   const stack = await startStack({
+    ...(events ? { events: { endpoints: events.endpoints } } : {}),
     // Every row pays the sandbox's one test person: their yearly cap is lifted so a large run is not
     // refused as limit_exceeded (the reservation is still made and measured, on one busy ledger).
     // With approvals the policy's defaults: submitted files wait for an approver (production's rule).
@@ -292,6 +294,7 @@ export async function runBatchSequence(
   } finally {
     await Promise.all(workers.map((w) => killHard(w)));
     await stack.stop();
+    await events?.receiver.close();
   }
 }
 

@@ -32,3 +32,5 @@ promtool check rules alerts.yml
 promtool test rules alerts.test.yml
 promtool check rules reconciliation.yml
 promtool test rules reconciliation.test.yml
+promtool check rules events.yml
+promtool test rules events.test.yml

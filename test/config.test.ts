@@ -127,6 +127,8 @@ describe('configuration', () => {
       'DIAGNOSTIC',
       'RECONCILIATION_LIST',
       'RECONCILIATION_STORE',
+      'EVENT_DELIVERY',
+      'EVENT_GIVE_UP',
     ];
     expect(Object.keys(activityOptions).sort()).toEqual([...BANK_CALLING_ACTIVITIES, ...notBank].sort());
     // Timeouts written inline in a workflow would escape it too; the webhook inbox's reroute is the one

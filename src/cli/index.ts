@@ -4,6 +4,7 @@ import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
 import { registerConsole } from './console';
 import { registerDoctor } from './doctor';
+import { registerEvents } from './events';
 import { registerIngress } from './ingress';
 import { registerPayout } from './payout';
 import { registerRefund } from './refund';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerBatch(program);
   registerPayout(program);
   registerRefund(program);
+  registerEvents(program);
   registerReconcile(program);
   registerPeople(program);
   registerRecipient(program);

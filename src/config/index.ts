@@ -13,6 +13,7 @@
  * - console.ts, worker.ts, people.ts (the policy file, who is asking), reconcile.ts, demo.ts
  * - batches.ts: the batch folders and the stop list
  * - batch-store.ts: which batch store (folder or PostgreSQL)
+ * - events.ts: the endpoints that receive signed status events (docs/events.md)
  * - sandbox.ts: the bank sandbox's SANDBOX_* (imported only by the sandbox, so nothing else loads it)
  *
  * Documented exceptions, where reading the environment elsewhere is the point: none in src/, activities/
@@ -32,3 +33,4 @@ export * from './reconcile';
 export * from './demo';
 export * from './batches';
 export * from './batch-store';
+export * from './events';

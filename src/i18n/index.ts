@@ -8,6 +8,7 @@ import { CONSOLE_MESSAGES } from './console';
 import { CONSOLE_WORK_MESSAGES } from './console-work';
 import { CSV_MESSAGES } from './csv';
 import { ENGINE_MESSAGES } from './engine';
+import { EVENT_MESSAGES } from './events';
 import { PAYOUT_MESSAGES } from './payout';
 import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
@@ -29,6 +30,7 @@ const CATALOGUE = {
   ...CONSOLE_MESSAGES,
   ...CONSOLE_WORK_MESSAGES,
   ...ENGINE_MESSAGES,
+  ...EVENT_MESSAGES,
   ...PAYOUT_MESSAGES,
   ...PASSKEY_ANSWER_MESSAGES,
   ...RECIPIENT_MESSAGES,

@@ -1,6 +1,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import type { BatchRowState } from '../../workflows/batch/contract';
 import { registerReconciliationMetrics } from './reconciliation';
+import { registerEventMetrics } from './events';
 
 /**
  * How a payout run or a batch row can end. A Record, not an array: the compiler insists every state is
@@ -70,6 +71,8 @@ export class WorkerMetrics {
   });
 
   private readonly counted = new Set<string>();
+  /** The event outbox's delivery per endpoint (src/metrics/events.ts). */
+  readonly events = registerEventMetrics(this.registry);
 
   constructor() {
     registerReconciliationMetrics(this.registry);

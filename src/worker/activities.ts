@@ -7,6 +7,12 @@ import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
 import { createWebhookActivities } from '../../activities/webhooks';
+import {
+  createEventActivities,
+  eventEmitter,
+  withoutEventSource,
+  type EventDeps,
+} from '../../activities/events';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BankClient } from '../bank';
@@ -29,6 +35,8 @@ export interface ActivityDeps {
   policy: { current(): Policy };
   /** The batch store's folder; PAYRUN_DATA_DIR at call time when absent. */
   dataDir?: string;
+  /** Signed status events (PAYRUN_EVENT_ENDPOINTS, docs/events.md); absent or none, nothing is written. */
+  events?: Pick<EventDeps, 'endpoints' | 'delivery'>;
 }
 
 /** Every activity a payrun worker serves, built from the clients it shares. */
@@ -36,6 +44,17 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
   const counted = metrics ? { ...deps, bank: instrumentBankClient(deps.bank, metrics) } : deps;
   const batch = createBatchActivities(counted);
   const bank = createBankActivities(counted);
+  // Events ride on activities that already record what happened: no activity, no event on a payout's path.
+  const ev = deps.events?.endpoints.length
+    ? {
+        ...deps.events,
+        client: deps.client,
+        taskQueue: deps.taskQueue,
+        dataDir: deps.dataDir,
+        counters: metrics?.events,
+      }
+    : undefined;
+  const emit = ev && eventEmitter(ev);
   return {
     ...bank,
     ...createRoutingActivities(counted.client),
@@ -44,10 +63,24 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...createWebhookActivities(counted),
     ...createRecipientActivities(counted),
     ...createReconciliationActivities(counted),
+    ...createEventActivities(ev ?? { endpoints: [], client: deps.client, taskQueue: deps.taskQueue }),
+    async openBatch(input: Parameters<typeof batch.openBatch>[0]) {
+      const view = await batch.openBatch(input);
+      await emit?.submitted(input.batchId);
+      return view;
+    },
+    async recordBatchDecision(input: Parameters<typeof batch.recordBatchDecision>[0]) {
+      const outcome = await batch.recordBatchDecision(input);
+      const s = input.signed.statement as { decision?: string; person?: string; reason?: string };
+      if (outcome.accepted) await emit?.decided(input.batchId, s.decision ?? '', s.person ?? '', s.reason);
+      return outcome;
+    },
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {
-        return await batch.finishBatch(input);
+        const final = await batch.finishBatch(input);
+        await emit?.finished(input.batchId, input.cancelled);
+        return final;
       } catch (err) {
         if (err instanceof ApplicationFailure && err.type === REPORT_FAILED) metrics?.batchReportFailed();
         throw err;
@@ -59,7 +92,9 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
      * worker counts nothing more.
      */
     async recordBatchResults(input: Parameters<typeof batch.recordBatchResults>[0]): Promise<void> {
-      await batch.recordBatchResults(input);
+      // Events first: once the outcome is stored, a retry of this activity would still write them once.
+      await emit?.rows(input.batchId, input.outcomes);
+      await batch.recordBatchResults({ ...input, outcomes: withoutEventSource(input.outcomes) });
       const { workflowExecution, activityId } = Context.current().info;
       const recording = workflowExecution && `${workflowExecution.runId}/${activityId}`;
       metrics?.batchRows(

@@ -2,6 +2,7 @@ import { createBankClient } from '../bank';
 import {
   ConfigError,
   loadBankConfig,
+  loadEventEndpoints,
   loadPayerConfig,
   loadProcessSettings,
   loadWorkerMetricsConfig,
@@ -10,6 +11,7 @@ import {
   type WorkerMetricsConfig,
 } from '../config';
 import { buildActivities } from './activities';
+import { nudgeDelivery } from '../events/nudge';
 import { loadWorkerBankKey } from './bank-key';
 import { boundHeapGrowth, loadHeapGrowingPercent } from './heap';
 import { createLogger } from '../logger';
@@ -52,6 +54,8 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   const policySource = new PolicySource();
   const bankPublicKey = loadWorkerBankKey(undefined, (message) => log.warn(message));
   const metricsConfig = loadWorkerMetricsConfig();
+  // Each endpoint checked now (URL, secret file, types), naming the endpoint: exit 2 before connecting.
+  const endpoints = loadEventEndpoints();
   installTemporalRuntime(undefined, {
     sdkMetricsAddress: metricsConfig.sdk,
     sdkMetricsVariable: WORKER_METRICS_VARS.sdk,
@@ -77,6 +81,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
         bankPublicKey,
         metrics,
         policy: policySource,
+        events: { endpoints },
       }),
       metrics,
     });
@@ -96,6 +101,8 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
       'worker started',
     );
     readiness.start();
+    // What a worker that died left in the outbox goes out now, not at the next batch's first row.
+    await nudgeDelivery(client, config.taskQueue, endpoints);
     const failed = await runUntilStopped(worker, { log, hopeless: () => readiness?.gone });
     // The command then exits 1 (src/cli/index.ts), if the exit timer has not ended the process already.
     if (failed) throw new Error(`the Temporal worker stopped by itself: ${failed}`);

@@ -17,7 +17,7 @@ import {
   type WrittenPolicy,
 } from '../../src/policy/generate';
 import { signerFromKeyFile, type Signer } from '../../src/policy/keys';
-import { buildActivities } from '../../src/worker/activities';
+import { buildActivities, type ActivityDeps } from '../../src/worker/activities';
 import { connectClient, startTestWorker, temporalAddress, type TestWorker } from './temporal';
 
 export const TEST_PAYER: PayerConfig = {
@@ -80,6 +80,8 @@ export interface StackOptions {
   workerOverrides?: Partial<WorkerOptions>;
   /** The policy's rules; default NO_APPROVALS. */
   policy?: PolicyRulesSpec;
+  /** Signed status events (docs/events.md): the endpoints and the delivery's retry policy. */
+  events?: ActivityDeps['events'];
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<Stack> {
@@ -119,6 +121,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     taskQueue,
     bankPublicKey: createPublicKey(sandbox.bankPublicKeyPem),
     policy: new PolicySource({ PAYRUN_POLICY_FILE: people.file }),
+    ...(opts.events ? { events: opts.events } : {}),
   });
   const stack: Stack = {
     sandbox,

@@ -69,6 +69,7 @@ describe('PayoutTracker construction', () => {
       approval: { required: true },
       timestamps: { started: '2026-01-01T00:00:00.000Z' },
       notes: [],
+      changes: [['checking_taxpayer', '2026-01-01T00:00:00.000Z']],
     });
     expect(t.phase).toBe('processing');
     expect(t.nudged).toBe(false);
@@ -127,6 +128,10 @@ describe('PayoutTracker state, notes and failure', () => {
     expect(t.status.timestamps.confirmed).toBe('2026-01-01T00:00:01.000Z');
     const status = t.fail('failed', { code: 'declined_by_issuer_bank', reason: 'declined' });
     expect(status).toBe(t.status);
+    // Each state entered once, in order, at its time: the events' sequence numbers (docs/events.md).
+    expect(status.changes!.map(([s]) => s)).toEqual(['checking_taxpayer', 'confirming', 'failed']);
+    t.setState('failed');
+    expect(status.changes).toHaveLength(3);
     expect(status.state).toBe('failed');
     expect(status.failure).toEqual({ code: 'declined_by_issuer_bank', reason: 'declined' });
     expect(status.timestamps.finished).toBe('2026-01-01T00:00:02.000Z');

@@ -75,6 +75,11 @@ export interface BatchRowOutcome {
   receiptLink?: string;
   errorCode?: string;
   reason?: string;
+  /**
+   * A row this batch paid: what its status events are built from when the outcome is recorded
+   * (src/events/, docs/events.md). Taken off before the outcome is stored.
+   */
+  events?: { started: string; changes: [string, string][]; payee: PayoutStatus['payee'] };
 }
 
 /** What an existing payout workflow tells about its reference (activities answer, the batch decides). */

@@ -86,6 +86,8 @@ export function outcomeFromStatus(
   if (status.failure) o.errorCode = status.failure.code;
   if (ours) {
     if (status.failure) o.reason = status.failure.reason;
+    if (status.changes)
+      o.events = { started: status.timestamps.started!, changes: status.changes, payee: status.payee };
     return o;
   }
   const by = status.batchId ? `batch ${status.batchId}` : 'a payout started outside any batch';

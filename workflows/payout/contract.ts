@@ -119,6 +119,11 @@ export interface PayoutStatus {
   timestamps: Record<string, string>;
   /** Operator-visible notes: polls that recovered a lost webhook, ignored duplicate signals and so on. */
   notes: string[];
+  /**
+   * Every state the payout entered, in order, with its workflow time: a status event's sequence number
+   * is its place here (docs/events.md). Absent in statuses of runs that ended before it existed.
+   */
+  changes?: [PayoutState, string][];
 }
 
 export const payoutStatusQuery = defineQuery<PayoutStatus>('status');

@@ -66,6 +66,7 @@ export class PayoutTracker {
       timestamps: { started: env.now() },
       notes: [],
     };
+    this.status.changes = [[this.status.state, this.status.timestamps.started!]];
   }
 
   /**
@@ -95,8 +96,13 @@ export class PayoutTracker {
   }
 
   setState(state: PayoutState, timestampKey?: string): void {
+    // No command depends on `changes`: it only travels in the status (the events' sequence numbers).
+    const changes = this.status.changes;
+    const changed = changes !== undefined && changes[changes.length - 1]?.[0] !== state;
+    const at = timestampKey !== undefined || changed ? this.env.now() : undefined;
+    if (changed) changes.push([state, at!]);
     this.status.state = state;
-    if (timestampKey) this.status.timestamps[timestampKey] = this.env.now();
+    if (timestampKey) this.status.timestamps[timestampKey] = at!;
   }
 
   fail(state: PayoutState, failure: PayoutFailure): PayoutStatus {

@@ -180,3 +180,22 @@ export const SELF_EMPLOYED_LINK: ActivityOptions = {
   scheduleToCloseTimeout: '3 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 };
+
+/**
+ * Sending an endpoint's pending status events (workflows/event-outbox/): one attempt sends all, with a
+ * heartbeat per event, so a dead worker is noticed in a minute; retried with backoff (10 s doubling to
+ * 10 minutes) for three days, then the oldest event is given up (`payrun events replay` resends it). The
+ * delivery workflow may shorten the retries (its input; tests). Calls no bank.
+ */
+export const EVENT_DELIVERY: ActivityOptions = {
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '1 minute',
+  scheduleToCloseTimeout: '72 hours',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+};
+
+/** Marking the oldest event given up: a write of one empty file. */
+export const EVENT_GIVE_UP: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

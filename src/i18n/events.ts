@@ -1,0 +1,23 @@
+import { entry } from './lang';
+
+/** What `payrun events replay` answers (src/cli/events.ts). */
+export const EVENT_MESSAGES = {
+  'events.replay.done': entry<{ endpoint: string; count: number; since: string }>({
+    ru: (p) =>
+      `${p.endpoint}: события с ${p.since} будут отправлены снова (${p.count} уже доставленных), под прежними id`,
+    en: (p) =>
+      `${p.endpoint}: events since ${p.since} are sent again (${p.count} already delivered), under their own ids`,
+  }),
+  'events.replay.noEndpoints': entry<Record<string, never>>({
+    ru: () => 'PAYRUN_EVENT_ENDPOINTS не задан: событий нет, отправлять нечего',
+    en: () => 'PAYRUN_EVENT_ENDPOINTS is not set: there are no events to send',
+  }),
+  'events.replay.unknownEndpoint': entry<{ endpoint: string; known: string }>({
+    ru: (p) => `нет конечной точки ${p.endpoint} в PAYRUN_EVENT_ENDPOINTS (есть: ${p.known})`,
+    en: (p) => `no endpoint ${p.endpoint} in PAYRUN_EVENT_ENDPOINTS (there are: ${p.known})`,
+  }),
+  'events.replay.badSince': entry<{ since: string }>({
+    ru: (p) => `--since ${p.since}: нужна дата и время ISO 8601, например 2026-11-26T10:00:00Z`,
+    en: (p) => `--since ${p.since}: expected an ISO 8601 date and time, e.g. 2026-11-26T10:00:00Z`,
+  }),
+};
