@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { moscowDate } from '../../domain';
 import { copyPrivateFile, writePrivateFile } from '../../private-fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import {
@@ -73,6 +74,8 @@ export function loadOptionsFor(
     policy: opts.policy ?? 'whole-file',
     // Kept with the batch, so the worker loads the approved file again exactly so (bound-rows.ts).
     maxPayoutKopecks: payoutLimit(undefined),
+    // pay_on is judged from the day of submission, and the worker reloads the file judging from it too.
+    today: moscowDate(Date.now()),
     ...(opts.expectTotalKopecks !== undefined ? { expectTotalKopecks: opts.expectTotalKopecks } : {}),
     ...(opts.paths.stopListFile ? { stopList: loadStopList(opts.paths.stopListFile) } : {}),
   };
