@@ -6,6 +6,7 @@ import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
+import { createScheduledActivities } from '../../activities/scheduled';
 import { createWebhookActivities } from '../../activities/webhooks';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -44,6 +45,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...createWebhookActivities(counted),
     ...createRecipientActivities(counted),
     ...createReconciliationActivities(counted),
+    ...createScheduledActivities(counted),
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {

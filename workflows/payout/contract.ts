@@ -25,6 +25,7 @@ import {
 export const payoutWorkflowId = (reference: string) => `payout-${reference}`;
 
 export type PayoutState =
+  | 'scheduled' // a row with a pay_on date, its place under the cap reserved, asleep until that day
   | 'reconciling' // settling an earlier run of this reference with the bank before anything else
   | 'checking_taxpayer'
   | 'creating_session'
@@ -44,6 +45,7 @@ export type PayoutState =
 
 /** States of a payout still in flight: no report row shows them. */
 export type InFlightPayoutState =
+  | 'scheduled'
   | 'reconciling'
   | 'checking_taxpayer'
   | 'creating_session'
