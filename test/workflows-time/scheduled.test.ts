@@ -9,9 +9,14 @@ import {
   withStubWorker,
   type TimeSkipping,
 } from '../harness/time-skipping';
+import { workTimeout } from '../harness/budget';
 import { FakeBank } from './fake-bank';
+import { randomBytes } from 'node:crypto';
 import {
+  batchProgressQuery,
   cancelPayoutUpdate,
+  payoutWorkflowId,
+  type BatchChunkRow,
   payoutStatusQuery,
   type PayoutAuthorization,
   type TaxpayerVerdict,
@@ -22,6 +27,8 @@ import { ALLOWING_VERDICT, finalStatus, payoutStubs, startPayout, untilState } f
 // place, sleeps until 00:00 Moscow time of that day, then checks again and pays, or ends unpaid with why.
 
 const DAY = 86_400_000;
+/** Three rows' or six rows' days skipped through, a minute at a time near each wake. */
+const LONG = workTimeout({ units: 6, perUnitMs: 20_000, floorMs: 120_000 });
 
 let ts: TimeSkipping;
 beforeAll(async () => {
@@ -85,37 +92,41 @@ function world() {
   return { w, bank, stubs };
 }
 
-test('rows on three dates each pay at 00:00 Moscow time of their date, and none before', async () => {
-  const { w, bank, stubs } = world();
-  await withStubWorker(ts, stubs, async ({ taskQueue, calls }) => {
-    const dates = [await dayAhead(2), await dayAhead(5), await dayAhead(9)];
-    const requests = dates.map((payOn) => payoutRequest({ selfEmployed: true, payOn }));
-    const handles = await Promise.all(requests.map((request) => startPayout(ts, taskQueue, { request })));
-    for (const h of handles) await untilState(ts, h, 'scheduled', 1_000);
-    // Each reserved its place before it slept; nothing reached the bank.
-    expect(w.reserved.sort()).toEqual(requests.map((r) => r.reference).sort());
-    expect(bank.sessions.size).toBe(0);
+test(
+  'rows on three dates each pay at 00:00 Moscow time of their date, and none before',
+  async () => {
+    const { w, bank, stubs } = world();
+    await withStubWorker(ts, stubs, async ({ taskQueue, calls }) => {
+      const dates = [await dayAhead(2), await dayAhead(5), await dayAhead(9)];
+      const requests = dates.map((payOn) => payoutRequest({ selfEmployed: true, payOn }));
+      const handles = await Promise.all(requests.map((request) => startPayout(ts, taskQueue, { request })));
+      for (const h of handles) await untilState(ts, h, 'scheduled', 1_000);
+      // Each reserved its place before it slept; nothing reached the bank.
+      expect(w.reserved.sort()).toEqual(requests.map((r) => r.reference).sort());
+      expect(bank.sessions.size).toBe(0);
 
-    for (let i = 0; i < 3; i++) {
-      const { asleep, sessionBefore, status } = await wakeAndEnd(handles[i]!, dates[i]!, bank);
-      expect(asleep.state).toBe('scheduled'); // a minute before its day
-      expect(sessionBefore).toBeUndefined();
-      expect(status.state).toBe('succeeded');
-      const wake = payOnWakeMs(dates[i]!);
-      expect(status.timestamps.scheduledFor).toBe(new Date(wake).toISOString());
-      const created = Date.parse(status.timestamps.sessionCreated!);
-      expect(created).toBeGreaterThanOrEqual(wake);
-      expect(created).toBeLessThan(wake + 3_600_000);
-      // The later dates still sleep, unknown to the bank.
-      for (const later of handles.slice(i + 1))
-        expect((await later.query(payoutStatusQuery)).state).toBe('scheduled');
-      expect(bank.sessions.size).toBe(i + 1);
-      expect(bank.sessionOf(requests[i]!.reference)).toBeDefined();
-    }
-    expect(callsOf(calls, 'wakeChecks')).toHaveLength(3);
-    expect(callsOf(calls, 'confirmSession')).toHaveLength(3);
-  });
-});
+      for (let i = 0; i < 3; i++) {
+        const { asleep, sessionBefore, status } = await wakeAndEnd(handles[i]!, dates[i]!, bank);
+        expect(asleep.state).toBe('scheduled'); // a minute before its day
+        expect(sessionBefore).toBeUndefined();
+        expect(status.state).toBe('succeeded');
+        const wake = payOnWakeMs(dates[i]!);
+        expect(status.timestamps.scheduledFor).toBe(new Date(wake).toISOString());
+        const created = Date.parse(status.timestamps.sessionCreated!);
+        expect(created).toBeGreaterThanOrEqual(wake);
+        expect(created).toBeLessThan(wake + 3_600_000);
+        // The later dates still sleep, unknown to the bank.
+        for (const later of handles.slice(i + 1))
+          expect((await later.query(payoutStatusQuery)).state).toBe('scheduled');
+        expect(bank.sessions.size).toBe(i + 1);
+        expect(bank.sessionOf(requests[i]!.reference)).toBeDefined();
+      }
+      expect(callsOf(calls, 'wakeChecks')).toHaveLength(3);
+      expect(callsOf(calls, 'confirmSession')).toHaveLength(3);
+    });
+  },
+  LONG,
+);
 
 test('what changed while they slept ends each row unpaid with its reason, before any session', async () => {
   const { w, bank, stubs } = world();
@@ -235,3 +246,91 @@ test('a refused reservation ends the row at once, limit_exceeded, without sleepi
     expect(status.timestamps.scheduledFor).toBeUndefined();
   });
 });
+
+test(
+  'a batch’s sleeping rows hold no place in its window, and rows waking together keep to its limit',
+  async () => {
+    const { bank, stubs } = world();
+    const payOn = await dayAhead(4);
+    const batchId = `batch-${randomBytes(8).toString('hex')}`;
+    const rows: BatchChunkRow[] = Array.from({ length: 6 }, (_, i) => ({
+      row: i + 2,
+      request: payoutRequest({ selfEmployed: false, amount: 10_000 + i, payOn }),
+    }));
+    const meta = {
+      fileName: 'payouts.csv',
+      fileSha256: 'a'.repeat(64),
+      rowCount: rows.length,
+      invalidRows: 0,
+      totalKopecks: rows.reduce((sum, r) => sum + r.request.amount, 0),
+      chunkCount: 1,
+    };
+    // The most sessions open at once (each counted once, however often a look-up is retried): what the
+    // window lets through when the rows wake.
+    const open = new Set<string>();
+    let mostOpen = 0;
+    const onRead = bank.onRead;
+    bank.onRead = (s) => {
+      void onRead(s); // the default bank: synchronous
+      if (s.stage === 'succeeded') open.delete(s.id);
+    };
+    const batchStubs = {
+      ...stubs,
+      beforeCreating: async (input: Parameters<NonNullable<typeof stubs.beforeCreating>>[0]) => {
+        const found = await stubs.beforeCreating(input);
+        if (found.created && bank.sessions.get(found.created.id)?.stage !== 'succeeded') {
+          open.add(found.created.id);
+          mostOpen = Math.max(mostOpen, open.size);
+        }
+        return found;
+      },
+      openBatch: async () => meta,
+      authorizeBatch: async () => ({
+        required: false,
+        needed: 1,
+        because: 'a time-skipping test',
+        approvedBy: [],
+        refused: [],
+        satisfied: true,
+        policy: { version: 'time-skipping-test', people: [], rules: {} as never },
+      }),
+      loadBatchChunk: async () => rows,
+      recordBatchResults: async () => undefined,
+      finishBatch: async () => ({ reportPath: 'report.csv', summaryPath: 'summary.txt', summary: 'done' }),
+      checkDeposit: async () => ({ balanceKopecks: 1e12 }),
+    };
+    await withStubWorker(ts, batchStubs, async ({ taskQueue }) => {
+      const batch = await ts.client.workflow.start('batchWorkflow', {
+        taskQueue,
+        workflowId: batchId,
+        args: [{ batchId, options: { maxInFlight: 2, checkFunds: false } }],
+      });
+      const payouts = rows.map((r) => ts.client.workflow.getHandle(payoutWorkflowId(r.request.reference)));
+      // All six asleep at once under a limit of two: none holds a place while it sleeps.
+      const allAsleep = async () => {
+        const states = await Promise.all(
+          payouts.map((p) =>
+            p.query(payoutStatusQuery).then(
+              (s) => s.state,
+              () => 'not started',
+            ),
+          ),
+        );
+        return states.every((s) => s === 'scheduled');
+      };
+      await skipUntil(ts, allAsleep, 'six scheduled rows asleep', 1_000);
+      expect((await batch.query(batchProgressQuery)).inFlight).toBe(6);
+      expect(bank.sessions.size).toBe(0);
+
+      await ts.env.sleep(payOnWakeMs(payOn) - (await ts.env.currentTimeMs()) + 1_000);
+      const done = async () => (await batch.query(batchProgressQuery)).phase === 'done';
+      await skipUntil(ts, done, 'the batch done', 60_000);
+      const progress = await batch.query(batchProgressQuery);
+      expect(progress.counts.succeeded).toBe(6);
+      expect(bank.sessions.size).toBe(6);
+      expect(mostOpen).toBeGreaterThan(0);
+      expect(mostOpen).toBeLessThanOrEqual(2);
+    });
+  },
+  LONG,
+);

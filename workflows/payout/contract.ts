@@ -138,6 +138,9 @@ export const approveSignal = defineSignal<[SignedStatement]>('approve');
 
 export const cancelSignal = defineSignal<[CancelCommand]>('cancel');
 
+/** A scheduled payout that woke may go on: its batch has a place for it in its window (issue 42). */
+export const slotGrantedSignal = defineSignal('slotGranted');
+
 /**
  * A batch that continues as new, or waits for a payout it did not start, asks the payout to say when it
  * has settled: the payout then sends `payoutSettled` to the batch's workflow id, which reaches the

@@ -1,4 +1,5 @@
-import { condition, workflowInfo } from '@temporalio/workflow';
+import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import { payoutSleepSignal } from '../batch/contract';
 import { payOnWakeMs } from '../../src/domain';
 import type { BeforeCreating } from '../../activities/payout-runs';
 import type { WakeRefusal } from '../../activities/scheduled';
@@ -6,7 +7,10 @@ import type { PayoutRunData } from './state';
 import type { PayoutTracker } from './tracker';
 import { beforeCreating, wakeChecks } from './activities';
 import { iso, workflowNow } from '../shared/time';
-import type { PayoutInput } from './contract';
+import { slotGrantedSignal, type PayoutInput } from './contract';
+
+/** How long a woken row waits for its batch's answer before it asks for a place again. */
+const SLOT_ASKED_AGAIN_MS = 10 * 60_000;
 
 /** What the scheduled part of a payout needs of its run (workflows/payout/run.ts). */
 export interface ScheduledRun {
@@ -51,7 +55,26 @@ export async function sleepUntilPayOn(run: ScheduledRun): Promise<void> {
   run.tracker.status.timestamps.scheduledFor = iso(wakeAt);
   run.tracker.note(`scheduled for ${run.input.request.payOn} (00:00 Moscow time); its place is reserved`);
   const cancelled = () => run.state.cancelRequest !== undefined;
+  const batch = workflowInfo().parent?.workflowId;
+  const tell = (asleep: boolean) =>
+    batch === undefined || batch !== run.input.batchId
+      ? Promise.resolve(false)
+      : getExternalWorkflowHandle(batch)
+          .signal(payoutSleepSignal, { reference: run.input.request.reference, asleep })
+          .then(
+            () => true,
+            () => false, // the batch is not running: no window to keep to
+          );
+  await tell(true);
   if (await condition(cancelled, wakeAt - workflowNow())) run.cancelled();
+
+  // Rows waking together keep to the batch's in-flight limit: a place is asked for, and asked again
+  // now and then (a batch that continued as new meanwhile did not carry the queue).
+  let granted = false;
+  setHandler(slotGrantedSignal, () => void (granted = true));
+  while (!granted && !cancelled() && (await tell(false)))
+    await condition(() => granted || cancelled(), SLOT_ASKED_AGAIN_MS);
+  if (cancelled()) run.cancelled();
 
   run.tracker.status.timestamps.woke = iso();
   const refusal = await wakeChecks({ workflowId, runId, request: run.input.request });
