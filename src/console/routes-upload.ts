@@ -14,7 +14,7 @@ import { SubmitterRefused } from '../batch/services/authorize';
 import { loadOptionsFor, submitBatch, describeError } from '../batch/commands/submit';
 import { verdictFromTaxpayerWorkflow } from '../batch/commands/verdicts';
 import { streamBatch } from '../csv/stream-load';
-import type { RowError } from '../csv';
+import { loadBatch, type RowError } from '../csv';
 import { MoneyFormatError, rublesToKopecks } from '../money';
 import { ensurePrivateDir, writePrivateFile } from '../private-fs';
 import { t } from '../i18n';

@@ -6,6 +6,7 @@
 import type { Lang } from '../i18n';
 import { money, moscowTime, t } from '../i18n';
 import type { DryRunReport } from '../batch/commands/dry-run';
+import { dateLinesText } from '../batch/commands/dry-run-dates';
 import type { LoadedBatch, RowError } from '../csv';
 import type { HeldLogin } from './sign-in-guard';
 import { html, masked, table, type Html } from './html';
@@ -302,6 +303,7 @@ export function dryRunPage(
           ${r.balanceKopecks !== undefined ? m.dry.balance(money(r.balanceKopecks)) : ''}
           ${r.shortKopecks ? m.dry.short(money(r.shortKopecks)) : r.balanceKopecks !== undefined ? m.dry.enough : ''}
         </p>
+        ${dateLinesText(r.byDate, ctx.lang).map((line) => html`<p class="pay-on">${line.trim()}</p>`)}
         ${r.rejected ? html`<p role="alert">${m.dry.rejected}</p>` : ''}
         ${r.invalid.length > 0 ? errorTable(ctx, r.invalid, m.upload.rowErrors, 'row-errors') : ''}
         ${

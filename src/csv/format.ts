@@ -25,6 +25,7 @@ export const COLUMNS = [
   'citizenship',
   'metadata',
   'self_employed',
+  'pay_on',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 
@@ -63,6 +64,7 @@ export const HEADER_ALIASES: Record<Column, readonly string[]> = {
   citizenship: ['гражданство', 'страна гражданства'],
   metadata: ['метаданные'],
   self_employed: ['самозанятый'],
+  pay_on: ['дата выплаты', 'дата оплаты', 'pay on'],
 };
 
 export function normalizeHeader(text: string): string {

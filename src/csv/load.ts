@@ -19,7 +19,7 @@ import type {
   LoadOptions,
   RowError,
 } from './types';
-import type { PayoutRequest } from '../domain';
+import { moscowDate, type PayoutRequest } from '../domain';
 import { payoutLimit } from './limits';
 import { markDuplicateReferences, readAmount, totalRowPositionError, validateRow } from './validate';
 
@@ -208,6 +208,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     headerLength: headers.length,
     stopList: opts.stopList,
     maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
+    today: opts.today ?? moscowDate(Date.now()),
   };
   const rows: BatchRow[] = [];
   const amounts: number[] = [];

@@ -13,7 +13,7 @@ import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { t } from '../i18n';
-import type { PayoutRequest } from '../domain';
+import { moscowDate, type PayoutRequest } from '../domain';
 import {
   byteOrderMark,
   detectDelimiter,
@@ -334,6 +334,7 @@ async function readRows(
         headerLength: cells.length,
         stopList: opts.stopList,
         maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
+        today: opts.today ?? moscowDate(Date.now()),
       };
       continue;
     }

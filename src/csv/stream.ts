@@ -3,6 +3,7 @@
  * paid batch): the same decoding, delimiter and row numbering as loadBatch, a piece at a time.
  * Only for a file loadBatch accepted: its encoding is not checked cell by cell again.
  */
+import { moscowDate } from '../domain';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
@@ -111,7 +112,7 @@ export async function* streamRecords(
  */
 export function rowRules(
   headers: readonly string[],
-  opts: Pick<LoadOptions, 'stopList' | 'maxPayoutKopecks'>,
+  opts: Pick<LoadOptions, 'stopList' | 'maxPayoutKopecks' | 'today'>,
 ) {
   const map = mapHeaders(headers);
   const { amountColumn } = map;
@@ -123,6 +124,7 @@ export function rowRules(
     headerLength: headers.length,
     stopList: opts.stopList,
     maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
+    today: opts.today ?? moscowDate(Date.now()),
   };
   const reference = (cells: readonly string[]): string =>
     refIndex === undefined ? '' : (cells[refIndex] ?? '').trim();

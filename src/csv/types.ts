@@ -66,4 +66,10 @@ export interface LoadOptions {
   stopList?: ReadonlySet<string>;
   /** The most one payout may be; above it a row is refused (amount_above_limit). Default: PAYRUN_MAX_PAYOUT, else 1 000 000,00 ₽. */
   maxPayoutKopecks?: number;
+  /**
+   * The Moscow day a row's pay_on is judged from (not in the past, at most a year ahead), YYYY-MM-DD.
+   * Kept with the batch (the day it was submitted), so the worker loading the approved file again on a
+   * later day reads the same rows. Default: today.
+   */
+  today?: string;
 }

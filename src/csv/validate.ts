@@ -23,6 +23,9 @@ import {
   isValidBankAccount,
   NAME_MAX,
   SERVICE_NAME_MAX,
+  lastPayOn,
+  payOnRule,
+  readPayOn,
   type PayoutMethod,
   type PayoutRequest,
 } from '../domain';
@@ -44,6 +47,8 @@ export interface RowContext {
   stopList?: ReadonlySet<string>;
   /** The most one payout may be (payoutLimit: given, PAYRUN_MAX_PAYOUT, or the default). */
   maxPayoutKopecks: number;
+  /** The Moscow day pay_on is judged from (LoadOptions.today). */
+  today: string;
 }
 
 export { DEFAULT_MAX_PAYOUT_KOPECKS } from './limits';
@@ -334,6 +339,8 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     fail('self_employed', 'self_employed_value', t('csv.self_employed_value', { value: selfEmployedText }));
   }
 
+  const payOn = readPayOnCell(cell('pay_on'), ctx.today, fail);
+
   if (errors.length > 0 || !method || kopecks === null || selfEmployed === undefined)
     return { errors, kopecks };
   const request: PayoutRequest = {
@@ -353,8 +360,28 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
     ...(description && { description }),
     ...(metadata !== undefined && { metadata }),
     selfEmployed,
+    ...(payOn && { payOn }),
   };
   return { request, errors, kopecks };
+}
+
+/** pay_on: blank pays now; otherwise a date from today (Moscow) to a year ahead, as YYYY-MM-DD. */
+function readPayOnCell(
+  text: string,
+  today: string,
+  fail: (column: string | null, rule: string, message: string) => void,
+): string | undefined {
+  if (!text) return undefined;
+  const date = readPayOn(text);
+  if (!date) {
+    fail('pay_on', 'pay_on_format', t('csv.pay_on_format', { value: text }));
+    return undefined;
+  }
+  const rule = payOnRule(date, today);
+  if (rule === 'pay_on_past') fail('pay_on', rule, t('csv.pay_on_past', { date, today }));
+  else if (rule === 'pay_on_too_far')
+    fail('pay_on', rule, t('csv.pay_on_too_far', { date, last: lastPayOn(today) }));
+  return rule ? undefined : date;
 }
 
 function readMethod(

@@ -4,3 +4,4 @@
  */
 export * from './rules';
 export * from './payout';
+export * from './pay-on';

@@ -38,6 +38,7 @@ import {
   NAME_MAX,
   SERVICE_NAME_MAX,
 } from './rules';
+import { isIsoDate } from './pay-on';
 
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -148,6 +149,11 @@ export const payoutRequestSchema = () =>
       .optional(),
     /** false = a plain payout without fiscalization. */
     selfEmployed: field<boolean>('expected true or false', (v) => typeof v === 'boolean'),
+    /**
+     * The Moscow day the row pays on (issue 42), YYYY-MM-DD; absent, it pays now. Never sent to the bank:
+     * the payout workflow sleeps until then (workflows/payout/schedule.ts). Part of the approved row.
+     */
+    payOn: field<string>('expected a date as YYYY-MM-DD', (v) => isString(v) && isIsoDate(v)).optional(),
   }).superRefine((r, ctx) => {
     if (
       r.method.type === 'fps' &&

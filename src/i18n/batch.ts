@@ -19,6 +19,7 @@ const STATE: Record<string, { ru: string; en: string }> = {
   reference_conflict: { ru: 'конфликт референса', en: 'reference_conflict' },
   invalid: { ru: 'ошибка в строке', en: 'invalid' },
   not_processed: { ru: 'не обработано', en: 'not_processed' },
+  scheduled: { ru: 'ждёт даты выплаты', en: 'scheduled' },
   reconciling: { ru: 'сверяется с банком', en: 'reconciling' },
   checking_taxpayer: { ru: 'проверка самозанятого', en: 'checking_taxpayer' },
   creating_session: { ru: 'создаётся в банке', en: 'creating_session' },

@@ -18,6 +18,7 @@ const COLUMN: Record<string, { ru: string; en: string }> = {
   description: { ru: 'назначение', en: 'description' },
   email: { ru: 'e-mail', en: 'email' },
   metadata: { ru: 'metadata', en: 'metadata' },
+  pay_on: { ru: 'дата выплаты', en: 'pay-on date' },
 };
 export const columnName = (column: string, lang: Lang): string => COLUMN[column]?.[lang] ?? column;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -186,6 +187,18 @@ export const CSV_MESSAGES = {
   'csv.metadata_length': entry<{ chars: number; max: number }>({
     ru: (p) => `metadata: ${p.chars} символов; не больше ${p.max}`,
     en: (p) => `metadata has ${p.chars} characters; at most ${p.max}`,
+  }),
+  'csv.pay_on_format': entry<{ value: string }>({
+    ru: (p) => `дата выплаты "${p.value}": укажите дату как ДД.ММ.ГГГГ или ГГГГ-ММ-ДД`,
+    en: (p) => `pay-on date "${p.value}" must be a date written DD.MM.YYYY or YYYY-MM-DD`,
+  }),
+  'csv.pay_on_past': entry<{ date: string; today: string }>({
+    ru: (p) => `дата выплаты ${p.date} уже прошла (сегодня ${p.today} по Москве)`,
+    en: (p) => `pay-on date ${p.date} is in the past (today is ${p.today}, Moscow time)`,
+  }),
+  'csv.pay_on_too_far': entry<{ date: string; last: string }>({
+    ru: (p) => `дата выплаты ${p.date} больше чем через год: самая поздняя — ${p.last}`,
+    en: (p) => `pay-on date ${p.date} is more than a year ahead: the latest allowed is ${p.last}`,
   }),
   'csv.self_employed_value': entry<{ value: string }>({
     ru: (p) => `self_employed "${p.value}": укажите yes или no`,

@@ -14,6 +14,7 @@ import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
 import { RECONCILE_MESSAGES } from './reconcile';
 import { REVIEW_MESSAGES } from './review';
+import { SCHEDULE_MESSAGES } from './schedule';
 import { SUBMIT_MESSAGES } from './submit';
 import { SIGN_MESSAGES } from './writable';
 import { currentLang, type Lang } from './lang';
@@ -38,6 +39,7 @@ const CATALOGUE = {
   ...REVIEW_MESSAGES,
   ...SIGN_MESSAGES,
   ...SUBMIT_MESSAGES,
+  ...SCHEDULE_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;
 export type MessageCode = keyof Catalogue;

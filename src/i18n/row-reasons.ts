@@ -48,6 +48,10 @@ export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): s
   if (o.errorCode === 'batch_cancelled') return t('report.batch_cancelled', {}, lang);
   if (o.errorCode === 'not_self_employed') return t('taxpayer.not_self_employed', {}, lang);
   if (o.errorCode === 'not_linked') return t('taxpayer.not_linked', {}, lang);
+  // A scheduled row that woke (activities/scheduled.ts): the stop-list or the deposit changed meanwhile.
+  if (o.errorCode === 'stop_list') return t('schedule.woke_stop_list', {}, lang);
+  const short = o.errorCode === 'deposit_short' && /held (\d+) kopecks.* (\d+) kopecks/.exec(reason ?? '');
+  if (short) return t('schedule.woke_short', { balance: Number(short[1]), amount: Number(short[2]) }, lang);
   if (!reason) return reason;
   if (o.state === 'reference_conflict') {
     const differs = /\(differs: (.*)\)/.exec(reason)?.[1];

@@ -6,6 +6,7 @@ import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
 import { createRoutingActivities } from '../../activities/routing';
+import { createScheduledActivities } from '../../activities/scheduled';
 import { createWebhookActivities } from '../../activities/webhooks';
 import {
   createEventActivities,
@@ -75,6 +76,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
       if (outcome.accepted) await emit?.decided(input.batchId, s.decision ?? '', s.person ?? '', s.reason);
       return outcome;
     },
+    ...createScheduledActivities(counted),
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {

@@ -111,6 +111,17 @@ const cases: [string, Buffer][] = [
     Buffer.concat([iconv.encode(csv(HEADER, row('l-1')).toString(), 'win1251'), csv(row('l-2'), row('l-3'))]),
   ],
   ['a UTF-8 BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), csv(HEADER, row('m-1'))])],
+  [
+    'pay_on: now, a month ahead, past, too far, not a date',
+    csv(
+      `${HEADER},pay_on`,
+      `${row('p-1')},`,
+      `${row('p-2')},${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}`,
+      `${row('p-3')},01.01.2020`,
+      `${row('p-4')},01.01.2099`,
+      `${row('p-5')},завтра`,
+    ),
+  ],
 ];
 
 describe('streamBatch answers as loadBatch', () => {

@@ -39,6 +39,7 @@ const fields = (method: PayoutMethod): Required<PayoutRequest> => ({
   description: 'Описаниеполя',
   metadata: { order: 'metadata-value-17' },
   selfEmployed: true,
+  payOn: '2026-12-05',
 });
 
 const METHODS: PayoutMethod[] = [
@@ -68,15 +69,18 @@ describe('every field of the domain payout reaches the bank request', () => {
       expect(parsed.value.request).toStrictEqual(request);
 
       const call = payoutCall(parsed.value.request, { workflowId: 'payout-every-field-1' }, payer);
-      // selfEmployed decides the call and method.type the bank's block; every other value is carried.
+      // selfEmployed decides the call and method.type the bank's block; payOn when the payout starts
+      // (the bank never hears it: the request is sent on that day); every other value is carried.
       expect(call.method).toBe('initPayoutFiscalization');
       const sent = JSON.stringify(call.params);
       const {
         selfEmployed: _call,
+        payOn: _when,
         method: { type: _block, ...details },
         ...rest
       } = request;
       const carried = { ...rest, details };
+      expect(sent).not.toContain('2026-12-05');
       const missing = leaves(carried).filter((v) => !sent.includes(JSON.stringify(v).slice(1, -1)));
       // The card payout sends no description (the spec's card block has none; decision D21).
       expect(missing).toEqual(method.type === 'card' ? ['Описаниеполя'] : []);

@@ -131,6 +131,8 @@ export interface BatchInFlightRow {
   amount: number;
   /** Kept only while the row waits on a payout someone else started: its outcome is compared with it. */
   payee?: PayoutStatus['payee'];
+  /** A scheduled row asleep until its pay_on day: it holds no place in the window (issue 42). */
+  asleep?: boolean;
 }
 
 export interface BatchWorkflowInput<Carry = unknown> {
@@ -240,6 +242,14 @@ export const batchCancelSignal = defineSignal<[CancelCommand]>('cancel');
  * reads the payout's record from the server before it counts the row, so a forged one changes nothing.
  */
 export const payoutSettledSignal = defineSignal<[{ reference: string }]>('payoutSettled');
+
+/**
+ * A scheduled payout of the batch went to sleep (`asleep: true`: its place in the window is free) or woke
+ * and asks for a place (`false`): the batch answers `slotGranted` when one is free, so rows waking together
+ * keep to the in-flight limit. A forged one moves only a place in the window, never money: the payout
+ * still takes every check before its session.
+ */
+export const payoutSleepSignal = defineSignal<[{ reference: string; asleep: boolean }]>('payoutSleep');
 
 /** The deposit may have grown (a nominal_topup arrived): a batch waiting for funds re-checks at once. */
 export const batchFundsChangedSignal = defineSignal<[{ reason: string }]>('fundsChanged');

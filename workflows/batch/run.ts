@@ -90,6 +90,7 @@ export class BatchRun {
     this.carry = input.carry ?? freshCarry(this.opts.checkFunds);
     const payoutOptions = { ...this.opts.payout, requireApproval: false as const };
     this.window = new BatchWindow(this.batchId, this.carry, payoutOptions, () => this.cancelRequest);
+    this.window.limitTo(this.opts.maxInFlight);
   }
 
   /**

@@ -19,7 +19,13 @@ import {
 import type { BatchCarry } from './state';
 import type { BatchChunkRow, BatchInFlightRow, BatchRowOutcome } from './contract';
 import type { CancelCommand } from '../shared/operator-contract';
-import { cancelSignal, payoutWorkflowId, reportToSignal, type PayoutOptions } from '../payout/contract';
+import {
+  cancelSignal,
+  payoutWorkflowId,
+  reportToSignal,
+  slotGrantedSignal,
+  type PayoutOptions,
+} from '../payout/contract';
 import type { payoutWorkflow } from '../payout/workflow';
 import { checkPayout, recordBatchResults } from './activities';
 
@@ -51,6 +57,10 @@ export class BatchWindow {
   private readonly reported = new Set<string>();
   private recheckTick = 0;
   private rechecking = false;
+  /** Scheduled rows asleep (they hold no place), and those that woke and wait for one, in order. */
+  private asleep = 0;
+  private readonly waking: string[] = [];
+  private maxInFlight = Infinity;
 
   constructor(
     private readonly batchId: string,
@@ -62,15 +72,50 @@ export class BatchWindow {
 
   /** Rows the last run left in flight: this run is not their parent, it waits for their reports. */
   resumeCarried(): void {
-    for (const row of this.carry.inFlight) this.launch(row, false, (f) => this.awaitExisting(f));
+    for (const row of this.carry.inFlight) {
+      if (row.asleep) this.asleep++;
+      this.launch(row, false, (f) => this.awaitExisting(f));
+    }
     this.carry.inFlight = [];
     this.buffer.push(...(this.carry.unflushed ?? []));
     delete this.carry.unflushed;
   }
 
-  /** Another row may start: the batch is not paused and the window has room. */
+  /** Another row may start: the batch is not paused and the window has room (sleeping rows take none). */
   hasRoom(maxInFlight: number): boolean {
-    return !this.carry.paused && this.inFlight.size < maxInFlight;
+    return !this.carry.paused && this.inFlight.size - this.asleep < maxInFlight;
+  }
+
+  /** The in-flight limit woken rows are admitted under (BatchRun's). */
+  limitTo(maxInFlight: number): void {
+    this.maxInFlight = maxInFlight;
+  }
+
+  /** payoutSleepSignal: a scheduled row fell asleep (frees its place) or woke (waits for one). */
+  payoutSleep(s: { reference: string; asleep: boolean } | undefined): void {
+    const f = typeof s?.reference === 'string' ? this.inFlight.get(s.reference) : undefined;
+    if (!f || typeof s?.asleep !== 'boolean') return;
+    if (s.asleep && !f.asleep) {
+      f.asleep = true;
+      this.asleep++;
+    } else if (!s.asleep && f.asleep && !this.waking.includes(f.reference)) {
+      this.waking.push(f.reference);
+      if (this.waking.length === 1) void this.grantSlots();
+    }
+  }
+
+  private async grantSlots(): Promise<void> {
+    while (this.waking.length > 0) {
+      await condition(() => this.hasRoom(this.maxInFlight));
+      const reference = this.waking.shift()!;
+      const f = this.inFlight.get(reference);
+      if (!f?.asleep) continue;
+      f.asleep = false;
+      this.asleep--;
+      await getExternalWorkflowHandle(payoutWorkflowId(reference))
+        .signal(slotGrantedSignal)
+        .catch(() => undefined); // it has ended meanwhile (cancelled): its place frees as it settles
+    }
   }
 
   allStarted(): boolean {
@@ -133,6 +178,7 @@ export class BatchWindow {
     this.inFlight.set(row.reference, f);
     work(f).then(
       (o) => {
+        if (this.inFlight.get(row.reference)?.asleep) this.asleep--;
         this.inFlight.delete(row.reference);
         this.settle(o);
       },

@@ -8,6 +8,7 @@ import {
   batchRecordChangedSignal,
   parseBatchWorkflowInput,
   payoutSettledSignal,
+  payoutSleepSignal,
   type BatchResult,
   type BatchWorkflowInput,
 } from './contract';
@@ -37,5 +38,6 @@ export async function batchWorkflow(raw: BatchWorkflowInput): Promise<BatchResul
   setHandler(batchFundsChangedSignal, () => run.fundsChangedSignalled());
   setHandler(payoutSettledSignal, (report) => run.window.payoutSettled(report));
   setHandler(batchRecordChangedSignal, () => run.recordChangedSignalled());
+  setHandler(payoutSleepSignal, (s) => run.window.payoutSleep(s));
   return run.run();
 }

@@ -7,6 +7,7 @@ import {
 import type { createBankActivities } from '../../activities/bank';
 import type { createPayoutRunActivities } from '../../activities/payout-runs';
 import type { createWebhookActivities } from '../../activities/webhooks';
+import type { createScheduledActivities } from '../../activities/scheduled';
 import {
   BANK_READ,
   BANK_SETTLE,
@@ -38,6 +39,9 @@ export const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
 /** The same local activity asked to create the session too: one attempt, then the separate steps. */
 export const { beforeCreating: lookUpOrCreate } = proxyLocalActivities<RunActs>(LOOKUP_THEN_CREATE);
 export const { sessionsFromWebhooks } = proxyLocalActivities<WebhookActs>(WEBHOOK_CHECK);
+/** A scheduled row's checks when it wakes (stop-list, cap, deposit): reads, so retried until answered. */
+export const { wakeChecks } =
+  proxyLocalActivities<ReturnType<typeof createScheduledActivities>>(TEMPORAL_READ);
 
 export const errorText = (err: unknown) => maskNumbers(err instanceof Error ? err.message : String(err));
 /** The bank's code of a failed activity call (local activities may surface the ApplicationFailure itself). */

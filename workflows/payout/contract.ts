@@ -25,6 +25,7 @@ import {
 export const payoutWorkflowId = (reference: string) => `payout-${reference}`;
 
 export type PayoutState =
+  | 'scheduled' // a row with a pay_on date, its place under the cap reserved, asleep until that day
   | 'reconciling' // settling an earlier run of this reference with the bank before anything else
   | 'checking_taxpayer'
   | 'creating_session'
@@ -44,6 +45,7 @@ export type PayoutState =
 
 /** States of a payout still in flight: no report row shows them. */
 export type InFlightPayoutState =
+  | 'scheduled'
   | 'reconciling'
   | 'checking_taxpayer'
   | 'creating_session'
@@ -140,6 +142,9 @@ export const cancelPayoutUpdate = defineUpdate<string, [CancelCommand]>('cancelP
 export const approveSignal = defineSignal<[SignedStatement]>('approve');
 
 export const cancelSignal = defineSignal<[CancelCommand]>('cancel');
+
+/** A scheduled payout that woke may go on: its batch has a place for it in its window (issue 42). */
+export const slotGrantedSignal = defineSignal('slotGranted');
 
 /**
  * A batch that continues as new, or waits for a payout it did not start, asks the payout to say when it

@@ -30,6 +30,7 @@ import {
 import { PayoutRunState } from './run-state';
 import { SessionWatch } from './watch';
 import { alreadyPaid, settleEarlierRuns } from './earlier-runs';
+import { sleepUntilPayOn } from './schedule';
 import { addBusinessDays, iso, workflowNow } from '../shared/time';
 
 /** A payout near Temporal's history limits continues as new with its state (runs recorded before it replay). */
@@ -89,6 +90,17 @@ export class PayoutRun extends PayoutRunState {
       ...(asksVerdict ? { taxpayer: this.taxpayerAsk } : {}),
       ...(opts.reconcileOnly ? {} : { authorize }),
     };
+    // A scheduled row (pay_on) reserves its place, sleeps until its day and checks again; then goes on below.
+    if (request.payOn !== undefined && !opts.reconcileOnly)
+      await sleepUntilPayOn({
+        input: this.input,
+        state: this.state,
+        tracker: this.tracker,
+        authorize,
+        authorized: (held) => this.applyAuthorization(held.authorization),
+        end: (r) => this.finish(r.state, r.code, r.reason),
+        cancelled: () => this.cancelledBeforeMoney(),
+      });
     // Usually nothing stands in the session's way, and one attempt of the look-up creates it too. Anything
     // else — a refusal, a failed attempt, a verdict or a cancel already here — takes the separate steps
     // below, as every payout did before (and as histories recorded before replay: no `created`).

@@ -12,6 +12,7 @@ import { FAR_ABOVE_MEDIAN, farAboveTypical, largestRows, type AmountRow } from '
 import { planHeadroom, type HeadroomLine, type HeadroomOf } from '../services/headroom';
 import { differencesText } from '../../i18n/row-reasons';
 import { describeError, loadOptionsFor, type SubmitOptions } from './submit';
+import { dateLinesText, planByDate, type DateLine } from './dry-run-dates';
 import type { TaxpayerAsk } from './verdicts';
 
 export interface DryRunRow {
@@ -20,6 +21,8 @@ export interface DryRunRow {
   amount: number;
   pay: boolean;
   why?: string;
+  /** The Moscow day a scheduled row pays on (pay_on); absent, it pays now. */
+  payOn?: string;
 }
 
 export interface DryRunReport {
@@ -39,6 +42,8 @@ export interface DryRunReport {
   taxNumbersChecked: number;
   /** Each person with a limit: what is left under it now and after the rows that would be paid. */
   headroom?: HeadroomLine[];
+  /** When any row has a pay_on: what leaves on each date and whether the deposit holds it. */
+  byDate?: DateLine[];
 }
 
 /** Rows named when the deposit is short. */
@@ -156,7 +161,8 @@ export async function dryRunBatch(
     const row = rowOf.get(r)!;
     const why =
       earlier?.get(r.reference) ?? (r.selfEmployed ? verdicts.get(r.recipient.taxReference) : undefined);
-    return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}) };
+    const when = r.payOn ? { payOn: r.payOn } : {};
+    return { row, reference: r.reference, amount: r.amount, pay: !why, ...(why ? { why } : {}), ...when };
   });
   const plan =
     opts.headroomOf &&
@@ -179,6 +185,7 @@ export async function dryRunBatch(
   const balance = await bank.reports.walletBalance({ request_datetime: new Date().toISOString() });
   const balanceKopecks = balance.wallets.reduce((s, w) => s + w.amount_details.amount, 0);
   const shortKopecks = Math.max(0, payKopecks - balanceKopecks);
+  const byDate = planByDate(paying, balanceKopecks);
   return {
     ...base,
     rows,
@@ -189,6 +196,7 @@ export async function dryRunBatch(
     farAboveTypical: farAboveTypical(paying),
     taxNumbersChecked: asks.size,
     ...(plan && plan.people.length > 0 ? { headroom: plan.people } : {}),
+    ...(byDate.length > 0 ? { byDate } : {}),
   };
 }
 
@@ -262,6 +270,7 @@ export function formatDryRun(r: DryRunReport): string[] {
     }),
   );
   if (r.largest?.length) lines.push(`  ${t('status.largest', { rows: r.largest })}`);
+  lines.push(...dateLinesText(r.byDate));
   lines.push(t('dryrun.checked', { count: r.taxNumbersChecked }));
   return lines;
 }

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { moscowDate } from '../../domain';
 import { copyPrivateFile, PRIVATE_FILE_MODE, writePrivateFile } from '../../private-fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import {
@@ -77,6 +78,8 @@ export function loadOptionsFor(
     policy: opts.policy ?? 'whole-file',
     // Kept with the batch, so the worker loads the approved file again exactly so (bound-rows.ts).
     maxPayoutKopecks: payoutLimit(undefined),
+    // pay_on is judged from the day of submission, and the worker reloads the file judging from it too.
+    today: moscowDate(Date.now()),
     ...(opts.expectTotalKopecks !== undefined ? { expectTotalKopecks: opts.expectTotalKopecks } : {}),
     ...(opts.paths.stopListFile ? { stopList: loadStopList(opts.paths.stopListFile) } : {}),
   };
