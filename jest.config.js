@@ -30,6 +30,7 @@ module.exports = {
       roots: ['<rootDir>/test/workflows-time'],
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/workflows-time/global-setup.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/harness/load-timeout.ts'],
     },
     {
       // Tests under test/temporal/ share one real Temporal dev server, started once per run.
@@ -40,6 +41,7 @@ module.exports = {
       testMatch: ['**/*.test.ts'],
       globalSetup: '<rootDir>/test/harness/global-setup.ts',
       globalTeardown: '<rootDir>/test/harness/global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/test/harness/load-timeout.ts'],
     },
   ],
 };
