@@ -11,3 +11,4 @@ export {
   resolveDifferenceWorkflow,
 } from './reconciliation/workflow';
 export { recipientWorkflow } from './recipient-ledger/workflow';
+export { payoutReturnWorkflow } from './payout-return/workflow';

@@ -325,3 +325,22 @@ function firstIssue<T>(r: z.ZodSafeParseResult<T>): Parsed<T> {
 export const REFUSED_KEPT = 20;
 
 export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
+
+/**
+ * A payout the recipient's bank sent back (workflows/payout-return/): its income leaves the year. The
+ * ledger believes only the return workflow of that session, read by an activity; a second take-back of
+ * the same reference answers `already` and changes nothing.
+ */
+export const takeBackIncomeSchema = () =>
+  z.strictObject({
+    reference: z.string().refine(isReference, 'expected a payout reference'),
+    sessionId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a bank session id'),
+  });
+export type TakeBackIncome = z.infer<ReturnType<typeof takeBackIncomeSchema>>;
+export type TakeBackAnswer = { ok: true; already: boolean } | { ok: false; why: string };
+
+export function parseTakeBack(raw: unknown): Parsed<TakeBackIncome> {
+  return firstIssue(takeBackIncomeSchema().safeParse(raw));
+}
+
+export const takeBackIncomeUpdate = defineUpdate<TakeBackAnswer, [TakeBackIncome]>('takeBackIncome');
