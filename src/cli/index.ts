@@ -9,6 +9,7 @@ import { registerPayout } from './payout';
 import { registerRefund } from './refund';
 import { registerPeople } from './people';
 import { registerRecipient } from './recipient';
+import { registerReceipts } from './receipts';
 import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
 import { registerStore } from './store';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerPayout(program);
   registerRefund(program);
   registerReconcile(program);
+  registerReceipts(program);
   registerPeople(program);
   registerRecipient(program);
   registerWatch(program);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
+import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
 
 /**
  * A self-employed payout's receipt in payrun's records: issued when the payout was paid, `to_annul`
@@ -24,6 +24,8 @@ export interface ReceiptRecord {
   reasonCode: typeof ANNUL_REASON_REFUND;
   returnedOn: string;
   history: { state: ReceiptState; at: string; by?: string }[];
+  /** Who recorded the annulment, with their signed statement. */
+  annulled?: AnnulEvidence;
 }
 
 const dirOf = (dataDir: string) => join(dataDir, 'receipts');
@@ -65,21 +67,35 @@ export function listReceipts(dataDir: string): ReceiptRecord[] {
     .sort((a, b) => (a.returnedOn + a.reference < b.returnedOn + b.reference ? -1 : 1));
 }
 
-/** Records that a person annulled the receipt at the tax service; refused unless it is to annul. */
+/** The signed statement of the person who recorded an annulment, and the policy it was checked under. */
+export interface AnnulEvidence {
+  person: string;
+  statement: unknown;
+  signature?: string;
+  policyVersion: string;
+}
+
+/**
+ * Records that a person annulled the receipt at the tax service (refused unless it is to annul), with
+ * their signed statement in the record and a line in <data>/receipts/audit.jsonl.
+ */
 export function recordAnnulled(
   dataDir: string,
   receipt: string,
-  by: string,
+  evidence: AnnulEvidence,
   now = new Date(),
 ): ReceiptRecord {
   const found = listReceipts(dataDir).find((r) => r.receiptId === receipt || r.sessionId === receipt);
   if (!found) throw new Error(`no receipt ${receipt} on the list to annul`);
   if (found.state !== 'to_annul') throw new Error(`receipt ${receipt} is already ${found.state}`);
+  const at = now.toISOString();
   const record: ReceiptRecord = {
     ...found,
     state: 'annulled',
-    history: [...found.history, { state: 'annulled', at: now.toISOString(), by }],
+    history: [...found.history, { state: 'annulled', at, by: evidence.person }],
+    annulled: evidence,
   };
   writePrivateFileAtomic(fileOf(dataDir, found.sessionId), JSON.stringify(record, null, 2));
+  appendPrivateFile(join(dirOf(dataDir), 'audit.jsonl'), JSON.stringify({ at, receipt, ...evidence }) + '\n');
   return record;
 }
