@@ -38,6 +38,10 @@ export const RETURN_MESSAGES = {
     ru: (p) => `чек ${p.receipt} отмечен аннулированным (${p.by}); запись подписана и внесена в журнал`,
     en: (p) => `receipt ${p.receipt} recorded as annulled (${p.by}); the record is signed and audited`,
   }),
+  'retry.returnUnproven': entry<{ reference: string; why: string }>({
+    ru: (p) => `${p.reference}: возврат не подтверждён банком (${p.why}); повторно не платится`,
+    en: (p) => `${p.reference}: the return is not proven by the bank (${p.why}); not paid again`,
+  }),
   'retry.repaidAlready': entry<{ reference: string; derived: string }>({
     ru: (p) => `${p.reference}: возврат уже выплачен снова под ${p.derived}; второй раз не платится`,
     en: (p) => `${p.reference}: the return was already paid again as ${p.derived}; it is never paid twice`,

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { repayment, retryFailed } from '../../src/batch/commands/retry';
+import { readAllRows, readMergedOutcomes } from '../../src/batch/store/reads';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { batchStoreFor } from '../../src/batch/store/open';
@@ -25,6 +27,7 @@ import { batchHandle, batchTestPaths, dropAndSubmit, readReport, uniquePrefix } 
 import { workTimeout } from '../harness/budget';
 import { runCli } from '../harness/cli-process';
 import { QUICK_WAIT, reconcileDayNow, sandboxAdmin } from '../harness/reconciliation';
+import { paidEntries } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -147,6 +150,9 @@ describe('a payout the recipient’s bank returned', () => {
     // The card comes back now by the bank's signed webhook, after its payout workflow closed.
     await sandboxAdmin(stack, `sessions/${session[card]}/return`, { via: 'webhook' });
     const cardReturn = await returnOf(session[card]!);
+    // The return's own cost: one workflow of about three dozen events, none added to the payout's.
+    const events = (await returnHandle(session[card]!).fetchHistory()).events ?? [];
+    expect(events.length).toBeLessThanOrEqual(40);
     expect(cardReturn).toMatchObject({ state: 'returned', payout: { reference: card } });
     expect(cardReturn.proven.map((e) => e.source)).toEqual(['webhook']);
 
@@ -238,5 +244,56 @@ describe('a payout the recipient’s bank returned', () => {
       PAYRUN_DATA_DIR: paths.dataDir,
     });
     expect(status.stdout).toContain('возвращено банком получателя: 3');
+
+    // The annulment list as a file, and one receipt recorded annulled by a person, signed.
+    const env = { ...stack.cliEnv('preparer'), PAYRUN_DATA_DIR: paths.dataDir };
+    const out = `${paths.dataDir}/to-annul.csv`;
+    expect((await runCli(['receipts', 'to-annul', '--out', out], env)).code).toBe(0);
+    const listed = readFileSync(out, 'utf8').trim().split('\n');
+    expect(listed).toHaveLength(4);
+    const receipt = receipts.find((r) => r.reference === card)!;
+    expect(receipt.receiptId).toBeDefined(); // the bank's receipt of the self-employed payout
+    expect(listed.find((l) => l.includes(card))).toContain(',REFUND');
+    const viewer = await runCli(['receipts', 'annulled', receipt.receiptId!, '--by', 'viewer'], {
+      ...stack.cliEnv('viewer'),
+      PAYRUN_DATA_DIR: paths.dataDir,
+    });
+    expect(viewer.code).not.toBe(0); // a viewer may not
+    const done = await runCli(['receipts', 'annulled', receipt.receiptId!, '--by', 'preparer'], env);
+    expect(done).toMatchObject({ code: 0, stderr: '' });
+    expect(done.stdout).toContain('отмечен аннулированным');
+    const after = listReceipts(paths.dataDir).find((r) => r.reference === card)!;
+    expect(after).toMatchObject({ state: 'annulled', annulled: { person: 'preparer' } });
+    expect(after.history.map((h) => h.state)).toEqual(['issued', 'to_annul', 'annulled']);
+
+    // retry-failed pays each returned row once, under its derived reference, and never twice.
+    const retryOptions = { paths, taskQueue: stack.taskQueue, submitter: stack.signer('preparer') };
+    const retry = await retryFailed(stack.client, submitted.batchId, retryOptions);
+    expect(retry.rows).toBe(3);
+    await batchHandle(stack, retry.batchId).result();
+    for (const ref of returned) {
+      expect(paidEntries(stack, `${ref}~r1`)).toHaveLength(1);
+      expect(paidEntries(stack, ref)).toHaveLength(1);
+      expect((await payoutStatus(stack.client, `${ref}~r1`, stack.taskQueue))[0]).toContain('succeeded');
+    }
+    await expect(retryFailed(stack.client, submitted.batchId, retryOptions)).rejects.toThrow(/уже|already/);
+    const outcomes = await readMergedOutcomes(store, submitted.batchId);
+    const returnedRow = [...outcomes.values()].find((o) => o.reference === card)!;
+    const [row] = (await readAllRows(store, submitted.batchId)).filter((r) => r.row === returnedRow.row);
+    await expect(repayment(stack.client, stack.taskQueue, row!, returnedRow)).rejects.toThrow(
+      `${card}: возврат уже выплачен снова под ${card}~r1`,
+    );
+    for (const ref of returned) expect(paidEntries(stack, `${ref}~r1`)).toHaveLength(1);
+    // A store writer marking a paid row returned gets it paid again by nobody: no return workflow holds it.
+    const keptOutcome = [...outcomes.values()].find((o) => o.reference === kept)!;
+    const [keptRow] = (await readAllRows(store, submitted.batchId)).filter((r) => r.row === keptOutcome.row);
+    await expect(
+      repayment(stack.client, stack.taskQueue, keptRow!, { ...keptOutcome, state: 'returned' }),
+    ).rejects.toThrow(`${kept}: возврат не подтверждён банком`);
+    // The re-payment reserved its income again in the ledger.
+    const again = (await ledger().executeUpdate(refreshRecipientUpdate)).years.at(-1)!;
+    expect(again.paidKopecks + again.reservedKopecks).toBe(
+      amounts[kept]! + amounts[card]! + amounts[byStatement]! + amounts[byBoth]!,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { isPayoutWorkflowId, isReference } from '../../src/domain/rules';
+import { isPayoutReference, isPayoutWorkflowId } from '../../src/domain/rules';
 
 // The recipient's workflow: one per person (its id a keyed HMAC of the tax number, like the taxpayer's),
 // the one writer of what payrun paid and reserved for them, by calendar year in Moscow time.
@@ -38,7 +38,7 @@ const RUN_ID = () => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export const reserveRequestSchema = () =>
   z.strictObject({
-    reference: z.string().refine(isReference, 'expected a payout reference'),
+    reference: z.string().refine(isPayoutReference, 'expected a payout reference'),
     /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
     workflowId: z.string().refine(isPayoutWorkflowId, 'expected a payout workflow id'),
     /** The payout's run that asks (absent only in reservations recorded before they were proven: refused). */
@@ -333,7 +333,7 @@ export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
  */
 export const takeBackIncomeSchema = () =>
   z.strictObject({
-    reference: z.string().refine(isReference, 'expected a payout reference'),
+    reference: z.string().refine(isPayoutReference, 'expected a payout reference'),
     sessionId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a bank session id'),
   });
 export type TakeBackIncome = z.infer<ReturnType<typeof takeBackIncomeSchema>>;
