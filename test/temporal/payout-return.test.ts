@@ -273,7 +273,7 @@ describe('a payout the recipient’s bank returned', () => {
     await batchHandle(stack, retry.batchId).result();
     for (const ref of returned) {
       expect(paidEntries(stack, `${ref}~r1`)).toHaveLength(1);
-      expect(paidEntries(stack, ref)).toHaveLength(1);
+      expect(paidEntries(stack, ref).filter((e) => e.recipient_reference === ref)).toHaveLength(1);
       expect((await payoutStatus(stack.client, `${ref}~r1`, stack.taskQueue))[0]).toContain('succeeded');
     }
     await expect(retryFailed(stack.client, submitted.batchId, retryOptions)).rejects.toThrow(/уже|already/);
