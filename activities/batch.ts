@@ -11,6 +11,8 @@ import { lookupPayout } from '../src/batch/services/lookup';
 import { mapLimit } from '../src/map-limit';
 import { batchStoreFor } from '../src/batch/store/open';
 import { boundRows, canonical } from '../src/batch/services/bound-rows';
+import { parseDerivedReference } from '../src/domain/rules';
+import { provenReturnOf } from '../src/returns/read';
 import type { StoredRow } from '../src/batch/store/files';
 import { StoreEntryError } from '../src/batch/store/sealing';
 import type {
@@ -83,6 +85,29 @@ async function provenChunk(dataDir: string, batchId: string, index: number): Pro
   return rows;
 }
 
+/**
+ * Why a row under a derived reference (REF~r1) may not be paid, if it may not: the reference it
+ * re-pays (REF, or REF~r1 for REF~r2) must have come back, as its completed return workflow holds on
+ * the bank's word. A file's own reference needs nothing (undefined).
+ */
+async function unprovenRepayment(
+  client: Client,
+  taskQueue: string,
+  reference: string,
+): Promise<string | undefined> {
+  const derived = parseDerivedReference(reference);
+  if (!derived) return undefined;
+  const previous = derived.repay === 1 ? derived.original : `${derived.original}~r${derived.repay - 1}`;
+  const lookup = await lookupPayout(client, payoutWorkflowId(previous));
+  const sessionId = lookup.kind === 'paid' ? lookup.status.bank.sessionId : undefined;
+  if (!sessionId) return `${previous} is not a paid payout: there is no return to pay again`;
+  const proven = await provenReturnOf(client, taskQueue, sessionId);
+  if (!proven.ok) return proven.why;
+  if (!proven.closed || proven.status.payout?.reference !== previous)
+    return `the return of ${previous} has not completed`;
+  return undefined;
+}
+
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
 export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
@@ -145,6 +170,17 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
      */
     async loadBatchChunk({ batchId, index }: { batchId: string; index: number }): Promise<BatchChunkRow[]> {
       const rows = await provenChunk(dir(), batchId, index);
+      for (const { row, request } of rows) {
+        const unproven = taskQueue
+          ? await unprovenRepayment(client, taskQueue, request.reference)
+          : undefined;
+        if (unproven || (!taskQueue && parseDerivedReference(request.reference)))
+          throw ApplicationFailure.create({
+            type: NOT_THE_APPROVED_FILE,
+            message: `batch ${batchId} pays nothing: row ${row} (${request.reference}): ${unproven ?? 'no task queue to prove its return on'}`,
+            nonRetryable: true,
+          });
+      }
       return mapLimit(rows, LOOKUP_CONCURRENCY, async (r) => {
         Context.current().heartbeat();
         const existing = await lookupPayout(client, payoutWorkflowId(r.request.reference));

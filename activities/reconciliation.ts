@@ -19,6 +19,7 @@ import {
   type ReconcileDayStep,
   type ResolvedDifference,
 } from '../workflows/reconciliation/contract';
+import { startPayoutReturn } from '../src/routing/returns';
 import { callBank } from './failures';
 import { activityPulse } from './pulse';
 
@@ -52,6 +53,22 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         `no statement of ${step.account} ${step.day} in ${store().where} (fetchStatement first)`,
       );
     return statement;
+  };
+
+  /**
+   * Every credit of the day that reverses a payout starts (or reaches) that session's one return
+   * workflow, which reads the line from the bank again before it marks anything.
+   */
+  const startReturns = async (step: ReconcileDayStep) => {
+    const all = await store().readDifferences(step.account);
+    for (const d of Object.values(all))
+      if (d.kind === 'returned' && d.day === step.day && d.sessionId && d.bankSystemId)
+        await startPayoutReturn(deps.client, deps.taskQueue, d.sessionId, {
+          source: 'statement',
+          account: step.account,
+          day: step.day,
+          bankSystemId: d.bankSystemId,
+        });
   };
 
   return {
@@ -134,6 +151,7 @@ export function createReconciliationActivities(deps: ReconciliationActivityDeps)
         now: new Date(),
         pulse: activityPulse(),
       });
+      await startReturns(step);
       return outcome;
     },
 

@@ -12,3 +12,4 @@ export {
 } from './reconciliation/workflow';
 export { recipientWorkflow } from './recipient-ledger/workflow';
 export { eventOutboxWorkflow } from './event-outbox/workflow';
+export { payoutReturnWorkflow } from './payout-return/workflow';

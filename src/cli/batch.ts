@@ -15,6 +15,8 @@ import { retryFailed } from '../batch/commands/retry';
 import { largestStoredRows } from '../batch/commands/amounts';
 import { reportHere, settleFinished } from '../batch/commands/settle';
 import { batchStoreFor } from '../batch/store/open';
+import type { BatchStore } from '../batch/store/contract';
+import { readMergedOutcomes } from '../batch/store/reads';
 import { contentHash } from '../csv';
 import { describeError, submitBatch } from '../batch/commands/submit';
 import { loadBankConfig, policyPathIfSet } from '../config';
@@ -188,6 +190,8 @@ export function registerBatch(program: Command): void {
             ? await largestStoredRows(batchStoreFor(loadBatchPaths().dataDir), id, LARGEST_SHOWN)
             : undefined;
         for (const line of describeProgress(p, largestRows ? { largestRows } : {})) console.log(line);
+        const returned = await returnedRows(batchStoreFor(loadBatchPaths().dataDir), id);
+        if (returned.count > 0) console.log(t('return.batch', returned));
         const stopped = await whyStopped(handle);
         if (stopped) console.log(t('status.stopped', { reason: stopped }));
       });
@@ -307,4 +311,13 @@ export function registerBatch(program: Command): void {
         }
       });
     });
+}
+
+/** Rows the recipient's bank sent back after the batch ended (their return workflows marked them in the store). */
+async function returnedRows(store: BatchStore, batchId: string): Promise<{ count: number; kopecks: number }> {
+  if (!(await store.exists(batchId))) return { count: 0, kopecks: 0 };
+  const returned = [...(await readMergedOutcomes(store, batchId)).values()].filter(
+    (o) => o.state === 'returned',
+  );
+  return { count: returned.length, kopecks: returned.reduce((s, o) => s + o.amount, 0) };
 }

@@ -10,6 +10,7 @@ import { registerPayout } from './payout';
 import { registerRefund } from './refund';
 import { registerPeople } from './people';
 import { registerRecipient } from './recipient';
+import { registerReceipts } from './receipts';
 import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
 import { registerStore } from './store';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerRefund(program);
   registerEvents(program);
   registerReconcile(program);
+  registerReceipts(program);
   registerPeople(program);
   registerRecipient(program);
   registerWatch(program);

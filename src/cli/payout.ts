@@ -18,6 +18,7 @@ import { readPayoutEnding } from '../../workflows/payout/ending';
 import { CliFailure, withClient } from './connect';
 import { operator, sendCommand } from './operator';
 import { registerPayoutProof } from './payout-proof';
+import { provenReturnOf } from '../returns/read';
 
 /** No card, account, phone or tax number: what the bank said, its ids, the timeline. */
 function describeStatus(s: PayoutStatus): string[] {
@@ -33,10 +34,37 @@ function describeStatus(s: PayoutStatus): string[] {
   return lines;
 }
 
-/** The status of a payout, running or closed: a closed one is read from its result or its ending. */
-export async function payoutStatus(client: Client, reference: string): Promise<string[]> {
+/**
+ * The status of a payout, running or closed: a closed one is read from its result or its ending, and a
+ * paid one the recipient's bank sent back says so (its return workflow, once it holds the bank's word).
+ */
+export async function payoutStatus(client: Client, reference: string, taskQueue?: string): Promise<string[]> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
+  const sessionId = lookup.kind === 'paid' ? lookup.status.bank.sessionId : undefined;
+  const proven = taskQueue && sessionId ? await provenReturnOf(client, taskQueue, sessionId) : undefined;
+  if (lookup.kind !== 'paid' || !proven?.ok) return describeLookup(client, reference, workflowId, lookup);
+  // The payout's own record ended paid; its return workflow holds the bank's word that it came back.
+  const first = proven.status.proven[0]!;
+  const status: PayoutStatus = {
+    ...lookup.status,
+    state: 'returned',
+    timestamps: { ...lookup.status.timestamps, returned: first.bankDate },
+  };
+  const [head, ...rest] = describeStatus(status);
+  return [
+    head!,
+    t('return.payout', { date: first.bankDate, words: first.bankWords, source: first.source }),
+    ...rest,
+  ];
+}
+
+async function describeLookup(
+  client: Client,
+  reference: string,
+  workflowId: string,
+  lookup: Awaited<ReturnType<typeof lookupPayout>>,
+): Promise<string[]> {
   switch (lookup.kind) {
     case 'none':
       throw new CliFailure(`no payout with reference ${reference}`);
@@ -120,8 +148,8 @@ export function registerPayout(program: Command): void {
     .argument('<reference>', 'the payout reference (the batch file’s reference column)')
     .description('state, bank ids, failure and timeline of a payout, running or closed')
     .action(async (reference: string) => {
-      await withClient(async (client) => {
-        for (const line of await payoutStatus(client, reference)) console.log(line);
+      await withClient(async (client, taskQueue) => {
+        for (const line of await payoutStatus(client, reference, taskQueue)) console.log(line);
       });
     });
   payout

@@ -16,7 +16,7 @@ import { sendBatchDecision } from '../batch/commands/decide';
 import { ledgerHeadroom } from '../batch/services/headroom';
 import { reportHere } from '../batch/commands/settle';
 import { batchStoreFor } from '../batch/store/open';
-import { isBatchId, isReference } from '../domain';
+import { isBatchId, isPayoutReference } from '../domain';
 import { signStatement } from '../policy/keys';
 import type { BatchStatement } from '../../workflows/shared/approval-contract';
 import type { StoredBatchMeta } from '../batch/store/files';
@@ -271,7 +271,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     const reference = String(req.query.reference ?? '').trim();
     const page = ctx.page(req, reply);
     if (!reference) return html(reply, payoutPage(page, ''));
-    if (!isReference(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
+    if (!isPayoutReference(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
     const view = await findPayout(client, reference);
     const proof =
       view.kind === 'paid' && ctx.may(req.viewer, 'proof')

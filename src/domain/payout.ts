@@ -31,6 +31,7 @@ import {
   isFpsBankId,
   isPhone7,
   isPlausibleEmail,
+  isPayoutReference,
   isReference,
   isValidInn,
   METADATA_MAX,
@@ -62,6 +63,13 @@ export const nonBlank = (max: number, what = 'text') =>
   );
 const digitString = (test: (s: string) => boolean, rule: string) =>
   field<string>(`expected ${rule}, as a string`, (v) => isString(v) && test(v));
+
+/** A payout's reference: a file's own, or `REF~rN` for the re-payment of a returned payout (rules.ts). */
+export const payoutReferenceSchema = () =>
+  field<string>(
+    'expected 1–64 characters of latin letters, digits and . _ : -, or such a reference followed by ~r<n>',
+    (v) => isString(v) && isPayoutReference(v),
+  );
 
 export const referenceSchema = () =>
   field<string>(
@@ -132,7 +140,7 @@ export type Recipient = z.infer<ReturnType<typeof recipientSchema>>;
 export const payoutRequestSchema = () =>
   strictObject({
     /** The payout's identity: unique in the file, part of a workflow id. */
-    reference: referenceSchema(),
+    reference: payoutReferenceSchema(),
     recipient: recipientSchema(),
     method: payoutMethodSchema(),
     amount: kopecksSchema(),

@@ -61,9 +61,33 @@ export function isReference(text: string): boolean {
   return REFERENCE.test(text);
 }
 
+/**
+ * A returned payout's re-payment is paid under a reference derived from the original: `REF~r1`, and
+ * `REF~r2` when `REF~r1` comes back too (docs/payouts.md, "Paying a return again"). `~` is never a
+ * character of a file's own reference (isReference refuses it), so no file can name a derived one and
+ * each return has exactly one re-payment reference, which Temporal's one payout per id pays once.
+ */
+const DERIVED = /^(.+)~r([1-9]\d{0,2})$/;
+
+export function derivedReference(reference: string): string {
+  const d = parseDerivedReference(reference);
+  return d ? `${d.original}~r${d.repay + 1}` : `${reference}~r1`;
+}
+
+/** The original reference and which re-payment it is (1, 2…), or undefined for a file's own reference. */
+export function parseDerivedReference(text: string): { original: string; repay: number } | undefined {
+  const m = DERIVED.exec(text);
+  return m && isReference(m[1]!) ? { original: m[1]!, repay: Number(m[2]) } : undefined;
+}
+
+/** A reference a payout may run under: a file's own, or one derived from it for a re-payment. */
+export function isPayoutReference(text: string): boolean {
+  return isReference(text) || parseDerivedReference(text) !== undefined;
+}
+
 /** A payout workflow's id: payout-<reference>. */
 export function isPayoutWorkflowId(text: string): boolean {
-  return text.startsWith('payout-') && isReference(text.slice('payout-'.length));
+  return text.startsWith('payout-') && isPayoutReference(text.slice('payout-'.length));
 }
 
 /** A batch id: batch-<16 hex digits>, optionally -retry-<n>. */

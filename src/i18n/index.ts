@@ -13,6 +13,7 @@ import { PAYOUT_MESSAGES } from './payout';
 import { PASSKEY_ANSWER_MESSAGES } from './passkeys';
 import { RECIPIENT_MESSAGES } from './recipient';
 import { RECONCILE_MESSAGES } from './reconcile';
+import { RETURN_MESSAGES } from './returns';
 import { REVIEW_MESSAGES } from './review';
 import { SCHEDULE_MESSAGES } from './schedule';
 import { SUBMIT_MESSAGES } from './submit';
@@ -36,6 +37,7 @@ const CATALOGUE = {
   ...PASSKEY_ANSWER_MESSAGES,
   ...RECIPIENT_MESSAGES,
   ...RECONCILE_MESSAGES,
+  ...RETURN_MESSAGES,
   ...REVIEW_MESSAGES,
   ...SIGN_MESSAGES,
   ...SUBMIT_MESSAGES,

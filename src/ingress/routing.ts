@@ -7,9 +7,11 @@ import {
   type WebhookInboxInput,
 } from '../../workflows/webhook-inbox/contract';
 import { batchesAwaitingFundsQuery, sessionOwnersQuery } from '../routing/targets';
+import { startPayoutReturn } from '../routing/returns';
 import { isRoutable, routeToWorkflows, type WorkflowRouting } from '../routing/workflows';
 
 const MAX_OWNERS = 10;
+const isPayoutId = (id: string) => id.startsWith('payout-');
 
 /**
  * The workflows an undelivered event belongs to that exist but have closed (a confirmation_payout
@@ -81,7 +83,7 @@ export async function deliverToInbox(
 }
 
 export interface RoutingOutcome extends WorkflowRouting {
-  outcome: 'delivered' | 'inbox' | 'late';
+  outcome: 'delivered' | 'inbox' | 'late' | 'returned';
   /** For a late event: the closed workflows it belonged to. */
   lateFor?: string[];
   /** Batches waiting for funds that a nominal_topup woke. */
@@ -115,6 +117,17 @@ export async function routeBankEvent(
   // paid row. A late return (payment_refunded) still goes to the inbox: accounting must act on it.
   if (evt.type === 'confirmation_payout' && lateFor.length > 0)
     return { outcome: 'late', ...routed, lateFor };
+  // A signed return of a closed payout starts (or reaches) the session's one return workflow, which
+  // checks the signature itself before it marks anything; the inbox's late list never holds it.
+  if (evt.type === 'payment_refunded' && evt.signed && evt.sessionId && lateFor.some(isPayoutId)) {
+    const started = await startPayoutReturn(client, inbox.taskQueue, evt.sessionId, {
+      source: 'webhook',
+      eventId: evt.id,
+      receivedAt: evt.receivedAt,
+      signed: evt.signed,
+    });
+    return { outcome: 'returned', ...routed, lateFor, delivered: [...routed.delivered, started.workflowId] };
+  }
   await deliverToInbox(client, inbox, lateFor.length > 0 ? { ...evt, lateFor } : evt);
   // The top-up is recorded first (above); batches short of funds may now go on.
   const nudged = evt.type === 'nominal_topup' ? await nudgeBatchesAwaitingFunds(client, inbox.taskQueue) : [];

@@ -86,6 +86,7 @@ const STATUS: Record<Outcome, number> = {
   delivered: 200,
   inbox: 200,
   late: 200,
+  returned: 200,
   duplicate: 200,
   unauthorized: 401,
   forbidden: 403,

@@ -4,6 +4,7 @@ export const OUTCOMES = [
   'delivered',
   'inbox',
   'late',
+  'returned',
   'duplicate',
   'unauthorized',
   'forbidden',

@@ -63,6 +63,11 @@ export class WorkerMetrics {
     help: 'Batches whose report could not be written and that failed for it (BatchReportFailed): the file stays in processing/.',
     registers: [this.registry],
   });
+  private readonly returned = new Counter({
+    name: 'payrun_payouts_returned_total',
+    help: "Paid payouts the recipient's bank sent back, marked returned by their return workflow (once per payout).",
+    registers: [this.registry],
+  });
   private readonly bankErrors = new Counter({
     name: 'payrun_bank_call_errors_total',
     help: "Bank API calls that failed, by client method and the bank's (or the client's) error code.",
@@ -77,6 +82,7 @@ export class WorkerMetrics {
   constructor() {
     registerReconciliationMetrics(this.registry);
     this.reportsFailed.inc(0);
+    this.returned.inc(0);
     for (const state of Object.keys(ENDINGS)) {
       this.payouts.inc({ state }, 0);
       this.rows.inc({ state }, 0);
@@ -100,6 +106,11 @@ export class WorkerMetrics {
     if (this.counted.size > COUNTED_KEYS_KEPT)
       this.counted.delete(this.counted.values().next().value as string);
     return true;
+  }
+
+  /** A payout's row marked returned (the activity counts only the write that changed it). */
+  payoutReturned(): void {
+    this.returned.inc();
   }
 
   batchReportFailed(): void {

@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { createBankActivities } from '../../activities/bank';
 import { createBatchActivities } from '../../activities/batch';
+import { createPayoutReturnActivities } from '../../activities/payout-return';
 import { createPayoutRunActivities } from '../../activities/payout-runs';
 import { createRecipientActivities } from '../../activities/recipient';
 import { createReconciliationActivities } from '../../activities/reconciliation';
@@ -77,6 +78,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
       return outcome;
     },
     ...createScheduledActivities(counted),
+    ...createPayoutReturnActivities({ ...counted, ...(metrics ? { metrics } : {}) }),
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {

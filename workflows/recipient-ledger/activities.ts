@@ -1,4 +1,5 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { createPayoutReturnActivities } from '../../activities/payout-return';
 import type { createRecipientActivities } from '../../activities/recipient';
 import {
   LEDGER_PROOF,
@@ -17,3 +18,5 @@ export const { payoutOutcomes, previousLedger } = proxyActivities<Acts>(LEDGER_R
 export const { requestSelfEmployedLink } = proxyActivities<Acts>(SELF_EMPLOYED_LINK);
 export const { provePayouts } = proxyLocalActivities<Acts>(LEDGER_PROOF);
 export const { provePayouts: provePayoutsTask } = proxyActivities<Acts>(LEDGER_PROOF_TASK);
+/** A take-back's proof: the session's return workflow, read on the server (workflows/payout-return/). */
+export const { proveReturn } = proxyActivities<ReturnType<typeof createPayoutReturnActivities>>(LEDGER_READS);

@@ -1,6 +1,6 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 import { z } from 'zod';
-import { isPayoutWorkflowId, isReference } from '../../src/domain/rules';
+import { isPayoutReference, isPayoutWorkflowId } from '../../src/domain/rules';
 
 // The recipient's workflow: one per person (its id a keyed HMAC of the tax number, like the taxpayer's),
 // the one writer of what payrun paid and reserved for them, by calendar year in Moscow time.
@@ -38,7 +38,7 @@ const RUN_ID = () => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export const reserveRequestSchema = () =>
   z.strictObject({
-    reference: z.string().refine(isReference, 'expected a payout reference'),
+    reference: z.string().refine(isPayoutReference, 'expected a payout reference'),
     /** The payout workflow the reservation belongs to: the ledger reads its outcome there. */
     workflowId: z.string().refine(isPayoutWorkflowId, 'expected a payout workflow id'),
     /** The payout's run that asks (absent only in reservations recorded before they were proven: refused). */
@@ -337,3 +337,22 @@ export const LEDGER_CONTINUING = 'ledger_continuing';
 export const REFUSED_KEPT = 20;
 
 export type PayoutOutcome = 'paid' | 'not_paid' | 'returned' | 'open';
+
+/**
+ * A payout the recipient's bank sent back (workflows/payout-return/): its income leaves the year. The
+ * ledger believes only the return workflow of that session, read by an activity; a second take-back of
+ * the same reference answers `already` and changes nothing.
+ */
+export const takeBackIncomeSchema = () =>
+  z.strictObject({
+    reference: z.string().refine(isPayoutReference, 'expected a payout reference'),
+    sessionId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'expected a bank session id'),
+  });
+export type TakeBackIncome = z.infer<ReturnType<typeof takeBackIncomeSchema>>;
+export type TakeBackAnswer = { ok: true; already: boolean } | { ok: false; why: string };
+
+export function parseTakeBack(raw: unknown): Parsed<TakeBackIncome> {
+  return firstIssue(takeBackIncomeSchema().safeParse(raw));
+}
+
+export const takeBackIncomeUpdate = defineUpdate<TakeBackAnswer, [TakeBackIncome]>('takeBackIncome');

@@ -175,6 +175,11 @@ export class IncomeLedger {
     this.state.refused = [...(this.state.refused ?? []), entry].slice(-REFUSED_KEPT);
   }
 
+  /** Whether the reference's income was already taken back. */
+  isReturned(reference: string): boolean {
+    return Object.values(this.state.years).some((y) => y.paid[reference]?.returned === true);
+  }
+
   open(): Reservation[] {
     return Object.values(this.state.reservations);
   }

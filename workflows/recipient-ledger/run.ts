@@ -10,6 +10,7 @@ import { iso, workflowNow } from '../shared/time';
 import {
   payoutOutcomes,
   previousLedger,
+  proveReturn,
   provePayouts,
   provePayoutsTask,
   requestSelfEmployedLink,
@@ -25,6 +26,8 @@ import type {
   ReservationToJudge,
   ReserveAnswer,
   ReserveRequest,
+  TakeBackAnswer,
+  TakeBackIncome,
 } from './contract';
 import { IncomeLedger, linkStillOpen } from './ledger';
 import { ProofQueue } from './proofs';
@@ -170,6 +173,17 @@ export class RecipientLedgerRun {
         this.linking = undefined;
       }
     })());
+  }
+
+  /** A returned payout's income leaves the year, once, after the return proves itself (docs/payouts.md). */
+  async takeBack(req: TakeBackIncome): Promise<TakeBackAnswer> {
+    await this.ready;
+    if (this.ledger.isReturned(req.reference)) return { ok: true, already: true };
+    const proof = await proveReturn(req);
+    if (!proof.ok) return { ok: false, why: proof.why ?? 'the return is not proven' };
+    if (this.ledger.isReturned(req.reference)) return { ok: true, already: true };
+    this.ledger.settle(req.reference, 'returned');
+    return { ok: true, already: false };
   }
 
   async refresh(): Promise<RecipientView> {

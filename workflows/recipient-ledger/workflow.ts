@@ -6,10 +6,12 @@ import {
   parseRecipientInput,
   parseRequestLink,
   parseReserveRequest,
+  parseTakeBack,
   recipientQuery,
   refreshRecipientUpdate,
   requestLinkUpdate,
   reserveIncomeUpdate,
+  takeBackIncomeUpdate,
   type RecipientWorkflowInput,
 } from './contract';
 import { RecipientLedgerRun } from './run';
@@ -53,5 +55,11 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
     },
   });
   setHandler(refreshRecipientUpdate, () => run.refresh());
+  setHandler(takeBackIncomeUpdate, (req) => run.takeBack(req), {
+    validator: (req) => {
+      const r = parseTakeBack(req);
+      if (!r.ok) throw new Error(r.message);
+    },
+  });
   await continueAsNew<typeof recipientWorkflow>(await run.run());
 }

@@ -67,7 +67,23 @@ export interface DifferenceStatement {
   via?: string;
 }
 
-export type Statement = BatchStatement | PayoutStatement | DifferenceStatement;
+/**
+ * A person records that a returned payout's receipt was annulled at the tax service (`payrun receipts
+ * annulled`): who may is who may resolve a difference; the signed statement is kept in the receipt's record.
+ */
+export interface ReceiptStatement {
+  v: 1;
+  kind: 'receipt';
+  decision: 'resolve';
+  /** The receipt's id (or the bank session's, when the bank gave no receipt id). */
+  receipt: string;
+  reason: 'annulled';
+  person: string;
+  at: string;
+  via?: string;
+}
+
+export type Statement = BatchStatement | PayoutStatement | DifferenceStatement | ReceiptStatement;
 
 /**
  * A passkey's answer (WebAuthn assertion, each part base64url as the browser gives it) whose challenge is

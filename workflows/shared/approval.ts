@@ -5,7 +5,7 @@
  * load Node's crypto; `now` is always passed in.
  */
 import { z } from 'zod';
-import { isBatchId, isReference } from '../../src/domain/rules';
+import { isBatchId, isPayoutReference } from '../../src/domain/rules';
 import { checkProof, passkeyProofSchema } from './approval-proofs';
 import {
   type BatchAuthorization,
@@ -57,7 +57,7 @@ const payoutStatement = z.strictObject({
   v: z.literal(1),
   kind: z.literal('payout'),
   decision: z.literal('approve'),
-  reference: z.string().refine(isReference, 'expected a payout reference'),
+  reference: z.string().refine(isPayoutReference, 'expected a payout reference'),
   runId: z.string().min(1).max(64),
   amount: whole,
   person: personId,

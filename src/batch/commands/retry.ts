@@ -12,6 +12,12 @@ import { startBatchWorkflow } from './submit';
 import type { BatchStore } from '../store/contract';
 import { batchStoreFor } from '../store/open';
 import { readAllRows, readMergedOutcomes } from '../store/reads';
+import type { StoredRow } from '../store/files';
+import { lookupPayout } from '../services/lookup';
+import { derivedReference } from '../../domain/rules';
+import { provenReturnOf } from '../../returns/read';
+import type { BatchRowOutcome } from '../../../workflows/batch/contract';
+import { payoutWorkflowId } from '../../../workflows/payout/contract';
 
 /**
  * Outcomes a retry may pay: those that moved no money (their payout workflows ended Failed and may run
@@ -28,7 +34,8 @@ export const RETRYABLE_ROW_STATES: readonly string[] = [
 ];
 
 /**
- * A new batch of only the rows in RETRYABLE_ROW_STATES, linked to the batch it retries. Their payout
+ * A new batch of only the rows in RETRYABLE_ROW_STATES and the returned rows (each under its derived
+ * reference, see repayment), linked to the batch it retries. Their payout
  * workflows did not complete, so the ID-reuse policy lets them run again; a paid reference still
  * cannot be paid twice.
  */
@@ -54,9 +61,12 @@ export async function retryFailed(
   const later = await laterRetry(store, meta.rootBatchId, batchId);
   if (later) throw new Error(t('retry.already_retried', { batchId, later }));
   const outcomes = await readMergedOutcomes(store, batchId);
-  const rows = (await readAllRows(store, batchId)).filter((r) =>
-    RETRYABLE_ROW_STATES.includes(outcomes.get(r.row)?.state ?? ''),
-  );
+  const rows: StoredRow[] = [];
+  for (const r of await readAllRows(store, batchId)) {
+    const outcome = outcomes.get(r.row);
+    if (RETRYABLE_ROW_STATES.includes(outcome?.state ?? '')) rows.push(r);
+    else if (outcome?.state === 'returned') rows.push(await repayment(client, opts.taskQueue, r, outcome));
+  }
   if (rows.length === 0) throw new Error(t('retry.nothing', { batchId }));
   const root = await store.readMeta(meta.rootBatchId);
   const n = (await store.retryCount(meta.rootBatchId)) + 1;
@@ -95,6 +105,33 @@ export async function retryFailed(
   if (!(await startBatchWorkflow(client, id, opts.taskQueue, opts.batchOptions, submitter)))
     throw new Error(`batch ${id} already exists`);
   return { batchId: id, rows: rows.length, totalKopecks };
+}
+
+/**
+ * A returned row paid again: under the reference derived from the one that came back (`REF~r1`, then
+ * `REF~r2`…), only once its return workflow completed on the bank's word (a row the store says is
+ * returned proves nothing by itself), and never when that derived reference already has a payout that
+ * paid or may pay (the rule: one re-payment per return). Its details are the row's as stored.
+ */
+export async function repayment(
+  client: Client,
+  taskQueue: string,
+  row: StoredRow,
+  outcome: BatchRowOutcome,
+): Promise<StoredRow> {
+  const derived = derivedReference(outcome.reference);
+  const proven = outcome.sessionId ? await provenReturnOf(client, taskQueue, outcome.sessionId) : undefined;
+  if (!proven?.ok || !proven.closed || proven.status.payout?.reference !== outcome.reference)
+    throw new Error(
+      t('retry.returnUnproven', {
+        reference: outcome.reference,
+        why: proven && !proven.ok ? proven.why : 'its return has not completed',
+      }),
+    );
+  const earlier = await lookupPayout(client, payoutWorkflowId(derived));
+  if (earlier.kind !== 'none' && earlier.kind !== 'not_paid')
+    throw new Error(t('retry.repaidAlready', { reference: outcome.reference, derived }));
+  return { ...row, request: { ...row.request, reference: derived } };
 }
 
 /** The retry already made of `batchId`, if any (retries of one file are numbered from its first batch). */
