@@ -166,7 +166,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     return {
       batchId: meta.batchId,
       phase,
-      phaseText: phaseName(ctx, phase),
+      phaseText: phaseName(
+        ctx,
+        { phase, ...(p ? { progress: p } : {}) },
+        (id) => ctx.opts.policy.current().names.get(id) ?? id,
+      ),
       rows: meta.rowCount,
       finished,
       text: m.batch.progressText(finished, meta.rowCount),

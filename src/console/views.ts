@@ -221,8 +221,27 @@ export function checkPage(
     m.upload.checked(name),
     html`<h1>${m.upload.checked(name)}</h1>
       <p id="check-summary">
-        ${m.upload.valid(batch.totals.valid, money(batch.totals.acceptedKopecks))}
-        ${batch.totals.invalid > 0 ? m.upload.invalid(batch.totals.invalid) : ''}
+        ${
+          batch.rejected
+            ? t(
+                'check.rejected',
+                {
+                  invalid: batch.totals.invalid,
+                  fileErrors: batch.fileErrors.length,
+                  valid: batch.totals.valid,
+                },
+                ctx.lang,
+              )
+            : t(
+                'check.accepted',
+                {
+                  valid: batch.totals.valid,
+                  kopecks: batch.totals.acceptedKopecks,
+                  invalid: batch.totals.invalid,
+                },
+                ctx.lang,
+              )
+        }
       </p>
       ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors, 'file-errors') : ''}
       ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors, 'row-errors') : ''}

@@ -166,3 +166,25 @@ export function holdReason(because: string | undefined, lang: Lang = currentLang
     );
   return undefined;
 }
+
+/** The worker's reason (`because`, English in history: workflows/shared/approval.ts) in `lang`. */
+export function approvalReason(because: string, lang: Lang): string {
+  const [base, ...rest] = because.split('; ');
+  const tail = rest.length ? holdReason(because, lang)?.trim() : undefined;
+  let m: RegExpExecArray | null;
+  let said: string;
+  if ((m = /^the policy requires approval of (dropped|submitted) files$/.exec(base!)))
+    said = t('approvalReason.policy', { source: m[1] as 'dropped' | 'submitted' }, lang);
+  else if ((m = /^the policy does not require approval of (dropped|submitted) files$/.exec(base!)))
+    said = t('approvalReason.notByPolicy', { source: m[1] as 'dropped' | 'submitted' }, lang);
+  else if (base === 'its submitter asked for approval') said = t('approvalReason.submitterAsked', {}, lang);
+  else if (base === 'its starter asked for approval') said = t('approvalReason.starterAsked', {}, lang);
+  else if (base?.startsWith("the file's record has no verified submit statement"))
+    said = t('approvalReason.noSubmitter', {}, lang);
+  else if ((m = /^started outside any batch, for more than (\d+) kopecks/.exec(base!)))
+    said = t('approvalReason.outsideAbove', { above: Number(m[1]) }, lang);
+  else if ((m = /^started outside any batch, for at most (\d+) kopecks$/.exec(base!)))
+    said = t('approvalReason.outsideBelow', { above: Number(m[1]) }, lang);
+  else return because;
+  return tail ? `${said}; ${tail}` : said;
+}

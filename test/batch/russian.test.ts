@@ -199,7 +199,7 @@ describe('the report and validation in Russian by default', () => {
       reason: 'amount: сумма "0" должна быть больше нуля',
     });
     expect(final.summary).toBe(
-      '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), ошибка в строке 1 (0,00 ₽)',
+      '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), строк с ошибками: 1 (0,00 ₽)',
     );
     expect(readFileSync(final.summaryPath, 'utf8')).toBe(
       `пакет ${batchId}\nфайл march.csv\n${final.summary}\nотчёт ${final.reportPath}\n`,

@@ -181,7 +181,7 @@ describe('accounting console in a browser', () => {
     });
     await clickAndLoad(page, '#upload-form button[type="submit"]');
     expect(await page.$('#row-errors')).toBeNull();
-    expect(await page.textContent('#check-summary')).toContain('Верных строк: 4, на сумму 6 000,00 ₽');
+    expect(await page.textContent('#check-summary')).toContain('К выплате: 4 строки на сумму 6 000,00 ₽');
 
     await clickAndLoad(page, 'form[action$="/dry-run"] button');
     expect(await page.textContent('#dry-run')).toContain('Будет оплачено: 6 000,00 ₽');
