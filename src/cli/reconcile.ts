@@ -1,3 +1,4 @@
+import { commandAnswer } from '../i18n/operator-answers';
 import {
   ActivityFailure,
   WorkflowExecutionAlreadyStartedError,
@@ -196,7 +197,7 @@ export async function resolveOnWorker(
       // The worker's refusal is the activity's failure, inside the workflow's.
       const why =
         (err.cause instanceof ActivityFailure ? err.cause.cause : err.cause)?.message ?? err.message;
-      throw new CliFailure(t('reconcile.resolve.refused', { key: what.key, why }));
+      throw new CliFailure(t('reconcile.resolve.refused', { key: what.key, why: commandAnswer(why) }));
     }
     throw err;
   }

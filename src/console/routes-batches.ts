@@ -130,7 +130,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
           review: { entry: await reviews.review(meta), query: reviewQuery(req.query) },
           progress: await batchProgress(client, meta.batchId),
           ...(submitter ? { submitter } : {}),
-          audit: await batchAudit(client, paths.dataDir, policy, meta.batchId),
+          audit: await batchAudit(client, paths.dataDir, policy, meta.batchId, Date.now(), ctx.opts.lang),
           names: policy.names,
           canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
           canOperate: ctx.may(req.viewer, 'operate'),

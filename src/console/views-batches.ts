@@ -2,10 +2,10 @@
 import { moscowTime, money, SHOWN_STATES, stateLine, t, type Lang } from '../i18n';
 import { approvalReason } from '../i18n/operator-answers';
 import type { AuditEntry } from '../batch/commands/audit';
-import { failureReason } from '../i18n/row-reasons';
+import { failureReason, payoutFailureText } from '../i18n/row-reasons';
 import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchProgress } from '../../workflows/batch/contract';
-import type { PayoutStatus } from '../../workflows/payout/contract';
+import { payoutWorkflowId, type PayoutStatus } from '../../workflows/payout/contract';
 import { stateFacts, type BatchFilter, type BatchListItem, type PayoutView } from './data';
 import { html, masked, table, type Html } from './html';
 import type { ReviewEntry } from './review-cache';
@@ -255,20 +255,22 @@ function statusFacts(ctx: PageContext, s: PayoutStatus, state: string): Html {
       ${
         s.failure
           ? html`<dt>${m.payout.failure}</dt>
-              <dd>${s.failure.code}: ${masked(s.failure.reason)}</dd>`
+              <dd>${masked(payoutFailureText(s, lang))}</dd>`
           : ''
       }
     </dl>
     <h2>${m.payout.timeline}</h2>
     <ol>
-      ${Object.entries(s.timestamps).map(([k, v]) => html`<li>${moscowTime(v, lang)}: ${k}</li>`)}
+      ${Object.entries(s.timestamps).map(
+        ([key, at]) => html`<li>${moscowTime(at, lang)}: ${t('timeline.step', { key }, lang)}</li>`,
+      )}
     </ol>
     ${
+      // The workflow's notes are English diagnostics, kept for Temporal UI (where workflows may say English).
       s.notes.length > 0
-        ? html`<h2>${m.payout.notes}</h2>
-            <ul>
-              ${s.notes.map((n) => html`<li>${masked(n)}</li>`)}
-            </ul>`
+        ? html`<p class="hint">
+            ${t('payoutStatus.notes', { count: s.notes.length, workflowId: payoutWorkflowId(s.reference) }, lang).trim()}
+          </p>`
         : ''
     }`;
 }

@@ -6,10 +6,45 @@
  */
 import { currentLang, t, type Lang } from './';
 import { PASSKEY_REASONS_RU } from './passkeys';
+import { ACT_WORDS_RU, ROLE_WORDS } from './words';
 
 type Say = (m: RegExpExecArray, lang: Lang) => string;
 
+const roleList = (list: string, sep: RegExp, l: Lang, join: string) =>
+  list
+    .split(sep)
+    .map((r) => ROLE_WORDS[r]?.[l] ?? r)
+    .join(join);
+
 const SHAPES: [RegExp, Say][] = [
+  [
+    /^(\S+) may not (\w+) \(roles: (.*); needs (.+)\)$/,
+    (m, l) =>
+      t(
+        'refusal.role',
+        {
+          person: m[1]!,
+          act: l === 'ru' ? (ACT_WORDS_RU[m[2]!] ?? m[2]!) : m[2]!,
+          roles: roleList(m[3]!, /, /, l, ', '),
+          needs: roleList(m[4]!, / or /, l, l === 'ru' ? ' или ' : ' or '),
+        },
+        l,
+      ),
+  ],
+  [
+    /^(.+) \(the worker's policy (\S+)\)$/s,
+    (m, l) => t('refusal.worker_policy', { reason: commandAnswer(m[1]!, l), version: m[2]! }, l),
+  ],
+  [
+    /^(\S+): resolve a difference with your own key, not through (.+)$/,
+    (m, l) => t('refusal.resolve_own_key', { person: m[1]!, via: m[2]! }, l),
+  ],
+  [
+    /^the statement was signed at (\S+), more than 15 minutes ago: sign it again$/,
+    (m, l) => t('refusal.resolve_too_old', { at: m[1]! }, l),
+  ],
+  [/^(\S+) is not a person of the policy$/, (m, l) => t('refusal.not_in_policy', { person: m[1]! }, l)],
+  [/^(\S+) was revoked at (\S+)$/, (m, l) => t('refusal.revoked', { person: m[1]!, at: m[2]! }, l)],
   [
     /^nothing to (approve|reject): the batch is done$/,
     (m, l) => t('answer.batch_done', { decision: m[1]! }, l),
