@@ -4,6 +4,7 @@
  * drop zone and the live progress bar. Strings from ./messages, money as `1 234,56 ₽`, times in Moscow.
  */
 import type { Lang } from '../i18n';
+import { columnName } from '../i18n/csv';
 import { money, moscowTime, t } from '../i18n';
 import type { DryRunReport } from '../batch/commands/dry-run';
 import type { LoadedBatch, RowError } from '../csv';
@@ -182,7 +183,12 @@ function errorTable(ctx: PageContext, errors: RowError[], caption: string, id: s
     id,
     caption,
     headers: [m.upload.row, m.upload.column, m.upload.message, m.upload.rule],
-    rows: errors.map((e) => [e.row, e.column ?? '—', masked(e.message), html`<code>${e.rule}</code>`]),
+    rows: errors.map((e) => [
+      e.row,
+      e.column ? columnName(e.column, ctx.lang) : '—',
+      masked(e.message),
+      html`<code>${e.rule}</code>`,
+    ]),
   });
 }
 

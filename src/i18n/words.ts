@@ -145,6 +145,7 @@ export const WORDS_MESSAGES = {
   'timeline.step': entry<{ key: string }>({
     ru: (p) =>
       ({
+        started: 'выплата начата',
         sessionCreated: 'сессия создана в банке',
         readyToConfirm: 'банк готов к подтверждению',
         confirmed: 'выплата подтверждена',
@@ -154,6 +155,7 @@ export const WORDS_MESSAGES = {
       })[p.key] ?? p.key,
     en: (p) =>
       ({
+        started: 'payout started',
         sessionCreated: 'session created at the bank',
         readyToConfirm: 'the bank is ready to confirm',
         confirmed: 'payout confirmed',
