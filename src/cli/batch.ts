@@ -8,7 +8,7 @@ import { policyHeadroom } from '../batch/services/headroom';
 import { lookupPayout } from '../batch/services/lookup';
 import { batchAudit } from '../batch/commands/audit';
 import { verdictFromTaxpayerWorkflow } from '../batch/commands/verdicts';
-import { t } from '../i18n';
+import { moscowTime, t } from '../i18n';
 import { SubmitterRefused, subjectOf } from '../batch/services/authorize';
 import { sendBatchDecision } from '../batch/commands/decide';
 import { retryFailed } from '../batch/commands/retry';
@@ -243,13 +243,20 @@ export function registerBatch(program: Command): void {
       const { dataDir } = loadBatchPaths();
       const store = batchStoreFor(dataDir);
       if (!(await store.exists(id)))
-        throw new CliFailure(`batch ${id} is not in the batch store ${store.where}`);
+        throw new CliFailure(t('decision.not_in_store', { batchId: id, where: store.where }));
       const policy = policyPathIfSet() ? loadPolicy() : undefined;
       const entries = await withClient((client) => batchAudit(client, dataDir, policy, id));
       if (flags.json) return console.log(JSON.stringify(entries, null, 2));
       for (const e of entries)
         console.log(
-          `${e.at} ${e.batchId} ${e.what} by ${e.by}${e.name ? ` (${e.name})` : ''}: ${e.evidence}${e.note ? ` — ${e.note}` : ''}`,
+          t('audit.line', {
+            at: moscowTime(e.at),
+            batchId: e.batchId,
+            what: t('audit.what', { what: e.what }),
+            by: `${e.by}${e.name ? ` (${e.name})` : ''}`,
+            evidence: e.evidence,
+            ...(e.note ? { note: e.note } : {}),
+          }),
         );
     });
 
@@ -284,10 +291,12 @@ export function registerBatch(program: Command): void {
       const paths = loadBatchPaths();
       const store = batchStoreFor(paths.dataDir);
       const final = await store.readFinal(id);
-      if (!final) throw new CliFailure(`batch ${id} has no report yet (payrun batch status ${id} shows why)`);
+      if (!final) throw new CliFailure(t('cli.no_report_yet', { batchId: id }));
       // A store shared across hosts: the report is fetched into this host's done/ when it is not here.
       const here = await reportHere(store, paths.batchesDir, id, final);
-      console.log(`report ${here.reportPath}\nsummary ${here.summaryPath}\n${final.summary}`);
+      console.log(
+        `${t('status.report', { report: here.reportPath, summary: here.summaryPath })}\n${final.summary}`,
+      );
     });
 
   batch

@@ -3,7 +3,8 @@ import { SingleBar } from 'cli-progress';
 import type { AmountRow } from '../batch/commands/amounts';
 import { holdReason } from '../i18n/operator-answers';
 import { failureReason } from '../i18n/row-reasons';
-import { t } from '../i18n';
+import { currentLang, shownState, stateLine, t, type StateFacts } from '../i18n';
+import { approvalsCount } from '../i18n/batch-state';
 import { untilEngineAnswers, type EngineWaitOptions } from './engine-wait';
 import type { batchWorkflow } from '../../workflows/batch/workflow';
 import { batchProgressQuery, type BatchProgress, type BatchResult } from '../../workflows/batch/contract';
@@ -26,9 +27,23 @@ export interface DescribeOptions {
   largestRows?: AmountRow[];
 }
 
+/** What `batch status` judges the shown state from (src/i18n/batch-state.ts). */
+function progressFacts(p: BatchProgress): StateFacts {
+  return {
+    phase: p.phase,
+    ...(p.approval ? { approval: p.approval } : {}),
+    ...(p.commands ? { commands: p.commands } : {}),
+    ...(p.final?.cancelled ? { cancelled: true } : {}),
+  };
+}
+
 export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): string[] {
   const lines = [
-    t('status.head', { batchId: p.batchId, phase: p.phase, ...(p.fileName ? { file: p.fileName } : {}) }),
+    t('status.head', {
+      batchId: p.batchId,
+      phase: t('batchState.name', { state: shownState(progressFacts(p)) }),
+      ...(p.fileName ? { file: p.fileName } : {}),
+    }),
     t('status.rows', {
       rows: p.rows,
       total: p.totalKopecks,
@@ -43,7 +58,7 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
     lines.push(
       p.approval.by && p.approval.at
         ? t('status.approval_given', { by: p.approval.by, at: p.approval.at })
-        : t('status.approval_waiting'),
+        : t('status.approval_waiting', approvalsCount(progressFacts(p))),
     );
   const held = p.phase === 'awaiting_approval' ? holdReason(p.approval?.because) : undefined;
   if (held) lines.push(held);
@@ -107,7 +122,7 @@ export async function followBatch(
       const p = await handle.query(batchProgressQuery).catch(() => undefined);
       if (p) {
         const payload = {
-          phase: t('batch.phase', { phase: p.phase }),
+          phase: stateLine(progressFacts(p), currentLang()),
           counts: describeCounts(p.counts, p.amounts),
         };
         if (!started) bar.start(Math.max(p.rows, 1), p.finished, payload);

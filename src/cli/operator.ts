@@ -4,6 +4,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { ConfigError, loadLoginName } from '../config';
 import { findSigner } from '../policy/credential';
 import { commandAnswer } from '../i18n/operator-answers';
+import { t } from '../i18n';
 import { CliFailure } from './connect';
 
 /**
@@ -62,9 +63,10 @@ export async function refusedAsFailure(
     return commandAnswer(await send());
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError)
-      throw new CliFailure(`${what} refused: ${commandAnswer(err.cause?.message ?? err.message)}`);
-    if (err instanceof WorkflowNotFoundError)
-      throw new CliFailure(`no running workflow ${workflowId} (it may have finished)`);
+      throw new CliFailure(
+        t('cli.command_refused', { what, reason: commandAnswer(err.cause?.message ?? err.message) }),
+      );
+    if (err instanceof WorkflowNotFoundError) throw new CliFailure(t('cli.no_workflow', { workflowId }));
     throw err;
   }
 }

@@ -2,8 +2,8 @@ import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { Command } from 'commander';
 import { lookupPayout } from '../batch/services/lookup';
-import { t } from '../i18n';
-import { formatRubles } from '../money';
+import { currentLang, moscowTime, t, type Lang } from '../i18n';
+import { payoutFailureText } from '../i18n/row-reasons';
 import { requireSigner } from '../policy/credential';
 import { signStatement } from '../policy/keys';
 import {
@@ -20,17 +20,39 @@ import { operator, sendCommand } from './operator';
 import { registerPayoutProof } from './payout-proof';
 import { provenReturnOf } from '../returns/read';
 
-/** No card, account, phone or tax number: what the bank said, its ids, the timeline. */
-function describeStatus(s: PayoutStatus): string[] {
+/** No card, account, phone or tax number: what the bank said, its ids, the timeline, in the language set. */
+function describeStatus(s: PayoutStatus, lang: Lang): string[] {
   const lines = [
-    `${s.reference}: ${s.state}, ${formatRubles(s.amount)} ${s.currency.toUpperCase()}${s.batchId ? `, batch ${s.batchId}` : ''}`,
+    t(
+      'payoutStatus.head',
+      {
+        reference: s.reference,
+        state: t('state.name', { state: s.state }, lang),
+        amount: s.amount,
+        ...(s.batchId ? { batchId: s.batchId } : {}),
+      },
+      lang,
+    ),
   ];
   if (s.bank.sessionId)
-    lines.push(`bank session ${s.bank.sessionId}${s.bank.payoutId ? `, payout ${s.bank.payoutId}` : ''}`);
-  if (s.bank.receiptLink) lines.push(`receipt ${s.bank.receiptLink}`);
-  if (s.failure) lines.push(`failure ${s.failure.code}: ${s.failure.reason}`);
-  for (const [k, v] of Object.entries(s.timestamps)) lines.push(`  ${k} ${v}`);
-  for (const n of s.notes) lines.push(`  note: ${n}`);
+    lines.push(
+      t(
+        'payoutStatus.bank',
+        { sessionId: s.bank.sessionId, ...(s.bank.payoutId ? { payoutId: s.bank.payoutId } : {}) },
+        lang,
+      ),
+    );
+  if (s.bank.receiptLink) lines.push(t('payoutStatus.receipt', { link: s.bank.receiptLink }, lang));
+  if (s.failure) lines.push(t('payoutStatus.failure', { why: payoutFailureText(s, lang) }, lang));
+  for (const [key, at] of Object.entries(s.timestamps))
+    lines.push(
+      t('payoutStatus.step', { at: moscowTime(at, lang), step: t('timeline.step', { key }, lang) }, lang),
+    );
+  // The workflow's own notes are English diagnostics (kept for Temporal UI): counted here, not shown.
+  if (s.notes.length)
+    lines.push(
+      t('payoutStatus.notes', { count: s.notes.length, workflowId: payoutWorkflowId(s.reference) }, lang),
+    );
   return lines;
 }
 
@@ -38,12 +60,18 @@ function describeStatus(s: PayoutStatus): string[] {
  * The status of a payout, running or closed: a closed one is read from its result or its ending, and a
  * paid one the recipient's bank sent back says so (its return workflow, once it holds the bank's word).
  */
-export async function payoutStatus(client: Client, reference: string, taskQueue?: string): Promise<string[]> {
+export async function payoutStatus(
+  client: Client,
+  reference: string,
+  taskQueue?: string,
+  lang: Lang = currentLang(),
+): Promise<string[]> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
   const sessionId = lookup.kind === 'paid' ? lookup.status.bank.sessionId : undefined;
   const proven = taskQueue && sessionId ? await provenReturnOf(client, taskQueue, sessionId) : undefined;
-  if (lookup.kind !== 'paid' || !proven?.ok) return describeLookup(client, reference, workflowId, lookup);
+  if (lookup.kind !== 'paid' || !proven?.ok)
+    return describeLookup(client, reference, workflowId, lookup, lang);
   // The payout's own record ended paid; its return workflow holds the bank's word that it came back.
   const first = proven.status.proven[0]!;
   const status: PayoutStatus = {
@@ -51,10 +79,10 @@ export async function payoutStatus(client: Client, reference: string, taskQueue?
     state: 'returned',
     timestamps: { ...lookup.status.timestamps, returned: first.bankDate },
   };
-  const [head, ...rest] = describeStatus(status);
+  const [head, ...rest] = describeStatus(status, lang);
   return [
     head!,
-    t('return.payout', { date: first.bankDate, words: first.bankWords, source: first.source }),
+    t('return.payout', { date: first.bankDate, words: first.bankWords, source: first.source }, lang),
     ...rest,
   ];
 }
@@ -64,24 +92,25 @@ async function describeLookup(
   reference: string,
   workflowId: string,
   lookup: Awaited<ReturnType<typeof lookupPayout>>,
+  lang: Lang,
 ): Promise<string[]> {
   switch (lookup.kind) {
     case 'none':
-      throw new CliFailure(`no payout with reference ${reference}`);
+      throw new CliFailure(t('payoutStatus.none', { reference }, lang));
     case 'running':
-      return describeStatus(await client.workflow.getHandle(workflowId).query(payoutStatusQuery));
+      return describeStatus(await client.workflow.getHandle(workflowId).query(payoutStatusQuery), lang);
     case 'paid':
     case 'not_paid': {
-      const closed = lookup.kind === 'paid' ? 'paid' : 'closed, not paid: the reference may be paid again';
-      const lines = describeStatus(lookup.status);
+      const closed = t('payoutStatus.closed', { paid: lookup.kind === 'paid' }, lang);
+      const lines = describeStatus(lookup.status, lang);
       return [`${lines[0]} (${closed})`, ...lines.slice(1)];
     }
     case 'needs_attention': {
       // What to do first; the state the run last reported (say awaiting_ready_to_confirm) is history, not now.
-      const head = `${reference}: needs attention: ${lookup.reason}`;
+      const head = t('payoutStatus.attention', { reference, reason: lookup.reason }, lang);
       if (!lookup.status) return [head];
-      const [last, ...rest] = describeStatus(lookup.status);
-      return [head, `last known: ${last}`, ...rest];
+      const [last, ...rest] = describeStatus(lookup.status, lang);
+      return [head, t('payoutStatus.last_known', { line: last! }, lang), ...rest];
     }
   }
 }

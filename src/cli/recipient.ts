@@ -8,6 +8,7 @@ import { checkInn12, isValidInn } from '../domain/rules';
 import { moscowTime, t } from '../i18n';
 import { policyHeadroom, type RecipientHeadroom } from '../batch/services/headroom';
 import { linkState, maskedInn, readRecipient } from '../recipient/read';
+import { bankLinkStatus } from '../recipient/link-status';
 import { redactText } from '../logger';
 import { CliFailure, withClient } from './connect';
 import { operator } from './operator';
@@ -70,6 +71,7 @@ export function describeRecipient(
   view: RecipientView | undefined,
   headroom?: RecipientHeadroom,
   verdict?: TaxpayerVerdict,
+  bankSays?: string,
 ): string[] {
   const who = masked(inn);
   const link = view?.link;
@@ -79,7 +81,7 @@ export function describeRecipient(
           when: moscowTime(link.sentAt),
           by: link.requestedBy,
           until: link.expiresAt ? moscowTime(link.expiresAt) : '',
-          state: linkState(link, verdict),
+          state: linkState(link, verdict, Date.now(), bankSays),
         }),
       ]
     : [];
@@ -160,18 +162,29 @@ export function registerRecipient(program: Command): void {
         const inn = checkedTaxNumber(cmd, raw, selfEmployedTaxNumber);
         // The request is recorded with who asked (recipient show prints it): a name, as for pause and cancel.
         const requestedBy = operator(flags).by;
-        const answer = await withClient((client, taskQueue) =>
-          updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
-            {
-              taxReference: inn,
-              requestedBy,
-              ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
-              ...(flags.again ? { again: true } : {}),
-            },
-          ]).catch(sayWhyLinkFailed),
-        );
+        const ask = (again: boolean) =>
+          withClient((client, taskQueue) =>
+            updateLedgerWithStart(client, taskQueue, inn, requestLinkUpdate, [
+              {
+                taxReference: inn,
+                requestedBy,
+                ...(flags.returnUrl ? { returnUrl: flags.returnUrl } : {}),
+                ...(again ? { again: true } : {}),
+              },
+            ]).catch(sayWhyLinkFailed),
+          );
+        let answer = await ask(!!flags.again);
+        // The ledger holds a request open for its whole week; the bank knows when the person declined
+        // it (or it lapsed): then a plain `link` asks again instead of pointing at a dead link.
+        const lastSaid = answer.sent ? undefined : await bankLinkStatus(answer.link);
+        const ended = lastSaid === 'declined' || lastSaid === 'expired' ? lastSaid : undefined;
+        if (ended) answer = await ask(true);
         if (flags.json) return console.log(JSON.stringify(answer, null, 2));
         const { link } = answer;
+        if (ended)
+          console.log(
+            t('recipient.link.ended', { who: masked(inn), state: ended, when: moscowTime(link.sentAt) }),
+          );
         const params = {
           who: masked(inn),
           url: link.url ?? '—',
@@ -190,7 +203,7 @@ export function registerRecipient(program: Command): void {
     .option('--json', 'the ledger as JSON')
     .action(async (raw: string, flags: { json?: boolean }, cmd: Command) => {
       const inn = checkedTaxNumber(cmd, raw, taxNumber);
-      const { view, verdict, headroom } = await withClient(async (client, taskQueue) => {
+      const { view, verdict, headroom, bankSays } = await withClient(async (client, taskQueue) => {
         const read = await readRecipient(client, taskQueue, inn);
         // After the refresh, so paid and released reservations are settled. The cap is asked for every
         // person (any of their rows may be paid as self-employed), but an organisation's 10-digit tax
@@ -206,6 +219,6 @@ export function registerRecipient(program: Command): void {
             2,
           ),
         );
-      for (const line of describeRecipient(inn, view, headroom, verdict)) console.log(line);
+      for (const line of describeRecipient(inn, view, headroom, verdict, bankSays)) console.log(line);
     });
 }

@@ -4,6 +4,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { lookupPayout } from '../batch/services/lookup';
+import { shownState, type StateFacts } from '../i18n';
 import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
 import { batchProgressQuery, type BatchProgress } from '../../workflows/batch/contract';
@@ -13,6 +14,8 @@ export interface BatchListItem {
   meta: StoredBatchMeta;
   submitter?: string;
   phase: string;
+  /** The store's final says the batch ended by a cancel. */
+  cancelled?: boolean;
   progress?: BatchProgress;
 }
 
@@ -65,11 +68,12 @@ async function listedPhase(
   client: Client,
   dataDir: string,
   meta: StoredBatchMeta,
-): Promise<{ phase: string; progress?: BatchProgress }> {
+): Promise<{ phase: string; cancelled?: boolean; progress?: BatchProgress }> {
   try {
     // A final that fails its seal check is shown as unknown here (the batch page says why), not as a
     // failed list.
-    if ((await batchStoreFor(dataDir).readFinal(meta.batchId)) !== undefined) return { phase: 'done' };
+    const final = await batchStoreFor(dataDir).readFinal(meta.batchId);
+    if (final !== undefined) return { phase: 'done', ...(final.cancelled ? { cancelled: true } : {}) };
     const progress = await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
       batchProgress(client, meta.batchId),
     );
@@ -77,6 +81,21 @@ async function listedPhase(
   } catch {
     return { phase: 'unknown' };
   }
+}
+
+/** What a batch's shown state is judged from: its progress when it answered, else its phase and final. */
+export function stateFacts(item: {
+  phase: string;
+  cancelled?: boolean;
+  progress?: BatchProgress;
+}): StateFacts {
+  const p = item.progress;
+  return {
+    phase: p?.phase ?? item.phase,
+    ...(p?.approval ? { approval: p.approval } : {}),
+    ...(p?.commands ? { commands: p.commands } : {}),
+    ...(item.cancelled || p?.final?.cancelled ? { cancelled: true } : {}),
+  };
 }
 
 export async function listBatches(
@@ -99,9 +118,16 @@ export async function listBatches(
       metas.slice(i, i + LIST_QUERIES_AT_ONCE).map(async (meta) => {
         const submitter = await submitterOf(dataDir, meta);
         if (filter.submitter && submitter !== filter.submitter) return undefined;
-        const { phase, progress } = await listedPhase(client, dataDir, meta);
-        if (filter.state && phase !== filter.state) return undefined;
-        return { meta, ...(submitter ? { submitter } : {}), phase, ...(progress ? { progress } : {}) };
+        const listed = await listedPhase(client, dataDir, meta);
+        const { phase, progress } = listed;
+        if (filter.state && shownState(stateFacts(listed)) !== filter.state) return undefined;
+        return {
+          meta,
+          ...(submitter ? { submitter } : {}),
+          phase,
+          ...(listed.cancelled ? { cancelled: true } : {}),
+          ...(progress ? { progress } : {}),
+        };
       }),
     );
     for (const item of group) if (item && items.length < LIST_LIMIT) items.push(item);

@@ -133,7 +133,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
           review: { entry: await reviews.review(meta), query: reviewQuery(req.query) },
           progress: await batchProgress(client, meta.batchId),
           ...(submitter ? { submitter } : {}),
-          audit: await batchAudit(client, paths.dataDir, policy, meta.batchId),
+          audit: await batchAudit(client, paths.dataDir, policy, meta.batchId, Date.now(), ctx.opts.lang),
           names: policy.names,
           canApprove: ctx.may(req.viewer, 'approve') && submitter !== req.viewer?.id,
           canOperate: ctx.may(req.viewer, 'operate'),
@@ -170,7 +170,11 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     return {
       batchId: meta.batchId,
       phase,
-      phaseText: phaseName(ctx, phase),
+      phaseText: phaseName(
+        ctx,
+        { phase, ...(p ? { progress: p } : {}) },
+        (id) => ctx.opts.policy.current().names.get(id) ?? id,
+      ),
       rows: meta.rowCount,
       finished,
       text: m.batch.progressText(finished, meta.rowCount),

@@ -1,24 +1,19 @@
 /** The batches list, a batch's page (counts, live progress, decisions, audit, downloads) and a payout's page. */
-import { moscowTime, money, t, type Lang } from '../i18n';
+import { moscowTime, money, SHOWN_STATES, stateLine, t, type Lang } from '../i18n';
+import { approvalReason } from '../i18n/operator-answers';
 import type { AuditEntry } from '../batch/commands/audit';
-import { failureReason } from '../i18n/row-reasons';
+import { failureReason, payoutFailureText } from '../i18n/row-reasons';
 import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchProgress } from '../../workflows/batch/contract';
-import type { PayoutStatus } from '../../workflows/payout/contract';
-import type { BatchFilter, BatchListItem, PayoutView } from './data';
+import { payoutWorkflowId, type PayoutStatus } from '../../workflows/payout/contract';
+import { stateFacts, type BatchFilter, type BatchListItem, type PayoutView } from './data';
 import { html, masked, table, type Html } from './html';
 import type { ReviewEntry } from './review-cache';
 import { csrfField, layout, type PageContext } from './views';
 import { reviewSection, type ReviewQuery } from './views-review';
 
-export const PHASES = [
-  'awaiting_approval',
-  'awaiting_funds',
-  'paying',
-  'paused',
-  'cancelling',
-  'done',
-] as const;
+/** The states the list filters by: the shown ones (src/i18n/batch-state.ts), not the workflow's phases. */
+export const PHASES = SHOWN_STATES;
 
 export function batchesPage(
   ctx: PageContext,
@@ -36,7 +31,7 @@ export function batchesPage(
         <label for="state">${b.state}</label>
         <select id="state" name="state">
           <option value="">${b.any}</option>
-          ${PHASES.map((p) => html`<option value="${p}" ${filter.state === p ? html`selected` : ''}>${phaseName(ctx, p)}</option>`)}
+          ${PHASES.map((p) => html`<option value="${p}" ${filter.state === p ? html`selected` : ''}>${t('batchState.name', { state: p }, lang)}</option>`)}
         </select>
         <label for="from">${b.from}</label
         ><input id="from" name="from" type="date" value="${filter.from ?? ''}" />
@@ -57,7 +52,7 @@ export function batchesPage(
                 i.meta.fileName,
                 moscowTime(i.meta.submittedAt, lang),
                 i.submitter ? (names.get(i.submitter) ?? i.submitter) : '—',
-                phaseName(ctx, i.phase),
+                stateLine(stateFacts(i), lang, (id) => names.get(id) ?? id),
                 i.meta.rowCount,
                 money(i.meta.totalKopecks),
               ]),
@@ -92,9 +87,17 @@ export function byState(lang: Lang, p: Pick<BatchProgress, 'counts' | 'amounts'>
     }));
 }
 
-/** A batch's phase in words; `unknown`: the store has the batch, Temporal does not (any more). */
-export function phaseName(ctx: Pick<PageContext, 'm' | 'lang'>, phase: string): string {
-  return phase === 'unknown' ? ctx.m.notInTemporal : t('batch.phase', { phase }, ctx.lang);
+/**
+ * A batch's state in words, told truthfully (src/i18n/batch-state.ts): awaiting approval with how many
+ * are in and who gave them, cancelled apart from finished. `unknown`: the store has the batch, Temporal
+ * does not (any more).
+ */
+export function phaseName(
+  ctx: Pick<PageContext, 'm' | 'lang'>,
+  item: { phase: string; cancelled?: boolean; progress?: BatchProgress },
+  nameOf?: (id: string) => string,
+): string {
+  return item.phase === 'unknown' ? ctx.m.notInTemporal : stateLine(stateFacts(item), ctx.lang, nameOf);
 }
 
 function countsTable(ctx: PageContext, p: Pick<BatchProgress, 'counts' | 'amounts'>): Html {
@@ -150,7 +153,9 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
         <dt>${m.batch.submitter}</dt>
         <dd>${d.submitter ? nameOf(d.submitter) : '—'}</dd>
         <dt>${m.batch.phase}</dt>
-        <dd id="phase">${phaseName(ctx, p?.phase ?? 'unknown')}</dd>
+        <dd id="phase">
+          ${phaseName(ctx, { phase: p?.phase ?? 'unknown', ...(p ? { progress: p } : {}) }, nameOf)}
+        </dd>
         <dt>${m.batches.total}</dt>
         <dd>${money(meta.totalKopecks)} (${meta.rowCount})</dd>
       </dl>
@@ -170,7 +175,7 @@ export function batchPage(ctx: PageContext, d: BatchPageData): string {
       ${d.review ? reviewSection(ctx, d.review.entry, d.review.query) : ''}
       <section aria-labelledby="approval-h">
         <h2 id="approval-h">${m.batch.approval}</h2>
-        ${approval?.required && approval.because ? html`<p>${m.batch.approvalNeeded(approval.because)}</p>` : ''}
+        ${approval?.required && approval.because ? html`<p>${m.batch.approvalNeeded(approvalReason(approval.because, lang))}</p>` : ''}
         ${approval?.approvedBy?.length ? html`<p>${m.batch.approvedBy(approval.approvedBy.map(nameOf).join(', '))}</p>` : ''}
         ${approval?.rejected ? html`<p>${m.batch.rejectedBy(nameOf(approval.rejected.by), approval.rejected.reason ?? '')}</p>` : ''}
         ${d.canApprove === false && ctx.viewer && d.submitter === ctx.viewer.id ? html`<p>${m.batch.ownBatch}</p>` : ''}
@@ -252,20 +257,22 @@ function statusFacts(ctx: PageContext, s: PayoutStatus, state: string): Html {
       ${
         s.failure
           ? html`<dt>${m.payout.failure}</dt>
-              <dd>${s.failure.code}: ${masked(s.failure.reason)}</dd>`
+              <dd>${masked(payoutFailureText(s, lang))}</dd>`
           : ''
       }
     </dl>
     <h2>${m.payout.timeline}</h2>
     <ol>
-      ${Object.entries(s.timestamps).map(([k, v]) => html`<li>${moscowTime(v, lang)}: ${k}</li>`)}
+      ${Object.entries(s.timestamps).map(
+        ([key, at]) => html`<li>${moscowTime(at, lang)}: ${t('timeline.step', { key }, lang)}</li>`,
+      )}
     </ol>
     ${
+      // The workflow's notes are English diagnostics, kept for Temporal UI (where workflows may say English).
       s.notes.length > 0
-        ? html`<h2>${m.payout.notes}</h2>
-            <ul>
-              ${s.notes.map((n) => html`<li>${masked(n)}</li>`)}
-            </ul>`
+        ? html`<p class="hint">
+            ${t('payoutStatus.notes', { count: s.notes.length, workflowId: payoutWorkflowId(s.reference) }, lang).trim()}
+          </p>`
         : ''
     }`;
 }

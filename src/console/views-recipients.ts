@@ -88,7 +88,7 @@ function recipientSection(ctx: PageContext, who: string, d: RecipientPageData): 
                 when: moscowTime(link.sentAt, lang),
                 by: link.requestedBy,
                 until: link.expiresAt ? moscowTime(link.expiresAt, lang) : '',
-                state: linkState(link, d.read?.verdict),
+                state: linkState(link, d.read?.verdict, Date.now(), d.read?.bankSays),
               },
               lang,
             ).trim()}

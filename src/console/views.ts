@@ -4,6 +4,7 @@
  * drop zone and the live progress bar. Strings from ./messages, money as `1 234,56 ₽`, times in Moscow.
  */
 import type { Lang } from '../i18n';
+import { columnName } from '../i18n/csv';
 import { money, moscowTime, t } from '../i18n';
 import type { DryRunReport } from '../batch/commands/dry-run';
 import { dateLinesText } from '../batch/commands/dry-run-dates';
@@ -186,7 +187,12 @@ function errorTable(ctx: PageContext, errors: RowError[], caption: string, id: s
     id,
     caption,
     headers: [m.upload.row, m.upload.column, m.upload.message, m.upload.rule],
-    rows: errors.map((e) => [e.row, e.column ?? '—', masked(e.message), html`<code>${e.rule}</code>`]),
+    rows: errors.map((e) => [
+      e.row,
+      e.column ? columnName(e.column, ctx.lang) : '—',
+      masked(e.message),
+      html`<code>${e.rule}</code>`,
+    ]),
   });
 }
 
@@ -247,8 +253,27 @@ export function checkPage(
     html`<h1>${m.upload.checked(name)}</h1>
       ${warning}
       <p id="check-summary">
-        ${m.upload.valid(batch.totals.valid, money(batch.totals.acceptedKopecks))}
-        ${batch.totals.invalid > 0 ? m.upload.invalid(batch.totals.invalid) : ''}
+        ${
+          batch.rejected
+            ? t(
+                'check.rejected',
+                {
+                  invalid: batch.totals.invalid,
+                  fileErrors: batch.fileErrors.length,
+                  valid: batch.totals.valid,
+                },
+                ctx.lang,
+              )
+            : t(
+                'check.accepted',
+                {
+                  valid: batch.totals.valid,
+                  kopecks: batch.totals.acceptedKopecks,
+                  invalid: batch.totals.invalid,
+                },
+                ctx.lang,
+              )
+        }
       </p>
       ${batch.fileErrors.length > 0 ? errorTable(ctx, batch.fileErrors, m.upload.fileErrors, 'file-errors') : ''}
       ${rowErrors.length > 0 ? errorTable(ctx, rowErrors, m.upload.rowErrors, 'row-errors') : ''}

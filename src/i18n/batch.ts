@@ -17,7 +17,7 @@ const STATE: Record<string, { ru: string; en: string }> = {
   limit_exceeded: { ru: 'превышен лимит получателя', en: 'limit_exceeded' },
   already_paid: { ru: 'уже выплачено ранее', en: 'already_paid' },
   reference_conflict: { ru: 'конфликт референса', en: 'reference_conflict' },
-  invalid: { ru: 'ошибка в строке', en: 'invalid' },
+  invalid: { ru: 'с ошибками', en: 'invalid' },
   not_processed: { ru: 'не обработано', en: 'not_processed' },
   scheduled: { ru: 'ждёт даты выплаты', en: 'scheduled' },
   reconciling: { ru: 'сверяется с банком', en: 'reconciling' },
@@ -29,12 +29,12 @@ const STATE: Record<string, { ru: string; en: string }> = {
   awaiting_result: { ru: 'ждёт результата банка', en: 'awaiting_result' },
 };
 const PHASE: Record<string, { ru: string; en: string }> = {
-  awaiting_approval: { ru: 'ждёт утверждения', en: 'awaiting_approval' },
-  awaiting_funds: { ru: 'ждёт пополнения депозита', en: 'awaiting_funds' },
+  awaiting_approval: { ru: 'ждёт утверждения', en: 'awaiting approval' },
+  awaiting_funds: { ru: 'ждёт пополнения депозита', en: 'awaiting funds' },
   paying: { ru: 'идут выплаты', en: 'paying' },
   paused: { ru: 'приостановлен', en: 'paused' },
   cancelling: { ru: 'отменяется', en: 'cancelling' },
-  done: { ru: 'завершён', en: 'done' },
+  done: { ru: 'завершён', en: 'finished' },
 };
 
 export interface AmountPart {
@@ -77,8 +77,15 @@ export const BATCH_MESSAGES = {
   }),
   /** One state's part of a summary or status: "выплачено 3 (4 500,00 ₽)". */
   'summary.part': entry<{ state: string; part: AmountPart }>({
-    ru: (p) => `${STATE[p.state]?.ru ?? p.state} ${p.part.count} (${amountRu(p.part)})`,
-    en: (p) => `${STATE[p.state]?.en ?? p.state} ${p.part.count} (${amountEn(p.part)})`,
+    // Invalid rows are counted in words of their own: «ошибка в строке 19» read as a row number.
+    ru: (p) =>
+      p.state === 'invalid'
+        ? `строк с ошибками: ${p.part.count} (${amountRu(p.part)})`
+        : `${STATE[p.state]?.ru ?? p.state} ${p.part.count} (${amountRu(p.part)})`,
+    en: (p) =>
+      p.state === 'invalid'
+        ? `invalid rows: ${p.part.count} (${amountEn(p.part)})`
+        : `${STATE[p.state]?.en ?? p.state} ${p.part.count} (${amountEn(p.part)})`,
   }),
   'summary.text': entry<{
     total: AmountPart;
@@ -130,9 +137,10 @@ export const BATCH_MESSAGES = {
     ru: (p) => `сумма (была ${money(p.then)}, в файле ${money(p.now)})`,
     en: (p) => `amount (${money(p.then)} then, ${money(p.now)} in the file)`,
   }),
+  /** `phase`: the state already in words (src/i18n/batch-state.ts stateLine); a bare phase code is named. */
   'status.head': entry<{ batchId: string; phase: string; file?: string }>({
     ru: (p) => `${p.batchId}: ${PHASE[p.phase]?.ru ?? p.phase}${p.file ? ` — ${p.file}` : ''}`,
-    en: (p) => `${p.batchId}: ${p.phase}${p.file ? ` — ${p.file}` : ''}`,
+    en: (p) => `${p.batchId}: ${PHASE[p.phase]?.en ?? p.phase}${p.file ? ` — ${p.file}` : ''}`,
   }),
   'status.rows': entry<{
     rows: number;
@@ -155,9 +163,18 @@ export const BATCH_MESSAGES = {
     ru: (p) => `утверждение: дал(а) ${p.by}, ${moscowTime(p.at, 'ru')}`,
     en: (p) => `approval: given by ${p.by} at ${moscowTime(p.at, 'en')}`,
   }),
-  'status.approval_waiting': entry({
-    ru: () => 'утверждение: ожидается (payrun batch approve ID)',
-    en: () => 'approval: waiting (payrun batch approve ID)',
+  /** Approvals so far (count of of, by whom) while the batch waits for more. */
+  'status.approval_waiting': entry<{ count: number; of: number; by: readonly string[] }>({
+    ru: (p) =>
+      `утверждение: ожидается (payrun batch approve ID); утверждений: ${p.count} из ${p.of}` +
+      (p.count
+        ? `, ждём ${p.of - p.count > 1 ? 'других утверждающих' : 'другого утверждающего'} (утвердил(и): ${p.by.join(', ')})`
+        : ''),
+    en: (p) =>
+      `approval: waiting (payrun batch approve ID); approvals: ${p.count} of ${p.of}` +
+      (p.count
+        ? `, waiting for ${p.of - p.count > 1 ? 'other approvers' : 'another approver'} (approved by ${p.by.join(', ')})`
+        : ''),
   }),
   /** Why a batch waits beyond the usual approval: its record lost its submitter, or a daily limit. */
   'status.no_submitter': entry({

@@ -18,6 +18,8 @@ import { REVIEW_MESSAGES } from './review';
 import { SCHEDULE_MESSAGES } from './schedule';
 import { SUBMIT_MESSAGES } from './submit';
 import { SIGN_MESSAGES } from './writable';
+import { APPROVAL_REASON_MESSAGES, BATCH_STATE_MESSAGES } from './batch-state';
+import { WORDS_MESSAGES } from './words';
 import { currentLang, type Lang } from './lang';
 
 export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type Lang } from './lang';
@@ -42,6 +44,9 @@ const CATALOGUE = {
   ...SIGN_MESSAGES,
   ...SUBMIT_MESSAGES,
   ...SCHEDULE_MESSAGES,
+  ...BATCH_STATE_MESSAGES,
+  ...APPROVAL_REASON_MESSAGES,
+  ...WORDS_MESSAGES,
 };
 type Catalogue = typeof CATALOGUE;
 export type MessageCode = keyof Catalogue;
@@ -58,3 +63,4 @@ export function t<C extends MessageCode>(
   const texts = CATALOGUE[code] as { ru: (p: unknown) => string; en: (p: unknown) => string };
   return texts[lang ?? currentLang()](params ?? {});
 }
+export { shownState, stateLine, SHOWN_STATES, type ShownState, type StateFacts } from './batch-state';

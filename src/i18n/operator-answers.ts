@@ -6,10 +6,45 @@
  */
 import { currentLang, t, type Lang } from './';
 import { PASSKEY_REASONS_RU } from './passkeys';
+import { ACT_WORDS_RU, ROLE_WORDS } from './words';
 
 type Say = (m: RegExpExecArray, lang: Lang) => string;
 
+const roleList = (list: string, sep: RegExp, l: Lang, join: string) =>
+  list
+    .split(sep)
+    .map((r) => ROLE_WORDS[r]?.[l] ?? r)
+    .join(join);
+
 const SHAPES: [RegExp, Say][] = [
+  [
+    /^(\S+) may not (\w+) \(roles: (.*); needs (.+)\)$/,
+    (m, l) =>
+      t(
+        'refusal.role',
+        {
+          person: m[1]!,
+          act: l === 'ru' ? (ACT_WORDS_RU[m[2]!] ?? m[2]!) : m[2]!,
+          roles: roleList(m[3]!, /, /, l, ', '),
+          needs: roleList(m[4]!, / or /, l, l === 'ru' ? ' или ' : ' or '),
+        },
+        l,
+      ),
+  ],
+  [
+    /^(.+) \(the worker's policy (\S+)\)$/s,
+    (m, l) => t('refusal.worker_policy', { reason: commandAnswer(m[1]!, l), version: m[2]! }, l),
+  ],
+  [
+    /^(\S+): resolve a difference with your own key, not through (.+)$/,
+    (m, l) => t('refusal.resolve_own_key', { person: m[1]!, via: m[2]! }, l),
+  ],
+  [
+    /^the statement was signed at (\S+), more than 15 minutes ago: sign it again$/,
+    (m, l) => t('refusal.resolve_too_old', { at: m[1]! }, l),
+  ],
+  [/^(\S+) is not a person of the policy$/, (m, l) => t('refusal.not_in_policy', { person: m[1]! }, l)],
+  [/^(\S+) was revoked at (\S+)$/, (m, l) => t('refusal.revoked', { person: m[1]!, at: m[2]! }, l)],
   [
     /^nothing to (approve|reject): the batch is done$/,
     (m, l) => t('answer.batch_done', { decision: m[1]! }, l),
@@ -165,4 +200,26 @@ export function holdReason(because: string | undefined, lang: Lang = currentLang
       lang,
     );
   return undefined;
+}
+
+/** The worker's reason (`because`, English in history: workflows/shared/approval.ts) in `lang`. */
+export function approvalReason(because: string, lang: Lang): string {
+  const [base, ...rest] = because.split('; ');
+  const tail = rest.length ? holdReason(because, lang)?.trim() : undefined;
+  let m: RegExpExecArray | null;
+  let said: string;
+  if ((m = /^the policy requires approval of (dropped|submitted) files$/.exec(base!)))
+    said = t('approvalReason.policy', { source: m[1] as 'dropped' | 'submitted' }, lang);
+  else if ((m = /^the policy does not require approval of (dropped|submitted) files$/.exec(base!)))
+    said = t('approvalReason.notByPolicy', { source: m[1] as 'dropped' | 'submitted' }, lang);
+  else if (base === 'its submitter asked for approval') said = t('approvalReason.submitterAsked', {}, lang);
+  else if (base === 'its starter asked for approval') said = t('approvalReason.starterAsked', {}, lang);
+  else if (base?.startsWith("the file's record has no verified submit statement"))
+    said = t('approvalReason.noSubmitter', {}, lang);
+  else if ((m = /^started outside any batch, for more than (\d+) kopecks/.exec(base!)))
+    said = t('approvalReason.outsideAbove', { above: Number(m[1]) }, lang);
+  else if ((m = /^started outside any batch, for at most (\d+) kopecks$/.exec(base!)))
+    said = t('approvalReason.outsideBelow', { above: Number(m[1]) }, lang);
+  else return because;
+  return tail ? `${said}; ${tail}` : said;
 }

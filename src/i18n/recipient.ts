@@ -78,9 +78,18 @@ export const RECIPIENT_MESSAGES = {
   }),
   'recipient.link.state': entry<{ when: string; by: string; until: string; state: string }>({
     ru: (p) =>
-      `  запрос на подключение партнёра: отправлен ${p.when} (${p.by})${p.until ? `, действует до ${p.until}` : ''}: ${{ open: 'ждёт получателя', expired: 'истёк', linked: 'партнёр подключён' }[p.state] ?? p.state}`,
+      `  запрос на подключение партнёра: отправлен ${p.when} (${p.by})${p.until ? `, действует до ${p.until}` : ''}: ${{ open: 'ждёт получателя', expired: 'истёк', linked: 'партнёр подключён', declined: 'получатель отказался' }[p.state] ?? p.state}` +
+      (p.state === 'declined' || p.state === 'expired' ? '; спросить снова: payrun recipient link ИНН' : ''),
     en: (p) =>
-      `  link request: sent ${p.when} (${p.by})${p.until ? `, valid until ${p.until}` : ''}: ${{ open: 'waiting for the person', expired: 'expired', linked: 'partner linked' }[p.state] ?? p.state}`,
+      `  link request: sent ${p.when} (${p.by})${p.until ? `, valid until ${p.until}` : ''}: ${{ open: 'waiting for the person', expired: 'expired', linked: 'partner linked', declined: 'declined by the person' }[p.state] ?? p.state}` +
+      (p.state === 'declined' || p.state === 'expired' ? '; to ask again: payrun recipient link INN' : ''),
+  }),
+  /** A plain `link` after the last request was declined or lapsed: a new one was asked for. */
+  'recipient.link.ended': entry<{ who: string; state: 'declined' | 'expired'; when: string }>({
+    ru: (p) =>
+      `${p.who}: ${p.state === 'declined' ? 'получатель отказался от прошлого запроса на подключение' : 'прошлый запрос на подключение истёк'}; отправлен новый (${p.when}).`,
+    en: (p) =>
+      `${p.who}: the last link request was ${p.state === 'declined' ? 'declined by the person' : 'expired'}; a new one was sent (${p.when}).`,
   }),
   /** A row a limit would refuse (the dry run): the payout would end limit_exceeded. */
   'recipient.limit': entry<{

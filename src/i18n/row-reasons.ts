@@ -68,6 +68,8 @@ export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): s
   if (o.state === 'limit_exceeded' && limit) return t('recipient.limit', limit, lang);
   const taxService = /^the tax service check did not complete \((.+)\)$/.exec(reason);
   if (taxService) return t('taxpayer.error', { code: taxService[1]! }, lang);
+  const bank = bankReason(o, reason, lang);
+  if (bank) return bank;
   // Any amount still in kopecks is said in roubles.
   return reason.replace(/(\d+) kopecks/g, (_, k: string) => money(Number(k)));
 }
@@ -94,4 +96,36 @@ export function limitExceeded(reason: string) {
     limitKopecks: kopecks(m[4]!),
     leftKopecks: kopecks(m[5]!),
   };
+}
+
+/**
+ * A payout the bank failed, in payrun's words for its code beside the bank's own, quoted and labelled
+ * (never translated: they are the bank's). Undefined for reasons that are not the bank's.
+ */
+function bankReason(o: BatchRowOutcome, reason: string, lang: Lang): string | undefined {
+  if (o.state === 'expired' && reason === 'the bank’s 4-hour confirm window had closed')
+    return t('payout.confirm_window_closed', {}, lang);
+  const cancelledBy = /^cancelled by (.+)$/.exec(reason);
+  if (o.state === 'cancelled' && cancelledBy) return t('payout.cancelled_by', { by: cancelledBy[1]! }, lang);
+  if (o.state !== 'failed') return undefined;
+  const code = o.errorCode ?? 'unknown_error';
+  const created = /^the bank refused the payout: (.*)$/s.exec(reason);
+  if (created)
+    return `${t('bank.refused_create', { code }, lang)}. ${t('bank.words', { words: created[1]! }, lang)}`;
+  if (reason === 'the bank reported the payout failed') return t('bank.code', { code }, lang);
+  return `${t('bank.code', { code }, lang)}. ${t('bank.words', { words: reason }, lang)}`;
+}
+
+/** A payout's failure (its status's code and reason) as the report would say it, in the language set. */
+export function payoutFailureText(
+  s: { state: string; failure?: { code: string; reason: string } },
+  lang: Lang = currentLang(),
+): string {
+  if (!s.failure) return '';
+  return (
+    outcomeReason(
+      { state: s.state, errorCode: s.failure.code, reason: s.failure.reason } as BatchRowOutcome,
+      lang,
+    ) ?? s.failure.code
+  );
 }

@@ -8,6 +8,7 @@ import {
 } from '../../workflows/recipient-ledger/contract';
 import { taxpayerVerdictQuery, type TaxpayerVerdict } from '../../workflows/taxpayer/contract';
 import { linkStillOpen } from '../../workflows/recipient-ledger/ledger';
+import { bankLinkStatus } from './link-status';
 
 // One person's ledger as `payrun recipient show` and the console's recipient page read it.
 
@@ -16,6 +17,8 @@ export interface RecipientRead {
   view?: RecipientView;
   /** The taxpayer check's latest verdict, read only when a link request was sent. */
   verdict?: TaxpayerVerdict;
+  /** The bank's link_status of the last link request, when the bank could be asked (link-status.ts). */
+  bankSays?: string;
 }
 
 /** The ledger settled first (payouts that ended since their reservation show as paid or released). */
@@ -35,16 +38,23 @@ export async function readRecipient(client: Client, taskQueue: string, inn: stri
     .getHandle(taxpayerWorkflowId(inn, taskQueue))
     .query(taxpayerVerdictQuery)
     .catch(() => undefined);
-  return { view, ...(verdict ? { verdict } : {}) };
+  const bankSays = await bankLinkStatus(view.link);
+  return { view, ...(verdict ? { verdict } : {}), ...(bankSays ? { bankSays } : {}) };
 }
 
-/** Where a link request stands: open, expired, or linked (a taxpayer check after it says so). */
+/**
+ * Where a link request stands: open, expired, declined, or linked (a taxpayer check after it says so).
+ * `bankSays`: the bank's own link_status of the request (src/recipient/link-status.ts), when it was asked.
+ */
 export function linkState(
   link: LinkRequestView,
   verdict: TaxpayerVerdict | undefined,
   nowMs = Date.now(),
-): 'linked' | 'open' | 'expired' {
-  if (verdict?.isLinked && verdict.checkedAt >= link.sentAt) return 'linked';
+  bankSays?: string,
+): 'linked' | 'open' | 'expired' | 'declined' {
+  if (bankSays === 'linked' || (verdict?.isLinked && verdict.checkedAt >= link.sentAt)) return 'linked';
+  if (bankSays === 'declined') return 'declined';
+  if (bankSays === 'expired') return 'expired';
   return linkStillOpen(link, nowMs) ? 'open' : 'expired';
 }
 

@@ -9,6 +9,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { t } from '../i18n';
+import { commandAnswer } from '../i18n/operator-answers';
 import type { DifferenceStatement, SignedStatement } from '../../workflows/shared/approval-contract';
 import {
   resolveDifferenceWorkflowId,
@@ -38,7 +39,7 @@ export async function sendResolution(
       // The worker's refusal is the activity's failure, inside the workflow's.
       const why =
         (err.cause instanceof ActivityFailure ? err.cause.cause : err.cause)?.message ?? err.message;
-      throw new ResolutionNotSent(t('reconcile.resolve.refused', { key, why }));
+      throw new ResolutionNotSent(t('reconcile.resolve.refused', { key, why: commandAnswer(why) }));
     }
     throw err;
   }

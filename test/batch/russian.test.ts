@@ -71,7 +71,10 @@ describe('batch status in Russian by default', () => {
     expect(lines.slice(3, 13).map((l) => Number(/строка (\d+)/.exec(l)![1]))).toEqual([
       2, 3, 4, 7, 9, 11, 12, 15, 18, 21,
     ]);
-    expect(lines[3]).toBe('  строка 2 p-2: не выплачено (card_declined) — Карта отклонена банком-эмитентом');
+    // The bank's own words, quoted and labelled beside payrun's (issue 39).
+    expect(lines[3]).toBe(
+      '  строка 2 p-2: не выплачено (card_declined) — банк отказал. Слова банка: "Карта отклонена банком-эмитентом"',
+    );
     expect(lines[13]).toBe('  … ещё 8 невыплаченных и 7 строк с ошибками — в отчёте');
   });
 
@@ -199,7 +202,7 @@ describe('the report and validation in Russian by default', () => {
       reason: 'amount: сумма "0" должна быть больше нуля',
     });
     expect(final.summary).toBe(
-      '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), ошибка в строке 1 (0,00 ₽)',
+      '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), строк с ошибками: 1 (0,00 ₽)',
     );
     expect(readFileSync(final.summaryPath, 'utf8')).toBe(
       `пакет ${batchId}\nфайл march.csv\n${final.summary}\nотчёт ${final.reportPath}\n`,

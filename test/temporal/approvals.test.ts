@@ -302,7 +302,7 @@ describe('who may pay', () => {
     ]);
     expect(audit[1]).toMatchObject({
       name: 'Олег Утвердилов',
-      evidence: expect.stringMatching(/^signature checked: approver's own key/),
+      evidence: expect.stringMatching(/^подпись проверена: собственный ключ approver/),
     });
     const cliAudit = await runCli(['batch', 'audit', batchId, '--json'], env);
     expect(JSON.parse(cliAudit.stdout)).toEqual(JSON.parse(JSON.stringify(audit)));

@@ -146,7 +146,7 @@ test(
     );
     expect(report).toMatchObject({ code: 0 });
     const reportPath = join(cli.dir, 'batches', 'done', 'march.report.csv');
-    expect(report.stdout).toContain(`report ${reportPath}`);
+    expect(report.stdout).toContain(`отчёт ${reportPath}`);
     const rows = readReport(reportPath, false);
     expect(rows.map((r) => r.reference)).toEqual(references);
     expect(rows.map((r) => r.state)).toEqual(references.map(() => 'succeeded'));

@@ -151,7 +151,7 @@ describe('batch workflow end to end', () => {
     const again = await dropAndSubmit(stack, paths, 'week-copy.csv', bytes);
     expect(again).toMatchObject({ status: 'already_submitted', batchId: one.batchId, firstFile: 'week.csv' });
     expect(readFileSync(join(paths.batchesDir, 'rejected', 'week-copy.csv.errors.txt'), 'utf8')).toContain(
-      `already submitted as ${one.batchId}`,
+      `этот файл уже отправлен как ${one.batchId}`,
     );
 
     const corrected = batchCsv([...first, { reference: `${p}-3` }]);

@@ -55,8 +55,8 @@ describe('payrun CLI against the stack', () => {
 
     const status = await runCli(['payout', 'status', references[0]!], env);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/succeeded/);
-    expect(status.stdout).toMatch(/receipt https?:\/\//);
+    expect(status.stdout).toMatch(/выплачено|зачислено/);
+    expect(status.stdout).toMatch(/чек https?:\/\//);
 
     const batchStatus = await runCli(['batch', 'status', batchId], env);
     expect(batchStatus.code).toBe(0);

@@ -175,7 +175,7 @@ describe('accounting console in a browser', () => {
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())),
     );
     expect(errors.map(([row, column]) => `${row}:${column}`)).toEqual(['3:card_number', '5:amount']);
-    expect(await page.textContent('body')).toContain('Строк с ошибками: 2');
+    expect(await page.textContent('body')).toContain('Файл отклонён: строк с ошибками: 2');
     await check(page, 'check-errors');
 
     await page.setInputFiles('#file', {
@@ -185,7 +185,7 @@ describe('accounting console in a browser', () => {
     });
     await clickAndLoad(page, '#upload-form button[type="submit"]');
     expect(await page.$('#row-errors')).toBeNull();
-    expect(await page.textContent('#check-summary')).toContain('Верных строк: 4, на сумму 6 000,00 ₽');
+    expect(await page.textContent('#check-summary')).toContain('К выплате: 4 строки на сумму 6 000,00 ₽');
 
     await clickAndLoad(page, 'form[action$="/dry-run"] button');
     expect(await page.textContent('#dry-run')).toContain('Будет оплачено: 6 000,00 ₽');
@@ -194,6 +194,8 @@ describe('accounting console in a browser', () => {
     await clickAndLoad(page, 'form[action$="/submit"] button');
     batchId = page.url().split('/').pop()!;
     expect(await page.textContent('.flash')).toContain(`Пакет ${batchId} отправлен`);
+    // Waiting for its approver, it never says it is paying (issue 39), whatever moment the page caught.
+    expect(await page.textContent('#phase')).not.toContain('идут выплаты');
     // The batch learns its submitter from the store in an activity of its own: waited for, not raced.
     await waitFor(
       async () =>
@@ -259,6 +261,8 @@ describe('accounting console in a browser', () => {
     const p = await batchHandle(stack, batchId).query(batchProgressQuery);
     expect(p.phase).toBe('awaiting_approval');
     expect(p.approval?.approvedBy ?? []).toEqual([]);
+    await preparer.page.goto(url(`/batches/${batchId}`));
+    expect(await preparer.page.textContent('#phase')).toBe('ждёт утверждения: утверждений: 0 из 1');
   });
 
   test('an approver approves; the bar reaches done without a reload; the report equals the CLI’s; a payout is found', async () => {
@@ -297,7 +301,7 @@ describe('accounting console in a browser', () => {
     const downloaded = readFileSync((await download.path())!);
     const cli = await runCli(['batch', 'report', batchId], cliEnv);
     expect(cli.code).toBe(0);
-    const reportPath = /^report (.+)$/m.exec(cli.stdout)![1]!;
+    const reportPath = /^отчёт (.+)$/m.exec(cli.stdout)![1]!;
     expect(downloaded.equals(readFileSync(reportPath))).toBe(true);
     expect(iconv.decode(downloaded, 'win1251')).toContain(refs[0]!);
 
@@ -378,6 +382,10 @@ describe('accounting console in a browser', () => {
     );
     await page.reload();
     expect(await page.textContent('#audit')).toMatch(/отменён\s*Мария Подготовкина/);
+    // Cancelled, not «завершён», on its page and in the list (read from the store's final there).
+    expect(await page.textContent('#phase')).toBe('отменён');
+    await page.goto(url('/batches'));
+    expect(await page.textContent(`#batches tr:has(a[href="/batches/${cancelled}"])`)).toContain('отменён');
   });
 
   // Per address: a new login each time, so the per-login lock (console-signin.test.ts) does not speak first.

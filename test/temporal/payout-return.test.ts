@@ -201,10 +201,10 @@ describe('a payout the recipient’s bank returned', () => {
     // The payout's status, in Russian by default.
     for (const ref of returned) {
       const shown = (await payoutStatus(stack.client, ref, stack.taskQueue)).join('\n');
-      expect(shown).toContain(`${ref}: returned`);
+      expect(shown).toContain(`${ref}: возвращено банком получателя`);
       expect(shown).toContain('возвращено банком получателя');
     }
-    expect((await payoutStatus(stack.client, kept, stack.taskQueue))[0]).toContain(`${kept}: succeeded`);
+    expect((await payoutStatus(stack.client, kept, stack.taskQueue))[0]).toContain(`${kept}: выплачено`);
 
     // The ledger took each income back once; a second take-back is a no-op.
     const view: RecipientView = await ledger().executeUpdate(refreshRecipientUpdate);
@@ -274,7 +274,9 @@ describe('a payout the recipient’s bank returned', () => {
     for (const ref of returned) {
       expect(paidEntries(stack, `${ref}~r1`)).toHaveLength(1);
       expect(paidEntries(stack, ref).filter((e) => e.recipient_reference === ref)).toHaveLength(1);
-      expect((await payoutStatus(stack.client, `${ref}~r1`, stack.taskQueue))[0]).toContain('succeeded');
+      expect((await payoutStatus(stack.client, `${ref}~r1`, stack.taskQueue))[0]).toContain(
+        `${ref}~r1: выплачено`,
+      );
     }
     await expect(retryFailed(stack.client, submitted.batchId, retryOptions)).rejects.toThrow(/уже|already/);
     const outcomes = await readMergedOutcomes(store, submitted.batchId);

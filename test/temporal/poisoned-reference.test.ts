@@ -34,7 +34,9 @@ describe('a reference poisoned by a run that never reached the bank is still pai
         status: { failure: { code: 'moved_nothing' } },
       });
       expect(await reconcile(stack.client, request.reference, stack.taskQueue)).toMatch(/не выплачено/);
-      expect((await payoutStatus(stack.client, request.reference)).join('\n')).toMatch(/may be paid again/);
+      expect((await payoutStatus(stack.client, request.reference)).join('\n')).toMatch(
+        /референс можно оплатить снова/,
+      );
 
       const paid = await outcome(await startPayout(stack, request));
       expect(paid.state).toBe('succeeded');

@@ -228,7 +228,7 @@ describe('daily reconciliation with the bank statement', () => {
       PAYRUN_DATA_DIR: dataDir,
     });
     expect(viewer.code).toBe(1);
-    expect(viewer.stderr).toMatch(/viewer may not resolve/);
+    expect(viewer.stderr).toMatch(/viewer не может закрывать расхождения сверки/);
     // Issue 34: a person only her own policy file lists, pointed at by PAYRUN_POLICY_FILE, is judged by
     // the worker under the worker's policy file, and refused: the difference stays open.
     const ownDir = mkdtempSync(join(tmpdir(), 'payrun-own-policy-'));

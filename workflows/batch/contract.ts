@@ -151,6 +151,8 @@ export interface BatchFinal {
   reportPath: string;
   summaryPath: string;
   summary: string;
+  /** Set when the batch ended by a cancel, so a finished list can say «отменён» without a query. */
+  cancelled?: true;
 }
 
 export interface BatchProgress {

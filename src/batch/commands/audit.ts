@@ -11,6 +11,8 @@ import { batchProgressQuery, type BatchProgress } from '../../../workflows/batch
 import type { Policy } from '../../policy/file';
 import { outcomeChain } from '../store/outcome-index';
 import { batchStoreFor } from '../store/open';
+import { currentLang, t, type Lang } from '../../i18n';
+import { approvalReason, commandAnswer } from '../../i18n/operator-answers';
 
 export interface AuditEntry {
   at: string;
@@ -36,12 +38,19 @@ async function progressOf(client: Client, batchId: string): Promise<BatchProgres
   }
 }
 
+/** Who allowed paying, as the batch noted it (workflows/batch/run.ts): approvers, or why none was needed. */
+function payingBy(by: string, lang: Lang): string {
+  const none = /^nobody needed: (.+)$/.exec(by);
+  return none ? t('audit.nobody_needed', { why: approvalReason(none[1]!, lang) }, lang) : by;
+}
+
 export async function batchAudit(
   client: Client,
   dataDir: string,
   policy: Policy | undefined,
   batchId: string,
   now = Date.now(),
+  lang: Lang = currentLang(),
 ): Promise<AuditEntry[]> {
   const store = batchStoreFor(dataDir);
   // The batches of the file from the first to `batchId`, following each retry to the batch it retried.
@@ -54,10 +63,10 @@ export async function batchAudit(
     if (s.kind !== 'batch' || (!ids.includes(s.batchId) && s.decision !== 'reject')) continue;
     const checked = policy ? checkStatement(policy.view, signed, now) : undefined;
     const signer = signed.passkey
-      ? `${s.person}'s passkey`
+      ? t('audit.signer.passkey', { person: s.person }, lang)
       : s.via
-        ? `${s.via} signing for ${s.person}`
-        : `${s.person}'s own key`;
+        ? t('audit.signer.via', { person: s.person, via: s.via }, lang)
+        : t('audit.signer.own', { person: s.person }, lang);
     entries.push({
       at: s.at,
       batchId: s.batchId,
@@ -65,12 +74,16 @@ export async function batchAudit(
       by: s.person,
       ...(nameOf(s.person) ? { name: nameOf(s.person) } : {}),
       evidence: !checked
-        ? 'signed; not checked here (PAYRUN_POLICY_FILE is not set)'
+        ? t('audit.unchecked', {}, lang)
         : checked.ok
-          ? `signature checked: ${signer}, policy ${policy!.view.version}`
-          : `does not count now: ${checked.reason}`,
+          ? t('audit.checked', { signer, version: policy!.view.version }, lang)
+          : t('audit.not_counted', { reason: commandAnswer(checked.reason, lang) }, lang),
       counts: checked?.ok ?? false,
-      ...(s.reason ? { note: s.reason } : s.source ? { note: `via ${s.source}` } : {}),
+      ...(s.reason
+        ? { note: s.reason }
+        : s.source
+          ? { note: t('audit.via_source', { source: s.source }, lang) }
+          : {}),
     });
   }
   for (const id of ids) {
@@ -80,8 +93,8 @@ export async function batchAudit(
         at: progress.approval.at,
         batchId: id,
         what: 'paying',
-        by: progress.approval.by ?? '',
-        evidence: 'the batch judged its file’s record under the worker’s policy',
+        by: payingBy(progress.approval.by ?? '', lang),
+        evidence: t('audit.judged', {}, lang),
         counts: true,
       });
     for (const c of progress?.commands ?? []) {
@@ -92,9 +105,9 @@ export async function batchAudit(
         what: c.command,
         by: c.by,
         ...(nameOf(c.by) ? { name: nameOf(c.by) } : {}),
-        evidence: 'a name as the caller gave it (not proven)',
+        evidence: t('audit.named', {}, lang),
         counts: true,
-        note: c.note ? `${c.answer}; ${c.note}` : c.answer,
+        note: c.note ? `${commandAnswer(c.answer, lang)}; ${c.note}` : commandAnswer(c.answer, lang),
       });
     }
   }

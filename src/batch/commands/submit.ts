@@ -123,7 +123,12 @@ export async function submitBatch(client: Client, file: string, opts: SubmitOpti
       : undefined;
     if (owned && resolve(file) !== resolve(first.sourcePath))
       refuse([
-        { row: 1, column: null, rule: 'already_submitted', message: `already submitted as ${batchId}` },
+        {
+          row: 1,
+          column: null,
+          rule: 'already_submitted',
+          message: t('errors.already_submitted', { batchId }),
+        },
       ]);
     if (!signed) return { status: 'already_submitted', batchId, firstFile };
     await store.appendStatement(first.contentHash, signed);

@@ -124,7 +124,12 @@ async function finish(dataDir: string, batchId: string, opts: FinishOptions): Pr
       report: reportPath,
     });
     await writeDurably(written.summary, (write) => write(Buffer.from(text + '\n')));
-    const final = { reportPath, summaryPath, summary };
+    const final = {
+      reportPath,
+      summaryPath,
+      summary,
+      ...(opts.cancelled ? { cancelled: true as const } : {}),
+    };
     // The last look before publishing: an attempt cancelled by now publishes nothing. For the folder
     // store what follows runs without yielding, so attempts in one worker cannot interleave it.
     pulse();
