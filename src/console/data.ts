@@ -4,6 +4,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { lookupPayout } from '../batch/services/lookup';
+import { provenReturnOf } from '../returns/read';
 import { shownState, type StateFacts } from '../i18n';
 import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
@@ -140,8 +141,11 @@ export type PayoutView =
   | { kind: 'running' | 'paid' | 'not_paid'; status: PayoutStatus }
   | { kind: 'needs_attention'; reason: string; status?: PayoutStatus };
 
-/** A payout, running or closed, as `payrun payout status` finds it (src/batch/services/lookup.ts). */
-export async function findPayout(client: Client, reference: string): Promise<PayoutView> {
+/**
+ * A payout, running or closed, as `payrun payout status` finds it (src/batch/services/lookup.ts): a paid
+ * one the recipient's bank sent back is shown returned once its return workflow holds the bank's word.
+ */
+export async function findPayout(client: Client, reference: string, taskQueue?: string): Promise<PayoutView> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
   switch (lookup.kind) {
@@ -152,7 +156,20 @@ export async function findPayout(client: Client, reference: string): Promise<Pay
         kind: 'running',
         status: await client.workflow.getHandle(workflowId).query(payoutStatusQuery),
       };
-    case 'paid':
+    case 'paid': {
+      const sessionId = lookup.status.bank.sessionId;
+      const proven = taskQueue && sessionId ? await provenReturnOf(client, taskQueue, sessionId) : undefined;
+      if (!proven?.ok) return { kind: 'paid', status: lookup.status };
+      const first = proven.status.proven[0]!;
+      return {
+        kind: 'paid',
+        status: {
+          ...lookup.status,
+          state: 'returned',
+          timestamps: { ...lookup.status.timestamps, returned: first.bankDate },
+        },
+      };
+    }
     case 'not_paid':
       return { kind: lookup.kind, status: lookup.status };
     case 'needs_attention':

@@ -276,7 +276,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     const page = ctx.page(req, reply);
     if (!reference) return html(reply, payoutPage(page, ''));
     if (!isPayoutReference(reference)) return html(reply, payoutPage(page, reference, { kind: 'none' }), 404);
-    const view = await findPayout(client, reference);
+    const view = await findPayout(client, reference, ctx.opts.taskQueue);
     const proof =
       view.kind === 'paid' && ctx.may(req.viewer, 'proof')
         ? proofLinks(page, reference, !!ctx.opts.bankPublicKeyPem)

@@ -5,6 +5,8 @@ import type { BatchPaths } from '../../src/batch/services/config';
 import { lookupPayout } from '../../src/batch/services/lookup';
 import { batchStoreFor } from '../../src/batch/store/open';
 import { payoutStatus } from '../../src/cli/payout';
+import { hashPassword } from '../../src/console/passwords';
+import { writePolicy } from '../../src/policy/generate';
 import { addDays, dayStartMs, moscowDay } from '../../src/reconcile/days';
 import { previousName } from '../../src/returns/report';
 import { listReceipts } from '../../src/returns/receipts';
@@ -24,11 +26,13 @@ import {
 } from '../../workflows/recipient-ledger/contract';
 import { inboxQuery } from '../../workflows/webhook-inbox/contract';
 import { batchHandle, batchTestPaths, dropAndSubmit, readReport, uniquePrefix } from '../harness/batches';
+import { launchChromium } from '../harness/browser';
 import { workTimeout } from '../harness/budget';
 import { runCli } from '../harness/cli-process';
+import { spawnConsole } from '../harness/console-process';
 import { QUICK_WAIT, reconcileDayNow, sandboxAdmin } from '../harness/reconciliation';
 import { paidEntries } from '../harness/payouts';
-import { startStack, type Stack } from '../harness/stack';
+import { NO_APPROVALS, startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
 // Issue 37: a payout the recipient's bank sent back, by its signed webhook, its statement line or both,
@@ -205,6 +209,44 @@ describe('a payout the recipient’s bank returned', () => {
       expect(shown).toContain('возвращено банком получателя');
     }
     expect((await payoutStatus(stack.client, kept, stack.taskQueue))[0]).toContain(`${kept}: выплачено`);
+
+    // The console says so on each payout's page, to a viewer signed in with a password.
+    const password = 'пароль-для-возвратов-1';
+    const passwordHash = await hashPassword(password);
+    const written = writePolicy(
+      stack.people.dir,
+      [
+        ...TEST_PEOPLE.map((p) => ({ ...p, passwordHash })),
+        { id: 'console', name: 'Консоль', roles: ['authenticator'] },
+      ],
+      NO_APPROVALS,
+    );
+    const consoleApp = await spawnConsole({
+      ...stack.workerEnv,
+      PAYRUN_POLICY_FILE: written.file,
+      PAYRUN_DATA_DIR: paths.dataDir,
+      PAYRUN_BATCHES_DIR: paths.batchesDir,
+      PAYRUN_LANG: 'ru',
+      PAYRUN_CONSOLE_SERVICE_ID: 'console',
+      PAYRUN_CONSOLE_KEY_FILE: written.keyFiles.console!,
+    });
+    const browser = await launchChromium();
+    try {
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(`${consoleApp.url}/login`);
+      await page.fill('#person', 'viewer');
+      await page.fill('#password', password);
+      await Promise.all([page.waitForNavigation(), page.click('form[action="/login"] button')]);
+      const shownOn = async (ref: string) => {
+        await page.goto(`${consoleApp.url}/payouts?reference=${encodeURIComponent(ref)}`);
+        return page.innerText('main');
+      };
+      for (const ref of returned) expect(await shownOn(ref)).toContain('возвращено банком получателя');
+      expect(await shownOn(kept)).not.toContain('возвращено банком получателя');
+    } finally {
+      await browser.close();
+      await consoleApp.stop();
+    }
 
     // The ledger took each income back once; a second take-back is a no-op.
     const view: RecipientView = await ledger().executeUpdate(refreshRecipientUpdate);
