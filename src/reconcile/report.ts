@@ -39,6 +39,15 @@ const HEADER = [
   'Состояние',
 ];
 
+/** The state column in the file's Russian (its JSON twin keeps the codes for programs). */
+const STATE_RU: Record<string, string> = {
+  open: 'открыто',
+  matched: 'подтверждено позже',
+  resolved: 'закрыто',
+  session_id: 'по сессии банка',
+};
+const stateRu = (state: string) => STATE_RU[state] ?? state;
+
 const rub = (k: number | undefined) => (k === undefined ? '' : cellRubles(k));
 const ruDate = (day: string) => day.split('-').reverse().join('.');
 
@@ -57,7 +66,7 @@ export function reportCsv(r: DayReport): Buffer {
       rub(m.amount),
       '',
       '',
-      m.by,
+      stateRu(m.by),
     ]);
   for (const d of r.found) {
     const kind = DIFFERENCE_KINDS[d.kind];
@@ -72,11 +81,23 @@ export function reportCsv(r: DayReport): Buffer {
       rub(d.bankAmount),
       `${d.kind}: ${kind.ru}`,
       kind.actionRu,
-      d.state,
+      stateRu(d.state),
     ]);
   }
   for (const s of r.settled)
-    rows.push([date, r.account, 'подтверждено позже', '', '', s.bankSystemId, '', '', s.key, '', 'matched']);
+    rows.push([
+      date,
+      r.account,
+      'подтверждено позже',
+      '',
+      '',
+      s.bankSystemId,
+      '',
+      '',
+      s.key,
+      '',
+      stateRu('matched'),
+    ]);
   for (const o of r.other)
     rows.push([
       date,

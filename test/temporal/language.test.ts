@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import iconv from 'iconv-lite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { hashPassword, totpCode } from '../../src/console/passwords';
 import { writePolicy } from '../../src/policy/generate';
 import { TEST_CARDS, TEST_INNS } from '../../src/sandbox/test-values';
+import { moscowDay } from '../../src/reconcile/days';
 import { batchProgressQuery } from '../../workflows/batch/contract';
 import { batchCsv, batchHandle, batchTestPaths, readReport, uniquePrefix } from '../harness/batches';
 import { launchChromium } from '../harness/browser';
@@ -11,6 +13,7 @@ import { workTimeout } from '../harness/budget';
 import { runCli } from '../harness/cli-process';
 import { spawnConsole, type ConsoleProcess } from '../harness/console-process';
 import { foreignWords, wordsOf, type Language } from '../harness/language';
+import { DEPOSIT_ACCOUNT } from '../harness/reconciliation';
 import { startStack, TEST_PEOPLE, type Stack } from '../harness/stack';
 import { waitFor } from '../harness/wait';
 
@@ -250,6 +253,28 @@ describe('every word in the language set', () => {
       await cli('payout status, paid', 'viewer', 'payout', 'status', refs[0]!);
       await cli('recipient show', 'viewer', 'recipient', 'show', TEST_INNS.SELF_EMPLOYED_LINKED);
 
+      // Reconciliation: the day run from the command line, its status, and the console's own pages.
+      const today = moscowDay(Date.now());
+      const day = await cli(
+        'reconcile day',
+        'viewer',
+        'reconcile',
+        'day',
+        today,
+        '--account',
+        DEPOSIT_ACCOUNT,
+      );
+      await cli('reconcile status', 'viewer', 'reconcile', 'status');
+      const reconciliationCsv = new RegExp(`^${lang === 'ru' ? 'отчёт' : 'report'}: (.+)$`, 'm').exec(
+        day.stdout,
+      )?.[1];
+      await approver.goto(`${base}/reconciliation`);
+      await read(approver, 'reconciliation page');
+      await approver.goto(`${base}/search`);
+      await approver.fill('#q', 'Кузнецова');
+      await clickAndLoad(approver, 'form[action="/search"] button');
+      await read(approver, 'search page');
+
       const [reportPath, summaryPath] = (lang === 'ru' ? ['отчёт', 'итоги'] : ['report', 'summary']).map(
         (label) => new RegExp(`^${label} (.+)$`, 'm').exec(report.stdout)?.[1],
       );
@@ -267,6 +292,11 @@ describe('every word in the language set', () => {
       ];
       texts.find((x) => x.what === 'batch report')!.text = labels!;
       written.push({ what: 'batch report, summary', text: summaryLines.join('\n') });
+      // The day's reconciliation CSV is the worker's file too, in Windows-1251 for Russian Excel.
+      written.push({
+        what: 'reconciliation CSV',
+        text: iconv.decode(readFileSync(reconciliationCsv!), 'win1251'),
+      });
       judge('ru', written, [...DATA, ...REPORT_FORMAT]);
 
       judge(lang, texts, [...DATA, ...REPORT_FORMAT, ...(lang === 'en' ? wordsOf('сто рублей') : [])]);
