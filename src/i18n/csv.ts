@@ -19,6 +19,14 @@ const COLUMN: Record<string, { ru: string; en: string }> = {
   email: { ru: 'e-mail', en: 'email' },
   metadata: { ru: 'metadata', en: 'metadata' },
   pay_on: { ru: 'дата выплаты', en: 'pay-on date' },
+  // English keeps the column's code for these, as its messages always said it.
+  card_number: { ru: 'номер карты', en: 'card_number' },
+  account: { ru: 'номер счёта', en: 'account' },
+  bik: { ru: 'БИК', en: 'bik' },
+  phone: { ru: 'телефон', en: 'phone' },
+  currency: { ru: 'валюта', en: 'currency' },
+  citizenship: { ru: 'гражданство', en: 'citizenship' },
+  self_employed: { ru: 'самозанятый', en: 'self_employed' },
 };
 export const columnName = (column: string, lang: Lang): string => COLUMN[column]?.[lang] ?? column;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -174,7 +174,7 @@ describe('accounting console in a browser', () => {
     const errors = await page.$$eval('#row-errors tbody tr', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())),
     );
-    expect(errors.map(([row, column]) => `${row}:${column}`)).toEqual(['3:card_number', '5:amount']);
+    expect(errors.map(([row, column]) => `${row}:${column}`)).toEqual(['3:номер карты', '5:сумма']);
     expect(await page.textContent('body')).toContain('Файл отклонён: строк с ошибками: 2');
     await check(page, 'check-errors');
 
