@@ -175,7 +175,7 @@ describe('summarize', () => {
     });
     expect(s.total).toEqual({ count: 4, kopecks: 128556, formatted: '1 285,56', unreadable: 1 });
     expect(s.text).toBe(
-      '4 rows, 1 285,56 ₽ + 1 unreadable amount: paid 2 (1 235,56 ₽), failed 1 (50,00 ₽), invalid 1 (amount unreadable)',
+      '4 rows, 1 285,56 ₽ + 1 unreadable amount: paid 2 (1 235,56 ₽), failed 1 (50,00 ₽), invalid rows: 1 (amount unreadable)',
     );
   });
 
@@ -187,7 +187,7 @@ describe('summarize', () => {
       },
     );
     const s = summarizeReport(batch, new Map([[2, paid('po_1')]]));
-    expect(s.text).toBe('2 rows, 10,00 ₽: paid 1 (10,00 ₽), invalid 1 (0,00 ₽)');
+    expect(s.text).toBe('2 rows, 10,00 ₽: paid 1 (10,00 ₽), invalid rows: 1 (0,00 ₽)');
   });
 
   it('summaries add up: invalid rows count with their amounts where readable; unreadable ones are named', () => {
@@ -221,7 +221,7 @@ describe('summarize', () => {
     expect(Object.values(s.byState).reduce((sum, x) => sum + x.kopecks, 0)).toBe(s.total.kopecks);
     expect(s.unreadableRows).toEqual([5]);
     expect(s.text).toBe(
-      '6 rows, 200,00 ₽ + 1 unreadable amount (row 5): paid 2 (120,00 ₽), failed 1 (50,00 ₽), invalid 3 (30,00 ₽ + 1 unreadable amount)',
+      '6 rows, 200,00 ₽ + 1 unreadable amount (row 5): paid 2 (120,00 ₽), failed 1 (50,00 ₽), invalid rows: 3 (30,00 ₽ + 1 unreadable amount)',
     );
   });
 
