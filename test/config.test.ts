@@ -129,6 +129,7 @@ describe('configuration', () => {
       'RECONCILIATION_STORE',
       'EVENT_DELIVERY',
       'EVENT_GIVE_UP',
+      'RETURN_WRITES',
     ];
     expect(Object.keys(activityOptions).sort()).toEqual([...BANK_CALLING_ACTIVITIES, ...notBank].sort());
     // Timeouts written inline in a workflow would escape it too; the webhook inbox's reroute is the one

@@ -52,6 +52,7 @@ export const BANK_CALLING_ACTIVITIES = [
   'RECONCILIATION_ACCOUNTS',
   'RECONCILIATION_STATEMENT',
   'SELF_EMPLOYED_LINK',
+  'RETURN_EVIDENCE', // a statement read again
   'BATCH_STORE', // checkDeposit: wallet/balance
 ] as const;
 

@@ -199,3 +199,23 @@ export const EVENT_GIVE_UP: ActivityOptions = {
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/**
+ * A return's evidence checked (the bank's key, or the day's statement read again from the bank): a
+ * statement may fail for a while, so a handful of attempts, then the evidence is refused.
+ */
+export const RETURN_EVIDENCE: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: {
+    initialInterval: '1 second',
+    backoffCoefficient: 2,
+    maximumInterval: '30 seconds',
+    maximumAttempts: 6,
+  },
+};
+
+/** A proven return's writes (the report, the receipt, the ledger's take-back): tried until done. Calls no bank. */
+export const RETURN_WRITES: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};
