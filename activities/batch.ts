@@ -12,8 +12,8 @@ import { mapLimit } from '../src/map-limit';
 import { batchStoreFor } from '../src/batch/store/open';
 import { boundRows, canonical } from '../src/batch/services/bound-rows';
 import { parseDerivedReference } from '../src/domain/rules';
-import { provenReturnOf } from '../src/returns/read';
 import type { StoredRow } from '../src/batch/store/files';
+import { unprovenRepayment } from '../src/batch/services/repayment';
 import { StoreEntryError } from '../src/batch/store/sealing';
 import type {
   BatchChunkRow,
@@ -85,29 +85,6 @@ async function provenChunk(dataDir: string, batchId: string, index: number): Pro
   return rows;
 }
 
-/**
- * Why a row under a derived reference (REF~r1) may not be paid, if it may not: the reference it
- * re-pays (REF, or REF~r1 for REF~r2) must have come back, as its completed return workflow holds on
- * the bank's word. A file's own reference needs nothing (undefined).
- */
-async function unprovenRepayment(
-  client: Client,
-  taskQueue: string,
-  reference: string,
-): Promise<string | undefined> {
-  const derived = parseDerivedReference(reference);
-  if (!derived) return undefined;
-  const previous = derived.repay === 1 ? derived.original : `${derived.original}~r${derived.repay - 1}`;
-  const lookup = await lookupPayout(client, payoutWorkflowId(previous));
-  const sessionId = lookup.kind === 'paid' ? lookup.status.bank.sessionId : undefined;
-  if (!sessionId) return `${previous} is not a paid payout: there is no return to pay again`;
-  const proven = await provenReturnOf(client, taskQueue, sessionId);
-  if (!proven.ok) return proven.why;
-  if (!proven.closed || proven.status.payout?.reference !== previous)
-    return `the return of ${previous} has not completed`;
-  return undefined;
-}
-
 /** The batch workflow's activities: the batch store on disk, payout look-ups, the deposit, the report. */
 export function createBatchActivities({ client, bank, dataDir, policy, taskQueue }: BatchActivityDeps) {
   const dir = () => dataDir ?? loadBatchPaths().dataDir;
@@ -172,7 +149,7 @@ export function createBatchActivities({ client, bank, dataDir, policy, taskQueue
       const rows = await provenChunk(dir(), batchId, index);
       for (const { row, request } of rows) {
         const unproven = taskQueue
-          ? await unprovenRepayment(client, taskQueue, request.reference)
+          ? await unprovenRepayment(client, taskQueue, store(), batchId, request)
           : undefined;
         if (unproven || (!taskQueue && parseDerivedReference(request.reference)))
           throw ApplicationFailure.create({

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { repayment, retryFailed } from '../../src/batch/commands/retry';
+import { unprovenRepayment } from '../../src/batch/services/repayment';
 import { readAllRows, readMergedOutcomes } from '../../src/batch/store/reads';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { lookupPayout } from '../../src/batch/services/lookup';
@@ -328,6 +329,15 @@ describe('a payout the recipient’s bank returned', () => {
       `${card}: возврат уже выплачен снова под ${card}~r1`,
     );
     for (const ref of returned) expect(paidEntries(stack, `${ref}~r1`)).toHaveLength(1);
+
+    // A return is borrowed by nobody: the same check the batch and the payout make, asked of another
+    // batch (one that retries nothing: say a second file with a row of this reference) or another amount.
+    const repay = { ...row!.request!, reference: `${card}~r1` };
+    const judge = (batchId: string, request = repay) =>
+      unprovenRepayment(stack.client, stack.taskQueue, store, batchId, request);
+    expect(await judge(retry.batchId)).toBeUndefined();
+    expect(await judge(submitted.batchId)).toMatch(/not paid by a batch this one retries/);
+    expect(await judge(retry.batchId, { ...repay, amount: repay.amount + 1 })).toMatch(/another amount/);
     // A store writer marking a paid row returned gets it paid again by nobody: no return workflow holds it.
     const keptOutcome = [...outcomes.values()].find((o) => o.reference === kept)!;
     const [keptRow] = (await readAllRows(store, submitted.batchId)).filter((r) => r.row === keptOutcome.row);

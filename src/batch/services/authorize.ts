@@ -26,6 +26,8 @@ import type { Policy } from '../../policy/file';
 import { signStatement, type Signer } from '../../policy/keys';
 import { claimPasskeyCounter, withPasskeyCounters } from './passkey-evidence';
 import { dailyEvidence, type EvidenceSource } from './daily-approvals';
+import { unprovenRepayment } from './repayment';
+import { parseDerivedReference } from '../../domain/rules';
 import type { StoredBatchMeta } from '../store/files';
 import { batchStoreFor } from '../store/open';
 import { boundRows, canonical } from './bound-rows';
@@ -291,5 +293,17 @@ export async function payoutAuthorization(
     return refused(
       `reference ${request.reference} is not a row of batch ${batchId}'s approved file, or differs from it`,
     );
+  // A re-payment is judged again where the money moves (its batch judged it when it read the row).
+  if (parseDerivedReference(request.reference)) {
+    if (!source) return refused(`${request.reference} re-pays a return: nothing to prove that return on`);
+    const unproven = await unprovenRepayment(
+      source.client,
+      source.taskQueue,
+      batchStoreFor(dataDir),
+      batchId,
+      request,
+    );
+    if (unproven) return refused(`${request.reference}: ${unproven}`);
+  }
   return input.requested ? asked : { kind: 'batch', batchId };
 }
