@@ -27,10 +27,9 @@ describe('payouts in doubt are settled with the bank', () => {
     expect(lookup.kind).toBe('needs_attention');
     // What to do leads; the state the run last reported comes after, marked as such.
     const shown = await payoutStatus(stack.client, request.reference);
-    expect(shown[0]).toMatch(
-      new RegExp(`^${request.reference}: требует внимания: .*payrun payout reconcile`),
-    );
-    expect(shown[1]).toMatch(new RegExp(`^последнее известное: ${request.reference}: ждёт утверждения`));
+    // This suite reads English (useLanguage above).
+    expect(shown[0]).toMatch(new RegExp(`^${request.reference}: needs attention: .*payrun payout reconcile`));
+    expect(shown[1]).toMatch(new RegExp(`^last known: ${request.reference}: awaiting[ _]approval`));
 
     expect(await reconcile(stack.client, request.reference, stack.taskQueue)).toMatch(/paid nothing/);
     expect(await lookupPayout(stack.client, payoutWorkflowId(request.reference))).toMatchObject({

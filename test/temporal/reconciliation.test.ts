@@ -240,7 +240,8 @@ describe('daily reconciliation with the bank statement', () => {
       PAYRUN_KEY_FILE: own.keyFiles.intruder,
     });
     expect(intruder.code).toBe(1);
-    expect(intruder.stderr).toMatch(/intruder is not a person of the policy/);
+    // The worker's refusal, said again from the catalogue (Russian by default).
+    expect(intruder.stderr).toMatch(/intruder нет среди людей в файле правил/);
     expect((await readDifferences(dataDir, DEPOSIT_ACCOUNT))[key]).toMatchObject({ state: 'open' });
     const noReason = await runCli(['reconcile', 'resolve', DEPOSIT_ACCOUNT, key], env);
     expect(noReason.code).toBe(2);
