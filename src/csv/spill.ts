@@ -14,8 +14,15 @@ import { createInterface } from 'node:readline';
 export const SPILL_LIMIT = 100_000;
 
 async function* linesOf<T>(file: string): AsyncGenerator<T> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line) yield JSON.parse(line) as T;
+  const input = createReadStream(file, 'utf8');
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) if (line) yield JSON.parse(line) as T;
+  } finally {
+    // Closing the lines does not close the file: a reader that stopped early would leave it open.
+    lines.close();
+    input.destroy();
+  }
 }
 
 /** mkdtemp makes the folder 0700: nobody else on the host reads what is spilled. */
@@ -64,20 +71,25 @@ export class SpillSorter<T> {
     ];
     const heads: (T | undefined)[] = [];
     const live: boolean[] = [];
-    for (const [i, source] of sources.entries()) {
-      const next = await source.next();
-      live[i] = !next.done;
-      heads[i] = next.done ? undefined : next.value;
-    }
-    for (;;) {
-      let least = -1;
-      for (let i = 0; i < sources.length; i++)
-        if (live[i] && (least < 0 || this.compare(heads[i]!, heads[least]!) < 0)) least = i;
-      if (least < 0) return;
-      yield heads[least]!;
-      const next = await sources[least]!.next();
-      live[least] = !next.done;
-      heads[least] = next.done ? undefined : next.value;
+    // A reader that stops early must close every run's file (each source's own `finally`).
+    try {
+      for (const [i, source] of sources.entries()) {
+        const next = await source.next();
+        live[i] = !next.done;
+        heads[i] = next.done ? undefined : next.value;
+      }
+      for (;;) {
+        let least = -1;
+        for (let i = 0; i < sources.length; i++)
+          if (live[i] && (least < 0 || this.compare(heads[i]!, heads[least]!) < 0)) least = i;
+        if (least < 0) return;
+        yield heads[least]!;
+        const next = await sources[least]!.next();
+        live[least] = !next.done;
+        heads[least] = next.done ? undefined : next.value;
+      }
+    } finally {
+      await Promise.all(sources.map((source) => source.return?.()));
     }
   }
 
@@ -133,15 +145,20 @@ export async function* mergeBy<T>(
 ): AsyncGenerator<T> {
   const ia = a[Symbol.asyncIterator]();
   const ib = b[Symbol.asyncIterator]();
-  let na = await ia.next();
-  let nb = await ib.next();
-  while (!na.done || !nb.done) {
-    if (!na.done && (nb.done || key(na.value) <= key(nb.value))) {
-      yield na.value;
-      na = await ia.next();
-    } else if (!nb.done) {
-      yield nb.value;
-      nb = await ib.next();
+  // A reader that stops early (the console lists the first 1 000 errors) must close both sides' files.
+  try {
+    let na = await ia.next();
+    let nb = await ib.next();
+    while (!na.done || !nb.done) {
+      if (!na.done && (nb.done || key(na.value) <= key(nb.value))) {
+        yield na.value;
+        na = await ia.next();
+      } else if (!nb.done) {
+        yield nb.value;
+        nb = await ib.next();
+      }
     }
+  } finally {
+    await Promise.all([ia.return?.(), ib.return?.()]);
   }
 }
