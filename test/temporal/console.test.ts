@@ -262,7 +262,7 @@ describe('accounting console in a browser', () => {
     expect(p.phase).toBe('awaiting_approval');
     expect(p.approval?.approvedBy ?? []).toEqual([]);
     await preparer.page.goto(url(`/batches/${batchId}`));
-    expect(await preparer.page.textContent('#phase')).toBe('ждёт утверждения: утверждений: 0 из 1');
+    expect((await preparer.page.textContent('#phase'))?.trim()).toBe('ждёт утверждения: утверждений: 0 из 1');
   });
 
   test('an approver approves; the bar reaches done without a reload; the report equals the CLI’s; a payout is found', async () => {
@@ -383,7 +383,7 @@ describe('accounting console in a browser', () => {
     await page.reload();
     expect(await page.textContent('#audit')).toMatch(/отменён\s*Мария Подготовкина/);
     // Cancelled, not «завершён», on its page and in the list (read from the store's final there).
-    expect(await page.textContent('#phase')).toBe('отменён');
+    expect((await page.textContent('#phase'))?.trim()).toBe('отменён');
     await page.goto(url('/batches'));
     expect(await page.textContent(`#batches tr:has(a[href="/batches/${cancelled}"])`)).toContain('отменён');
   });
