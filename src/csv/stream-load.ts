@@ -9,7 +9,6 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { parse } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { t } from '../i18n';
@@ -20,7 +19,6 @@ import {
   detectLineEnding,
   EncodingError,
   ICONV_NAME,
-  SNIFF_BYTES,
   utf16WithoutBom,
   whyNotText,
 } from './decode';
@@ -29,6 +27,7 @@ import { utf8Hidden } from './encoding';
 import { mapHeaders, TOTAL_MARKERS } from './format';
 import { payoutLimit } from './limits';
 import { loadBatch } from './load';
+import { isBlank, isUtf8File, readHead } from './stream';
 import { mergeBy, SpillLog, SPILL_LIMIT } from './spill';
 import type { BatchFormat, FileEncoding, LoadOptions, RowError } from './types';
 import { readAmount, type RowContext, totalRowPositionError, validateRow } from './validate';
@@ -61,34 +60,8 @@ export interface StreamedBatch {
 /** A valid row (duplicates aside, found only at the end), in row order. */
 export type OnValid = (row: number, request: PayoutRequest) => void | Promise<void>;
 
-const isBlank = (cells: readonly string[]): boolean => cells.every((c) => c.trim() === '');
-
 /** How to read the file: decodeBytes' decisions, taken from its head and one streaming UTF-8 check. */
 type Reading = { encoding: FileEncoding; bom: boolean; skip: number; checkCells: boolean };
-
-async function readHead(path: string): Promise<Buffer> {
-  const file = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await file.read(head, 0, SNIFF_BYTES, 0);
-    return head.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
-}
-
-async function isUtf8File(path: string, skip: number): Promise<boolean> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  try {
-    for await (const chunk of createReadStream(path, { start: skip }))
-      decoder.decode(chunk as Buffer, { stream: true });
-    decoder.decode();
-    return true;
-  } catch (e) {
-    if ((e as { code?: string }).code === 'ERR_ENCODING_INVALID_ENCODED_DATA') return false;
-    throw e;
-  }
-}
 
 /** Throws EncodingError where decodeBytes does; 'whole' where only a whole-file check can answer. */
 async function chooseReading(path: string, stated: LoadOptions['encoding']): Promise<Reading | 'whole'> {

@@ -21,10 +21,10 @@ import { payoutLimit } from './limits';
 import type { BatchFormat, FileEncoding, LoadOptions, RowError } from './types';
 import { duplicateReferenceError, readAmount, totalRowPositionError, validateRow } from './validate';
 
-const isBlank = (cells: readonly string[]): boolean => cells.every((c) => c.trim() === '');
+export const isBlank = (cells: readonly string[]): boolean => cells.every((c) => c.trim() === '');
 
 /** True when the whole file is valid UTF-8, read a piece at a time. */
-async function isUtf8File(path: string, skip: number): Promise<boolean> {
+export async function isUtf8File(path: string, skip: number): Promise<boolean> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
     for await (const chunk of createReadStream(path, { start: skip }))
@@ -37,7 +37,8 @@ async function isUtf8File(path: string, skip: number): Promise<boolean> {
   }
 }
 
-async function readHead(path: string): Promise<Buffer> {
+/** The file's first SNIFF_BYTES, where its encoding and delimiter are judged. */
+export async function readHead(path: string): Promise<Buffer> {
   const file = await open(path, 'r');
   try {
     const head = Buffer.alloc(SNIFF_BYTES);

@@ -95,7 +95,7 @@ export function reopen(dataDir: string, endpoint: string, sinceIso: string): num
     for (const kind of ['delivered', 'dead'] as const) {
       const file = join(markDir(dataDir, kind, endpoint), id);
       if (existsSync(file)) {
-        rmSync(file);
+        rmSync(file, { force: true }); // a replay beside another may have reopened it already
         if (kind === 'delivered') n++;
       }
     }
