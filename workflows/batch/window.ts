@@ -60,6 +60,7 @@ export class BatchWindow {
   /** Scheduled rows asleep (they hold no place), and those that woke and wait for one, in order. */
   private asleep = 0;
   private readonly waking: string[] = [];
+  private granting = false;
   private maxInFlight = Infinity;
 
   constructor(
@@ -100,21 +101,30 @@ export class BatchWindow {
       this.asleep++;
     } else if (!s.asleep && f.asleep && !this.waking.includes(f.reference)) {
       this.waking.push(f.reference);
-      if (this.waking.length === 1) void this.grantSlots();
+      if (!this.granting) void this.grantSlots();
     }
   }
 
+  /**
+   * Admits woken rows one at a time as places free. Only one of these runs: a second, started while the
+   * first awaited its signal, would pass the same free place to two rows.
+   */
   private async grantSlots(): Promise<void> {
-    while (this.waking.length > 0) {
-      await condition(() => this.hasRoom(this.maxInFlight));
-      const reference = this.waking.shift()!;
-      const f = this.inFlight.get(reference);
-      if (!f?.asleep) continue;
-      f.asleep = false;
-      this.asleep--;
-      await getExternalWorkflowHandle(payoutWorkflowId(reference))
-        .signal(slotGrantedSignal)
-        .catch(() => undefined); // it has ended meanwhile (cancelled): its place frees as it settles
+    this.granting = true;
+    try {
+      while (this.waking.length > 0) {
+        await condition(() => this.hasRoom(this.maxInFlight));
+        const reference = this.waking.shift()!;
+        const f = this.inFlight.get(reference);
+        if (!f?.asleep) continue;
+        f.asleep = false;
+        this.asleep--;
+        await getExternalWorkflowHandle(payoutWorkflowId(reference))
+          .signal(slotGrantedSignal)
+          .catch(() => undefined); // it has ended meanwhile (cancelled): its place frees as it settles
+      }
+    } finally {
+      this.granting = false;
     }
   }
 
