@@ -39,7 +39,10 @@ describe('the recipient ledger', () => {
       year: 2026,
     });
     // The same payout asking again (a retried activity, a restarted worker) finds its reservation.
-    expect(l.reserve(req('a', 2_000_000_00, '2026-06-01T10:05:00Z'))).toMatchObject({ ok: true });
+    expect(l.reserve(req('a', 2_000_000_00, '2026-06-01T10:05:00Z'))).toMatchObject({
+      ok: true,
+      headroomKopecks: 400_000_00,
+    });
     expect(l.open()).toHaveLength(1);
     expect(l.reserve(req('c', 400_000_00, '2026-06-02T10:00:00Z'))).toEqual({
       ok: true,

@@ -96,12 +96,15 @@ export class IncomeLedger {
       (limits.knownIncomeKopecks ?? 0) +
       record.capIncome +
       this.held(year, (r) => r.selfEmployed, req.reference);
+    const paidBefore = record.paid[req.reference];
+    const countedPaid = paidBefore !== undefined && !paidBefore.returned;
     const headroom = () =>
       req.selfEmployed && limits.yearlyCapKopecks !== undefined
         ? {
             headroomKopecks: Math.max(
               0,
-              limits.yearlyCapKopecks - capUsed() - (existing && !stale ? 0 : req.amount),
+              // capUsed leaves this reference out: it is subtracted here unless already counted as paid.
+              limits.yearlyCapKopecks - capUsed() - (countedPaid ? 0 : req.amount),
             ),
           }
         : {};
