@@ -1,3 +1,4 @@
+import { underLoad } from '../harness/budget';
 import { readFileSync } from 'node:fs';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -130,120 +131,127 @@ describe('approving with a passkey', () => {
       (e) => e.workflowExecutionUpdateAcceptedEventAttributes,
     ).length ?? 0;
 
-  test('a person registers a passkey, an admin adds it, the console’s key alone is refused, the passkey approves and the batch pays once', async () => {
-    const approver = await signIn('approver');
-    const cdp = await approver.context.newCDPSession(approver.page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-    await approver.page.goto(url('/passkeys'));
-    expect(await approver.page.textContent('#passkeys-none')).toContain('нет ваших ключей');
-    await approver.page.click('#passkey-register button');
-    await approver.page.waitForSelector('#passkey-result', { state: 'visible', timeout: 30_000 });
-    const line = await approver.page.inputValue('#passkey-line');
-    expect(line).toMatch(/^passkey:es256:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/);
-    expect(await approver.page.textContent('#passkey-command')).toBe(
-      `payrun people add-passkey --person approver --passkey ${line}`,
-    );
-
-    const added = await runCli(
-      ['people', 'add-passkey', '--person', 'approver', '--passkey', line, '--policy', policyFile],
-      {},
-    );
-    expect(added).toMatchObject({ code: 0 });
-    const listed = parsePolicy(readFileSync(policyFile, 'utf8'), policyFile).view.people.find(
-      (p) => p.id === 'approver',
-    );
-    expect(listed?.passkeys?.map((k) => k.id)).toEqual([line.split(':')[2]]);
-
-    // A preparer uploads through the console (console-signed: submitting stays a preparer's act).
-    const prefix = uniquePrefix();
-    const refs = [`${prefix}-1`, `${prefix}-2`];
-    const preparer = await signIn('preparer');
-    await preparer.page.goto(url('/upload'));
-    await preparer.page.setInputFiles('#file', {
-      name: 'ключи.csv',
-      mimeType: 'text/csv',
-      buffer: batchCsv(
-        refs.map((reference) => ({ reference })),
-        { win1251: true },
-      ),
-    });
-    await Promise.all([
-      preparer.page.waitForNavigation(),
-      preparer.page.click('#upload-form button[type="submit"]'),
-    ]);
-    await Promise.all([
-      preparer.page.waitForNavigation(),
-      preparer.page.click('form[action$="/submit"] button'),
-    ]);
-    const batchId = preparer.page.url().split('/').pop()!;
-    const handle = batchHandle(stack, batchId);
-    await waitForProgress(
-      handle,
-      (p) => p.phase === 'awaiting_approval' && p.approval?.because !== undefined,
-    );
-
-    // The form posted without a passkey: the console signs with its own key, and the batch refuses it.
-    const token = await approver.page.inputValue('form[action="/logout"] input[name="_csrf"]');
-    // Past the confirm page (its figures given as that page gives them), so that the console would sign.
-    const meta = await batchStoreFor(paths.dataDir).readMeta(batchId);
-    const alone = await approver.context.request.post(url(`/batches/${batchId}/approve`), {
-      form: {
-        _csrf: token,
-        confirm: '1',
-        rows: String(meta.rowCount),
-        total: String(meta.totalKopecks),
-        content: meta.contentHash,
-      },
-    });
-    expect(await alone.text()).toContain('подписано только ключом консоли (console)');
-    expect(await updatesInHistory(batchId)).toBe(0);
-
-    // The approver reviews what will be paid: every row, masked, with its amount, before the passkey.
-    await approver.page.goto(url(`/batches/${batchId}`));
-    const reviewed = await approver.page.$$eval('#rows tbody tr', (trs) =>
-      trs.map((tr) =>
-        [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.replace(/\s+/g, ' ').trim()).join(' '),
-      ),
-    );
-    expect(reviewed).toHaveLength(2);
-    for (const [i, reference] of refs.entries())
-      expect(reviewed.find((r) => r.includes(reference))).toMatch(
-        new RegExp(`^${i + 2} ${reference} Кузнецова Мария .*220000\\*{6}\\d{4} 1 500,00 ₽`),
+  test(
+    'a person registers a passkey, an admin adds it, the console’s key alone is refused, the passkey approves and the batch pays once',
+    async () => {
+      const approver = await signIn('approver');
+      const cdp = await approver.context.newCDPSession(approver.page);
+      await cdp.send('WebAuthn.enable', { enableUI: false });
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: {
+          protocol: 'ctap2',
+          transport: 'internal',
+          hasResidentKey: true,
+          hasUserVerification: true,
+          isUserVerified: true,
+          automaticPresenceSimulation: true,
+        },
+      });
+      await approver.page.goto(url('/passkeys'));
+      expect(await approver.page.textContent('#passkeys-none')).toContain('нет ваших ключей');
+      await approver.page.click('#passkey-register button');
+      await approver.page.waitForSelector('#passkey-result', {
+        state: 'visible',
+        timeout: underLoad(30_000),
+      });
+      const line = await approver.page.inputValue('#passkey-line');
+      expect(line).toMatch(/^passkey:es256:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/);
+      expect(await approver.page.textContent('#passkey-command')).toBe(
+        `payrun people add-passkey --person approver --passkey ${line}`,
       );
-    await Promise.all([
-      approver.page.waitForNavigation({ timeout: 60_000 }),
-      approver.page.click('form[action$="/approve"] button'),
-    ]);
-    // The confirm page names the figures; confirming there asks the passkey.
-    await Promise.all([
-      approver.page.waitForNavigation({ timeout: 60_000 }),
-      approver.page.click('#confirm-form button'),
-    ]);
-    expect(await approver.page.textContent('.flash')).toMatch(/Ответ пакета.*одобр/s);
-    const done = await waitForProgress(handle, (p) => p.phase === 'done', 120_000);
-    expect(done.approval?.approvedBy).toEqual(['approver']);
-    expect([...ledgerPayouts(stack, refs).values()]).toEqual([1, 1]);
-    const [stored] = (
-      await batchStoreFor(paths.dataDir).readStatements(
-        (await batchStoreFor(paths.dataDir).readMeta(batchId)).contentHash,
-      )
-    ).filter((s) => s.statement.decision === 'approve');
-    expect(stored).toMatchObject({
-      statement: { person: 'approver' },
-      passkey: { credentialId: line.split(':')[2] },
-    });
-    expect(stored!.signature).toBeUndefined();
-  }, 300_000);
+
+      const added = await runCli(
+        ['people', 'add-passkey', '--person', 'approver', '--passkey', line, '--policy', policyFile],
+        {},
+      );
+      expect(added).toMatchObject({ code: 0 });
+      const listed = parsePolicy(readFileSync(policyFile, 'utf8'), policyFile).view.people.find(
+        (p) => p.id === 'approver',
+      );
+      expect(listed?.passkeys?.map((k) => k.id)).toEqual([line.split(':')[2]]);
+
+      // A preparer uploads through the console (console-signed: submitting stays a preparer's act).
+      const prefix = uniquePrefix();
+      const refs = [`${prefix}-1`, `${prefix}-2`];
+      const preparer = await signIn('preparer');
+      await preparer.page.goto(url('/upload'));
+      await preparer.page.setInputFiles('#file', {
+        name: 'ключи.csv',
+        mimeType: 'text/csv',
+        buffer: batchCsv(
+          refs.map((reference) => ({ reference })),
+          { win1251: true },
+        ),
+      });
+      await Promise.all([
+        preparer.page.waitForNavigation(),
+        preparer.page.click('#upload-form button[type="submit"]'),
+      ]);
+      await Promise.all([
+        preparer.page.waitForNavigation(),
+        preparer.page.click('form[action$="/submit"] button'),
+      ]);
+      const batchId = preparer.page.url().split('/').pop()!;
+      const handle = batchHandle(stack, batchId);
+      await waitForProgress(
+        handle,
+        (p) => p.phase === 'awaiting_approval' && p.approval?.because !== undefined,
+      );
+
+      // The form posted without a passkey: the console signs with its own key, and the batch refuses it.
+      const token = await approver.page.inputValue('form[action="/logout"] input[name="_csrf"]');
+      // Past the confirm page (its figures given as that page gives them), so that the console would sign.
+      const meta = await batchStoreFor(paths.dataDir).readMeta(batchId);
+      const alone = await approver.context.request.post(url(`/batches/${batchId}/approve`), {
+        form: {
+          _csrf: token,
+          confirm: '1',
+          rows: String(meta.rowCount),
+          total: String(meta.totalKopecks),
+          content: meta.contentHash,
+        },
+      });
+      expect(await alone.text()).toContain('подписано только ключом консоли (console)');
+      expect(await updatesInHistory(batchId)).toBe(0);
+
+      // The approver reviews what will be paid: every row, masked, with its amount, before the passkey.
+      await approver.page.goto(url(`/batches/${batchId}`));
+      const reviewed = await approver.page.$$eval('#rows tbody tr', (trs) =>
+        trs.map((tr) =>
+          [...tr.querySelectorAll('th, td')].map((c) => c.textContent!.replace(/\s+/g, ' ').trim()).join(' '),
+        ),
+      );
+      expect(reviewed).toHaveLength(2);
+      for (const [i, reference] of refs.entries())
+        expect(reviewed.find((r) => r.includes(reference))).toMatch(
+          new RegExp(`^${i + 2} ${reference} Кузнецова Мария .*220000\\*{6}\\d{4} 1 500,00 ₽`),
+        );
+      await Promise.all([
+        approver.page.waitForNavigation({ timeout: underLoad(60_000) }),
+        approver.page.click('form[action$="/approve"] button'),
+      ]);
+      // The confirm page names the figures; confirming there asks the passkey.
+      await Promise.all([
+        approver.page.waitForNavigation({ timeout: underLoad(60_000) }),
+        approver.page.click('#confirm-form button'),
+      ]);
+      expect(await approver.page.textContent('.flash')).toMatch(/Ответ пакета.*одобр/s);
+      const done = await waitForProgress(handle, (p) => p.phase === 'done', underLoad(120_000));
+      expect(done.approval?.approvedBy).toEqual(['approver']);
+      expect([...ledgerPayouts(stack, refs).values()]).toEqual([1, 1]);
+      const [stored] = (
+        await batchStoreFor(paths.dataDir).readStatements(
+          (await batchStoreFor(paths.dataDir).readMeta(batchId)).contentHash,
+        )
+      ).filter((s) => s.statement.decision === 'approve');
+      expect(stored).toMatchObject({
+        statement: { person: 'approver' },
+        passkey: { credentialId: line.split(':')[2] },
+      });
+      expect(stored!.signature).toBeUndefined();
+    },
+    underLoad(300_000),
+  );
 
   const submit = async (rows: number) => {
     const references = Array.from({ length: rows }, (_, i) => `${uniquePrefix()}-${i}`);
@@ -286,81 +294,85 @@ describe('approving with a passkey', () => {
     throw new Error('the decision was not refused');
   };
 
-  test('refused before history, nothing paid: the console key alone, bent answers, a stranger’s passkey, a revoked person, a replayed counter, one person twice', async () => {
-    const first = await submit(2);
-    const other = await submit(2);
-    const s = statement(first.subject, 'approver2');
-    const answer = (o: AnswerOptions = {}, st = s) => ({ statement: st, passkey: approver2.answer(st, o) });
-    const consoleSigned = signStatement<BatchStatement>(
-      signerFromKeyFile('approver2', consoleKey, 'console'),
-      { kind: 'batch', decision: 'approve', ...first.subject },
-    );
-    const tampered = answer();
-    const cases: [string, SignedStatement, RegExp][] = [
-      ['the console key alone', consoleSigned, /console’s key alone/],
-      [
-        'another batch’s challenge',
-        answer({ challengeOf: statement(other.subject, 'approver2') }),
-        /another challenge/,
-      ],
-      ['another origin', answer({ origin: 'http://localhost:1' }), /another origin/],
-      ['another relying party id', answer({ rpId: 'evil.example' }), /another relying party/],
-      ['user verification off', answer({ flags: 0x01 }), /did not verify its user/],
-      [
-        'a tampered statement',
-        { ...tampered, statement: { ...s, at: new Date(Date.parse(s.at) - 1000).toISOString() } },
-        /another challenge/,
-      ],
-      [
-        'a passkey not in the policy',
-        { statement: s, passkey: stranger.answer(s) },
-        /not one of approver2’s/,
-      ],
-      [
-        'a revoked person',
-        {
-          statement: statement(first.subject, 'gone'),
-          passkey: gone.answer(statement(first.subject, 'gone')),
-        },
-        /gone was revoked/,
-      ],
-    ];
-    for (const [what, signed, why] of cases)
-      expect([what, await refusal(first.batchId, signed)]).toEqual([what, expect.stringMatching(why)]);
-    expect(await updatesInHistory(first.batchId)).toBe(0);
+  test(
+    'refused before history, nothing paid: the console key alone, bent answers, a stranger’s passkey, a revoked person, a replayed counter, one person twice',
+    async () => {
+      const first = await submit(2);
+      const other = await submit(2);
+      const s = statement(first.subject, 'approver2');
+      const answer = (o: AnswerOptions = {}, st = s) => ({ statement: st, passkey: approver2.answer(st, o) });
+      const consoleSigned = signStatement<BatchStatement>(
+        signerFromKeyFile('approver2', consoleKey, 'console'),
+        { kind: 'batch', decision: 'approve', ...first.subject },
+      );
+      const tampered = answer();
+      const cases: [string, SignedStatement, RegExp][] = [
+        ['the console key alone', consoleSigned, /console’s key alone/],
+        [
+          'another batch’s challenge',
+          answer({ challengeOf: statement(other.subject, 'approver2') }),
+          /another challenge/,
+        ],
+        ['another origin', answer({ origin: 'http://localhost:1' }), /another origin/],
+        ['another relying party id', answer({ rpId: 'evil.example' }), /another relying party/],
+        ['user verification off', answer({ flags: 0x01 }), /did not verify its user/],
+        [
+          'a tampered statement',
+          { ...tampered, statement: { ...s, at: new Date(Date.parse(s.at) - 1000).toISOString() } },
+          /another challenge/,
+        ],
+        [
+          'a passkey not in the policy',
+          { statement: s, passkey: stranger.answer(s) },
+          /not one of approver2’s/,
+        ],
+        [
+          'a revoked person',
+          {
+            statement: statement(first.subject, 'gone'),
+            passkey: gone.answer(statement(first.subject, 'gone')),
+          },
+          /gone was revoked/,
+        ],
+      ];
+      for (const [what, signed, why] of cases)
+        expect([what, await refusal(first.batchId, signed)]).toEqual([what, expect.stringMatching(why)]);
+      expect(await updatesInHistory(first.batchId)).toBe(0);
 
-    // Under the two-approver rule (4 rows: 6 000,00 ₽), one person's passkey counts once.
-    const big = await submit(4);
-    const once = statement(big.subject, 'approver2');
-    expect(
-      await sendBatchDecision(stack.client, big.batchId, {
-        statement: once,
-        passkey: approver2.answer(once),
-      }),
-    ).toMatch(/approved by approver2 \(1 of 2\)/);
-    const accepted = approver2.counter; // the counter the worker kept for this passkey
-    const twice = statement(big.subject, 'approver2', new Date(Date.now() + 1000));
-    expect(await refusal(big.batchId, { statement: twice, passkey: approver2.answer(twice) })).toMatch(
-      /approver2 has already approved/,
-    );
+      // Under the two-approver rule (4 rows: 6 000,00 ₽), one person's passkey counts once.
+      const big = await submit(4);
+      const once = statement(big.subject, 'approver2');
+      expect(
+        await sendBatchDecision(stack.client, big.batchId, {
+          statement: once,
+          passkey: approver2.answer(once),
+        }),
+      ).toMatch(/approved by approver2 \(1 of 2\)/);
+      const accepted = approver2.counter; // the counter the worker kept for this passkey
+      const twice = statement(big.subject, 'approver2', new Date(Date.now() + 1000));
+      expect(await refusal(big.batchId, { statement: twice, passkey: approver2.answer(twice) })).toMatch(
+        /approver2 has already approved/,
+      );
 
-    // A counter that does not move past the one the worker accepted, on a batch that read it afterwards.
-    const later = await submit(2);
-    const replay = statement(later.subject, 'approver2');
-    expect(
-      await refusal(later.batchId, {
-        statement: replay,
-        passkey: approver2.answer(replay, { counter: accepted }),
-      }),
-    ).toMatch(/counter went back or repeated/);
-    expect(await updatesInHistory(later.batchId)).toBe(0);
+      // A counter that does not move past the one the worker accepted, on a batch that read it afterwards.
+      const later = await submit(2);
+      const replay = statement(later.subject, 'approver2');
+      expect(
+        await refusal(later.batchId, {
+          statement: replay,
+          passkey: approver2.answer(replay, { counter: accepted }),
+        }),
+      ).toMatch(/counter went back or repeated/);
+      expect(await updatesInHistory(later.batchId)).toBe(0);
 
-    const everyRef = [...first.references, ...other.references, ...big.references, ...later.references];
-    expect([...ledgerPayouts(stack, everyRef).values()].every((n) => n === 0)).toBe(true);
-    expect((await waitForProgress(batchHandle(stack, big.batchId), () => true)).approval?.approvedBy).toEqual(
-      ['approver2'],
-    );
-  }, 300_000);
+      const everyRef = [...first.references, ...other.references, ...big.references, ...later.references];
+      expect([...ledgerPayouts(stack, everyRef).values()].every((n) => n === 0)).toBe(true);
+      expect(
+        (await waitForProgress(batchHandle(stack, big.batchId), () => true)).approval?.approvedBy,
+      ).toEqual(['approver2']);
+    },
+    underLoad(300_000),
+  );
 
   /** A fresh browser whose virtual authenticator holds `key` as a discoverable credential for localhost. */
   async function browserHolding(key: SoftPasskey, signCount = 0) {
@@ -399,9 +411,14 @@ describe('approving with a passkey', () => {
   async function signInWithPasskey(page: Page) {
     await page.goto(url('/login'));
     const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/login/passkey'));
-    const answered = page.waitForResponse((r) => r.url().endsWith('/login/passkey'), { timeout: 60_000 });
+    const answered = page.waitForResponse((r) => r.url().endsWith('/login/passkey'), {
+      timeout: underLoad(60_000),
+    });
     // The script fetches the challenge, the authenticator answers, then the form posts: one navigation.
-    await Promise.all([page.waitForNavigation({ timeout: 60_000 }), page.click('#passkey-signin button')]);
+    await Promise.all([
+      page.waitForNavigation({ timeout: underLoad(60_000) }),
+      page.click('#passkey-signin button'),
+    ]);
     const [request, response] = await Promise.all([posted, answered]);
     return { request, status: response.status() };
   }

@@ -1,3 +1,4 @@
+import { underLoad } from '../harness/budget';
 import { randomUUID } from 'node:crypto';
 import { runsOfWorkflowIdQuery } from '../../src/batch/services/lookup';
 import { payoutStatusQuery } from '../../workflows/payout/contract';
@@ -23,77 +24,81 @@ describe('a flood of the largest signals the server accepts does not kill a payo
   });
   afterAll(async () => stack?.stop());
 
-  it('53 MB of forged signals: the payout is paid once, status answers, a later run settles', async () => {
-    const timings = stack.sandbox.sandbox.timings;
-    const finishedMs = timings.paymentFinishedMs;
-    timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
-    try {
-      const { request, handle, sessionId } = await confirmedPayout(stack);
+  it(
+    '53 MB of forged signals: the payout is paid once, status answers, a later run settles',
+    async () => {
+      const timings = stack.sandbox.sandbox.timings;
+      const finishedMs = timings.paymentFinishedMs;
+      timings.paymentFinishedMs = 3_600_000; // the bank pays an hour after the confirm
+      try {
+        const { request, handle, sessionId } = await confirmedPayout(stack);
 
-      // One signal at a time, each sent once the payout has taken the one before. Sent faster, two of
-      // them buffered while a workflow task runs are over the server's 2 MiB of buffered events
-      // (history.maximumBufferedEventsSizeInBytes), and it fails that task: a flood at full speed still
-      // starves the payout of workflow tasks until the run is terminated — open, docs/reliability.md.
-      const big = 'x'.repeat(SIGNAL_BYTES);
-      let refused = 0;
-      for (let i = 0; i < SIGNALS; i++) {
-        const forged = `ps_forged_${i}_${randomUUID().slice(0, 8)}`;
-        await handle
-          .signal('bankEvent', {
-            id: `forged-${i}-${randomUUID()}`,
-            type: 'payment_finished',
-            sessionId: forged,
-            receivedAt: new Date().toISOString(),
-            body: big,
-          } as never)
-          .catch(() => refused++);
+        // One signal at a time, each sent once the payout has taken the one before. Sent faster, two of
+        // them buffered while a workflow task runs are over the server's 2 MiB of buffered events
+        // (history.maximumBufferedEventsSizeInBytes), and it fails that task: a flood at full speed still
+        // starves the payout of workflow tasks until the run is terminated — open, docs/reliability.md.
+        const big = 'x'.repeat(SIGNAL_BYTES);
+        let refused = 0;
+        for (let i = 0; i < SIGNALS; i++) {
+          const forged = `ps_forged_${i}_${randomUUID().slice(0, 8)}`;
+          await handle
+            .signal('bankEvent', {
+              id: `forged-${i}-${randomUUID()}`,
+              type: 'payment_finished',
+              sessionId: forged,
+              receivedAt: new Date().toISOString(),
+              body: big,
+            } as never)
+            .catch(() => refused++);
+          await waitFor(
+            async () => (await handle.query(payoutStatusQuery)).notes.some((n) => n.includes(forged)),
+            underLoad(60_000),
+            `the payout took forged signal ${i}`,
+          );
+        }
+        // Every signal was stored: more than a single run may hold, so the payout continued as new.
+        expect(refused).toBe(0);
+        const runs = async () => {
+          const found: string[] = [];
+          for await (const wf of stack.client.workflow.list({
+            query: runsOfWorkflowIdQuery(handle.workflowId),
+          }))
+            found.push(wf.status.name);
+          return found;
+        };
+        // Visibility learns of a closed run a moment after the history does.
         await waitFor(
-          async () => (await handle.query(payoutStatusQuery)).notes.some((n) => n.includes(forged)),
-          60_000,
-          `the payout took forged signal ${i}`,
+          async () => (await runs()).includes('CONTINUED_AS_NEW'),
+          underLoad(60_000),
+          'the flooded run continued as new',
         );
-      }
-      // Every signal was stored: more than a single run may hold, so the payout continued as new.
-      expect(refused).toBe(0);
-      const runs = async () => {
-        const found: string[] = [];
-        for await (const wf of stack.client.workflow.list({
-          query: runsOfWorkflowIdQuery(handle.workflowId),
-        }))
-          found.push(wf.status.name);
-        return found;
-      };
-      // Visibility learns of a closed run a moment after the history does.
-      await waitFor(
-        async () => (await runs()).includes('CONTINUED_AS_NEW'),
-        60_000,
-        'the flooded run continued as new',
-      );
-      expect((await handle.query(payoutStatusQuery)).state).toBe('awaiting_result');
+        expect((await handle.query(payoutStatusQuery)).state).toBe('awaiting_result');
 
-      await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
-      const paid = await outcome(handle);
-      expect(paid).toMatchObject({ state: 'succeeded', bank: { sessionId } });
-      expect(paidEntries(stack, request.reference)).toHaveLength(1);
-      expect(await runs()).not.toContain('TERMINATED');
-      const genuine = stack.sandbox
-        .webhookAttempts()
-        .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
-      expect(genuine.some((a) => a.http_status === 200)).toBe(true);
-      // `payout status` answers for the closed chain (its latest run).
-      expect(await stack.client.workflow.getHandle(handle.workflowId).query(payoutStatusQuery)).toMatchObject(
-        {
+        await stack.sandbox.advance(3_600_000); // the bank pays and sends payment_finished
+        const paid = await outcome(handle);
+        expect(paid).toMatchObject({ state: 'succeeded', bank: { sessionId } });
+        expect(paidEntries(stack, request.reference)).toHaveLength(1);
+        expect(await runs()).not.toContain('TERMINATED');
+        const genuine = stack.sandbox
+          .webhookAttempts()
+          .filter((a) => a.session_id === sessionId && a.type === 'payment_finished');
+        expect(genuine.some((a) => a.http_status === 200)).toBe(true);
+        // `payout status` answers for the closed chain (its latest run).
+        expect(
+          await stack.client.workflow.getHandle(handle.workflowId).query(payoutStatusQuery),
+        ).toMatchObject({
           state: 'succeeded',
           bank: { sessionId },
-        },
-      );
+        });
 
-      // A later run of the same reference settles with the chain instead of paying again.
-      const again = await startPayout(stack, request);
-      expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
-      expect(paidEntries(stack, request.reference)).toHaveLength(1);
-    } finally {
-      timings.paymentFinishedMs = finishedMs;
-    }
-  }, 600_000);
+        // A later run of the same reference settles with the chain instead of paying again.
+        const again = await startPayout(stack, request);
+        expect(await failureType(again)).toBe(ALREADY_PAID_TYPE);
+        expect(paidEntries(stack, request.reference)).toHaveLength(1);
+      } finally {
+        timings.paymentFinishedMs = finishedMs;
+      }
+    },
+    underLoad(600_000),
+  );
 });

@@ -1,3 +1,4 @@
+import { underLoad } from '../harness/budget';
 import type { BatchPaths } from '../../src/batch/services/config';
 import { freePort } from '../../src/devserver/ports';
 import {
@@ -36,88 +37,98 @@ describe('status reads while Updates are accepted', () => {
   });
   afterAll(async () => stack?.stop());
 
-  it('never stops the worker polling', async () => {
-    const port = await freePort();
-    const worker = superviseWorkerProcess(
-      {
-        ...stack.workerEnv,
-        PAYRUN_DATA_DIR: paths.dataDir,
-        PAYRUN_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
-        PAYRUN_WORKER_SDK_METRICS_ADDRESS: 'off',
-      },
-      'status-under-updates',
-    );
-    let stop = false;
-    const notReady: unknown[] = [];
-    let readiness: Promise<void> | undefined;
-    try {
-      await waitFor(async () => (await readyAt(port)).status === 200, 120_000, 'the worker ready');
-      readiness = (async () => {
-        while (!stop) {
-          const r = await readyAt(port);
-          if (r.status !== 200) notReady.push({ at: new Date().toISOString(), ...r });
-          await new Promise((res) => setTimeout(res, 250));
-        }
-      })();
-
-      const submit = async (rows: number) => {
-        const references = Array.from({ length: rows }, (_, i) => `${uniquePrefix()}-${i}`);
-        const r = await dropAndSubmit(
-          stack,
-          paths,
-          `${references[0]}.csv`,
-          batchCsv(references.map((reference) => ({ reference }))),
-          { batchOptions: { maxInFlight: 3 } },
-        );
-        const handle = batchHandle(stack, r.batchId);
-        await waitForProgress(handle, (p) => p.phase === 'awaiting_approval', 120_000);
-        return { batchId: r.batchId, references, handle };
-      };
-      const paid = await submit(20);
-      const rejected = await submit(2);
-
-      let queries = 0;
-      const queryLoop = async (handle: typeof paid.handle) => {
-        while (!stop) {
-          await handle.query(batchProgressQuery).catch(() => undefined);
-          queries++;
-        }
-      };
-      const loops = [paid, paid, rejected, rejected].map((b) => queryLoop(b.handle));
-      const ops = { by: 'ops' };
-      const pauseResume = async (times: number) => {
-        for (let i = 0; i < times && !stop; i++) {
-          await paid.handle.executeUpdate(pauseBatchUpdate, { args: [ops] });
-          await paid.handle.executeUpdate(resumeBatchUpdate, { args: [ops] });
-        }
-      };
-      await pauseResume(5);
-      const no = await batchDecision(stack, paths.dataDir, rejected.batchId, 'approver', 'reject', {
-        reason: 'not ours',
-      });
-      expect(await rejected.handle.executeUpdate(rejectBatchUpdate, { args: [no] })).toContain('rejected by');
-      const yes = await batchDecision(stack, paths.dataDir, paid.batchId, 'approver');
-      expect(await paid.handle.executeUpdate(approveBatchUpdate, { args: [yes] })).toContain(
-        'paying may start',
+  it(
+    'never stops the worker polling',
+    async () => {
+      const port = await freePort();
+      const worker = superviseWorkerProcess(
+        {
+          ...stack.workerEnv,
+          PAYRUN_DATA_DIR: paths.dataDir,
+          PAYRUN_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
+          PAYRUN_WORKER_SDK_METRICS_ADDRESS: 'off',
+        },
+        'status-under-updates',
       );
-      const paying = pauseResume(10);
+      let stop = false;
+      const notReady: unknown[] = [];
+      let readiness: Promise<void> | undefined;
+      try {
+        await waitFor(
+          async () => (await readyAt(port)).status === 200,
+          underLoad(120_000),
+          'the worker ready',
+        );
+        readiness = (async () => {
+          while (!stop) {
+            const r = await readyAt(port);
+            if (r.status !== 200) notReady.push({ at: new Date().toISOString(), ...r });
+            await new Promise((res) => setTimeout(res, 250));
+          }
+        })();
 
-      const result = await paid.handle.result();
-      const rejectedResult = await rejected.handle.result();
-      stop = true;
-      await Promise.all([...loops, paying, readiness]);
+        const submit = async (rows: number) => {
+          const references = Array.from({ length: rows }, (_, i) => `${uniquePrefix()}-${i}`);
+          const r = await dropAndSubmit(
+            stack,
+            paths,
+            `${references[0]}.csv`,
+            batchCsv(references.map((reference) => ({ reference }))),
+            { batchOptions: { maxInFlight: 3 } },
+          );
+          const handle = batchHandle(stack, r.batchId);
+          await waitForProgress(handle, (p) => p.phase === 'awaiting_approval', underLoad(120_000));
+          return { batchId: r.batchId, references, handle };
+        };
+        const paid = await submit(20);
+        const rejected = await submit(2);
 
-      process.stderr.write(`[status-under-updates] ${queries} progress queries answered or refused\n`);
-      expect(notReady).toEqual([]);
-      expect(worker.exits).toEqual([]);
-      expect(result.counts).toEqual({ succeeded: 20 });
-      expect([...ledgerPayouts(stack, paid.references).values()]).toEqual(Array(20).fill(1));
-      expect(rejectedResult.counts.succeeded ?? 0).toBe(0);
-      expect([...ledgerPayouts(stack, rejected.references).values()]).toEqual([0, 0]);
-    } finally {
-      stop = true;
-      await readiness;
-      await worker.stop();
-    }
-  }, 400_000);
+        let queries = 0;
+        const queryLoop = async (handle: typeof paid.handle) => {
+          while (!stop) {
+            await handle.query(batchProgressQuery).catch(() => undefined);
+            queries++;
+          }
+        };
+        const loops = [paid, paid, rejected, rejected].map((b) => queryLoop(b.handle));
+        const ops = { by: 'ops' };
+        const pauseResume = async (times: number) => {
+          for (let i = 0; i < times && !stop; i++) {
+            await paid.handle.executeUpdate(pauseBatchUpdate, { args: [ops] });
+            await paid.handle.executeUpdate(resumeBatchUpdate, { args: [ops] });
+          }
+        };
+        await pauseResume(5);
+        const no = await batchDecision(stack, paths.dataDir, rejected.batchId, 'approver', 'reject', {
+          reason: 'not ours',
+        });
+        expect(await rejected.handle.executeUpdate(rejectBatchUpdate, { args: [no] })).toContain(
+          'rejected by',
+        );
+        const yes = await batchDecision(stack, paths.dataDir, paid.batchId, 'approver');
+        expect(await paid.handle.executeUpdate(approveBatchUpdate, { args: [yes] })).toContain(
+          'paying may start',
+        );
+        const paying = pauseResume(10);
+
+        const result = await paid.handle.result();
+        const rejectedResult = await rejected.handle.result();
+        stop = true;
+        await Promise.all([...loops, paying, readiness]);
+
+        process.stderr.write(`[status-under-updates] ${queries} progress queries answered or refused\n`);
+        expect(notReady).toEqual([]);
+        expect(worker.exits).toEqual([]);
+        expect(result.counts).toEqual({ succeeded: 20 });
+        expect([...ledgerPayouts(stack, paid.references).values()]).toEqual(Array(20).fill(1));
+        expect(rejectedResult.counts.succeeded ?? 0).toBe(0);
+        expect([...ledgerPayouts(stack, rejected.references).values()]).toEqual([0, 0]);
+      } finally {
+        stop = true;
+        await readiness;
+        await worker.stop();
+      }
+    },
+    underLoad(400_000),
+  );
 });
