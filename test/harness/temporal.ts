@@ -108,6 +108,12 @@ export async function startTestWorker(
     ...opts,
   });
   const running = worker.run();
+  // The quiet logger hides the SDK's own report: a worker that stops polling under load says why here.
+  running.catch((err: unknown) =>
+    process.stderr.write(
+      `[harness] worker on ${taskQueue} failed: ${(err as Error)?.stack ?? String(err)}\n`,
+    ),
+  );
   return {
     taskQueue,
     worker,
