@@ -66,6 +66,8 @@ export function createPayoutReturnActivities(deps: PayoutReturnActivityDeps) {
           ?.flatMap((p) => (p as { refunds?: Refund[] }).refunds ?? [])
           .find((r) => r.status === 'accepted');
         if (!refund) return refuse('the webhook shows no accepted refund of the payout');
+        const amount = refund.amount_details?.amount;
+        if (amount === undefined) return refuse(`refund ${refund.id} states no amount`);
         const at = Date.parse(refund.finished_at ?? e.receivedAt);
         return {
           ok: true,
@@ -74,6 +76,7 @@ export function createPayoutReturnActivities(deps: PayoutReturnActivityDeps) {
             bankWords: `payment_refunded: refund ${refund.id} ${refund.status}`,
             bankDate: moscowDay(Number.isNaN(at) ? Date.now() : at),
             evidenceId: e.eventId,
+            amountKopecks: amount,
           },
         };
       }
@@ -94,6 +97,7 @@ export function createPayoutReturnActivities(deps: PayoutReturnActivityDeps) {
           bankWords: line.purpose,
           bankDate: line.payment_date,
           evidenceId: e.bankSystemId,
+          amountKopecks: line.amount,
         },
       };
     },

@@ -215,7 +215,8 @@ const RETURN_VIA = ['webhook', 'statement', 'both'];
 /**
  * A succeeded payout of any method comes back: now, or `after_days` sandbox days later (a clock event,
  * so `/__admin/clock/advance` brings it), told by `via`: `webhook` (payment_refunded, signed as the
- * bank signs), `statement` (a credit line under the payout's session on that day's statement) or `both`.
+ * bank signs), `statement` (a credit line under the payout's session on that day's statement) or `both`;
+ * `keep_kopecks` comes back short by a fee the recipient's bank kept.
  */
 function planReturn(d: AdminDeps, sessionId: string, body: Record<string, unknown>): Reply {
   const s = d.sb.state.sessions[sessionId];
@@ -229,11 +230,14 @@ function planReturn(d: AdminDeps, sessionId: string, body: Record<string, unknow
   const via = body.via ?? 'both';
   if (typeof via !== 'string' || !RETURN_VIA.includes(via))
     return bad(`via: one of ${RETURN_VIA.join(', ')}`);
+  const keep = body.keep_kopecks ?? 0;
+  if (typeof keep !== 'number' || !Number.isInteger(keep) || keep < 0 || keep >= op.amount)
+    return bad('keep_kopecks: what the recipient’s bank keeps as its fee, whole kopecks below the amount');
   if (days === 0) {
-    d.engine.money.returnPayout(s, op, via as ReturnVia);
+    d.engine.money.returnPayout(s, op, via as ReturnVia, keep);
     return json({ status: 'ok', at: d.sb.ts(), via });
   }
-  const event = d.sb.clock.schedule(days * DAY_MS, 'op.return', { op: op.id, via });
+  const event = d.sb.clock.schedule(days * DAY_MS, 'op.return', { op: op.id, via, keep });
   return json({ status: 'ok', at: d.sb.ts(event.at), via });
 }
 

@@ -30,7 +30,9 @@ export class Settlement {
         const found = engine.find(ev.payload.op as string);
         if (found) fn(found.s, found.op, ev.payload);
       });
-    on('op.return', (s, op, p) => this.returnPayout(s, op, (p.via as ReturnVia | undefined) ?? 'both'));
+    on('op.return', (s, op, p) =>
+      this.returnPayout(s, op, (p.via as ReturnVia | undefined) ?? 'both', Number(p.keep ?? 0)),
+    );
     on('op.confirmation_payout', (s, op, p) => this.confirmationPayout(s, op, p.event as string));
     on('refund.accept', (s, op, p) => this.acceptRefund(s, op, p.refund as string));
   }
@@ -218,7 +220,7 @@ export class Settlement {
    * credit's line on that day's statement, or both (a webhook-only return moves the money, but no
    * statement shows its line).
    */
-  returnPayout(s: Session, op: Operation, via: ReturnVia = 'both'): void {
+  returnPayout(s: Session, op: Operation, via: ReturnVia = 'both', keepKopecks = 0): void {
     if (op.status !== 'succeeded' || op.refunds.some((r) => r.returned)) return;
     const id = this.sb.nextId('rf');
     const now = this.sb.ts();
@@ -227,12 +229,12 @@ export class Settlement {
       status: 'accepted',
       created_at: now,
       finished_at: now,
-      amount: op.amount,
+      amount: op.amount - keepKopecks,
       currency: op.currency,
       returned: true,
     });
     book(this.sb, depositAccount(this.sb), {
-      amount: this.debitAmount(op),
+      amount: this.debitAmount(op) - keepKopecks,
       currency: 'RUB',
       type: 'credit',
       purpose: `Return of payout ${op.id}`,
@@ -240,7 +242,7 @@ export class Settlement {
       transaction_id: id,
       ...(via === 'webhook' ? { unstated: true as const } : {}),
     });
-    addLedger(this.sb, s, op, 'return', op.amount, null);
+    addLedger(this.sb, s, op, 'return', op.amount - keepKopecks, null);
     this.engine.touch(s);
     if (via !== 'statement') this.engine.emit('payment_refunded', s);
   }

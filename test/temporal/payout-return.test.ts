@@ -152,6 +152,27 @@ describe('a payout the recipient’s bank returned', () => {
     });
     expect(forgedTakeBack).toMatchObject({ ok: false });
 
+    // The bank's own word, but of a part: the recipient's bank kept a fee. Nothing is marked; the row stays
+    // paid and is not paid again (a whole re-payment would pay the kept part twice).
+    const forgedRun = (await returnHandle(session[kept]!).describe()).runId;
+    await sandboxAdmin(stack, `sessions/${session[kept]}/return`, { via: 'webhook', keep_kopecks: 100 });
+    await waitFor(
+      async () => {
+        const d = await returnHandle(session[kept]!).describe();
+        return d.runId !== forgedRun && d.status.name === 'FAILED';
+      },
+      wait(),
+      'the partial return refused',
+    );
+    await expect(returnHandle(session[kept]!).result()).rejects.toMatchObject({
+      cause: {
+        type: RETURN_UNPROVEN_TYPE,
+        message: expect.stringContaining(
+          `the bank returned ${amounts[kept]! - 100} of ${amounts[kept]} kopecks`,
+        ),
+      },
+    });
+
     // The card comes back now by the bank's signed webhook, after its payout workflow closed.
     await sandboxAdmin(stack, `sessions/${session[card]}/return`, { via: 'webhook' });
     const cardReturn = await returnOf(session[card]!);

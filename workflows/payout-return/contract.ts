@@ -77,6 +77,17 @@ export interface ProvenReturn {
   bankDate: string;
   /** The webhook's event id or the statement line's bank_system_id. */
   evidenceId: string;
+  /** What the bank says came back: the refund's amount, or the statement credit's (which may add the fee back). */
+  amountKopecks: number;
+}
+
+/**
+ * How much of the payout the bank's word does not cover. Only a whole return makes the row `returned`
+ * (and so payable again under `REF~r1`): a part coming back would otherwise be paid again in full.
+ */
+export function returnShortfall(proven: ProvenReturn, payout: ReturnedPayout): number {
+  const back = typeof proven.amountKopecks === 'number' ? proven.amountKopecks : 0;
+  return Math.max(0, payout.amount - back);
 }
 
 export type VerifiedEvidence = { ok: true; proven: ProvenReturn } | { ok: false; why: string };

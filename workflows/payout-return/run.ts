@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition } from '@temporalio/workflow';
 import {
   parseReturnEvidence,
+  returnShortfall,
   RETURN_UNPROVEN_TYPE,
   type PayoutReturnInput,
   type PayoutReturnStatus,
@@ -49,6 +50,9 @@ export class PayoutReturnRun {
     status.timestamps.verified = iso();
     const payout = await findReturnedPayout({ sessionId: status.sessionId });
     status.payout = payout;
+    const short = returnShortfall(first, payout);
+    if (short > 0)
+      throw this.unproven(`the bank returned ${payout.amount - short} of ${payout.amount} kopecks`);
     const report = await markPayoutReturned({ sessionId: status.sessionId, payout, proven: first });
     const receipt = payout.selfEmployed
       ? await markReceiptToAnnul({ sessionId: status.sessionId, payout, proven: first })
@@ -79,10 +83,10 @@ export class PayoutReturnRun {
     throw this.unproven();
   }
 
-  private unproven(): ApplicationFailure {
+  private unproven(why = 'no evidence of the bank held'): ApplicationFailure {
     return ApplicationFailure.create({
       type: RETURN_UNPROVEN_TYPE,
-      message: `no evidence of the bank held for session ${this.status.sessionId}: nothing was marked`,
+      message: `${why} for session ${this.status.sessionId}: nothing was marked`,
       nonRetryable: true,
       details: [this.status],
     });
