@@ -113,3 +113,27 @@ test('no owner within 15 minutes: an orphan, kept until dismissed; a resent even
     expect(inbox.ignoredMalformed).toBe(1);
   });
 });
+
+test('an event signalled with the inbox’s start is rerouted once: one attempt at a time, one orphan', async () => {
+  await withStubWorker(ts, fakeRouting(Infinity), async ({ taskQueue, calls }) => {
+    const event = sessionEvent('ses-with-start');
+    // Signal-with-start puts the event in the inbox's first task, before its run restarts what it carried.
+    const handle = await ts.client.workflow.signalWithStart('webhookInboxWorkflow', {
+      taskQueue,
+      workflowId: `inbox-${randomUUID()}`,
+      args: [{}],
+      signal: bankEventSignal,
+      signalArgs: [event],
+    });
+    try {
+      await skipUntil(ts, async () => (await inboxOf(handle)).orphaned.length > 0, 'the orphan', MINUTE);
+      const inbox = await inboxOf(handle);
+      expect(inbox.orphaned.map((o) => o.event.id)).toEqual([event.id]);
+      expect(inbox.pending).toEqual([]);
+      // 2, 4, 8, 16, 32, then 60 s apart for 15 minutes: about 18 attempts of one activity, not two of each.
+      expect(callsOf(calls, 'rerouteBankEvent').length).toBeLessThanOrEqual(20);
+    } finally {
+      await handle.terminate('the test is over');
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { ActivityFailure, condition, log, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, condition, log, patched, workflowInfo } from '@temporalio/workflow';
 import type { NominalTopupEvent } from '../../src/bank/types/webhooks';
 import { parseBankEvent, type BankEventSignal } from '../shared/bank-event-contract';
 import { rerouteActivity } from './activities';
@@ -46,6 +46,12 @@ export function emptyInboxState(): WebhookInboxState {
   };
 }
 
+/**
+ * A signal that arrives with the start (a loaded worker takes its first task late) was accepted before
+ * run() restarted the carried reroutes, and was rerouted twice: two activities, two orphans of one event.
+ */
+const ONE_REROUTE_PER_EVENT = 'inbox-one-reroute-per-event';
+
 const keepLast = <T>(list: T[], max: number) => list.splice(0, Math.max(0, list.length - max));
 const now = () => new Date().getTime(); // workflow time: deterministic on replay
 
@@ -58,11 +64,15 @@ export class WebhookInboxRun {
   private readonly options: Required<WebhookInboxOptions>;
   private readonly seen: Set<string>;
   private reroutesRunning = 0;
+  /** What the previous run left pending, before any signal of this run is accepted. */
+  private readonly carriedPending: WebhookInboxState['pending'];
+  private onePerEvent = false;
 
   constructor(private readonly input: WebhookInboxInput) {
     this.options = { ...DEFAULTS, ...input.options };
     this.state = input.state ?? emptyInboxState();
     this.seen = new Set(this.state.seenIds);
+    this.carriedPending = [...this.state.pending];
   }
 
   /** What the next run starts from: the options it was given and the whole state. */
@@ -72,7 +82,9 @@ export class WebhookInboxRun {
 
   /** Reroutes that were running when the previous run continued as new resume with what is left of their window. */
   async run(): Promise<WebhookInboxInput> {
-    for (const p of this.state.pending) void this.reroute(p.event, p.since);
+    this.onePerEvent = patched(ONE_REROUTE_PER_EVENT);
+    for (const p of this.onePerEvent ? this.carriedPending : this.state.pending)
+      void this.reroute(p.event, p.since);
     await condition(
       () =>
         workflowInfo().continueAsNewSuggested ||
@@ -179,7 +191,9 @@ export class WebhookInboxRun {
         reason: `no running workflow took it within ${Math.round(options.rerouteWindowMs / 1000)} s`,
       };
     }
+    const wasPending = state.pending.some((p) => p.event.id === evt.id);
     state.pending = state.pending.filter((p) => p.event.id !== evt.id);
+    if (this.onePerEvent && !wasPending) return; // another reroute of it has already said how it ended
     if ('delivered' in outcome) {
       state.routedCount++;
       state.routed.push({
