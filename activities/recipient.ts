@@ -7,7 +7,7 @@ import { lookupPayout } from '../src/batch/services/lookup';
 import { readHistory } from '../src/batch/services/run-history';
 import { mapLimit } from '../src/map-limit';
 import type { Policy } from '../src/policy/file';
-import { judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
+import { countsFrom, judgePayoutRun, type PayoutRunFacts } from '../src/recipient/proof';
 import { recipientLedgerId } from '../src/temporal/person-ids';
 import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
 import {
@@ -136,7 +136,7 @@ export function createRecipientActivities({
         return {
           ok: true,
           selfEmployed,
-          at: new Date(ledgerClock()).toISOString(),
+          at: new Date(countsFrom(judged.request, ledgerClock())).toISOString(),
           ...(limits ? { limits } : {}),
         };
       });

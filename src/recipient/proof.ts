@@ -1,4 +1,4 @@
-import type { PayoutRequest } from '../domain';
+import { payOnWakeMs, type PayoutRequest } from '../domain';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import type { ProvePayoutAsk, UnprovenWhy } from '../../workflows/recipient-ledger/contract';
 import { parsePayoutInput } from '../../workflows/payout/contract';
@@ -68,4 +68,13 @@ export function judgePayoutRun(
       `the run pays ${request.selfEmployed ? 'a self-employed' : 'a not self-employed'} row`,
     );
   return { ok: true, request };
+}
+
+/**
+ * When a proven payout's amount counts as the recipient's income: now, or, for a row scheduled for a later
+ * day, 00:00 Moscow time of that day. A row submitted in December for January counts in January's year and
+ * month, under that year's cap, not in the year it was reserved in.
+ */
+export function countsFrom(request: Pick<PayoutRequest, 'payOn'>, nowMs: number): number {
+  return request.payOn === undefined ? nowMs : Math.max(nowMs, payOnWakeMs(request.payOn));
 }

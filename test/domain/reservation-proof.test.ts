@@ -1,4 +1,10 @@
-import { judgePayoutRun, PAYOUT_WORKFLOW_TYPE, type PayoutRunFacts } from '../../src/recipient/proof';
+import {
+  countsFrom,
+  judgePayoutRun,
+  PAYOUT_WORKFLOW_TYPE,
+  type PayoutRunFacts,
+} from '../../src/recipient/proof';
+import { moscowYearMonth } from '../../workflows/recipient-ledger/ledger';
 import type { ProvePayoutAsk } from '../../workflows/recipient-ledger/contract';
 
 const RUN = '01a21888-e04b-7f18-86f1-76ce37098ac0';
@@ -66,5 +72,21 @@ describe('proving a reservation came from the payout it names', () => {
       ctx,
     );
     expect(JSON.stringify(refused)).not.toMatch(/7707083893|500100732259/);
+  });
+});
+
+describe('when a proven reservation counts', () => {
+  const december30 = Date.parse('2026-12-30T10:00:00Z');
+  it('a row paid now counts now', () => {
+    expect(countsFrom({}, december30)).toBe(december30);
+  });
+  it('a row scheduled for 11 January counts from 00:00 Moscow time that day, in 2027 and its month', () => {
+    const at = countsFrom({ payOn: '2027-01-11' }, december30);
+    expect(new Date(at).toISOString()).toBe('2027-01-10T21:00:00.000Z');
+    expect(moscowYearMonth(new Date(at).toISOString())).toEqual({ year: 2027, month: '2027-01' });
+  });
+  it('a row whose day has come counts now, never earlier', () => {
+    expect(countsFrom({ payOn: '2026-12-30' }, december30)).toBe(december30);
+    expect(countsFrom({ payOn: '2026-01-05' }, december30)).toBe(december30);
   });
 });
