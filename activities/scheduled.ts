@@ -8,6 +8,8 @@ import { formatRubles } from '../src/money';
 import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';
 import { reserveIncome } from './recipient';
+import { ledgerHeadroom } from '../src/batch/services/headroom';
+import type { LimitKind } from '../workflows/recipient-ledger/contract';
 
 /** Why a scheduled row that woke may not go on to the bank: the payout ends not paid with it. */
 export interface WakeRefusal {
@@ -35,9 +37,9 @@ export function createScheduledActivities(deps: {
   };
 
   /**
-   * The row's own reservation asked again: the ledger finds it held by this run and answers what is left
-   * for everyone else in the year of now (a new year's cap starts afresh), so the row fits if that is at
-   * least its amount. Another batch's payout that took the room meanwhile, or a lowered cap, refuse it.
+   * The row's own reservation asked again (the ledger finds it held by this run, or proves and judges it
+   * afresh if it was lost), then the ledger's figures under today's limits: a cap lowered, or income from
+   * elsewhere learnt, while the row slept can leave what is paid and held past the cap, and it is refused.
    */
   const overCap = async (ask: WakeAsk): Promise<WakeRefusal | undefined> => {
     const { request } = ask;
@@ -50,29 +52,26 @@ export function createScheduledActivities(deps: {
       amount: request.amount,
       selfEmployed: request.selfEmployed,
     });
-    const amount = `${formatRubles(request.amount)} ₽`;
     if (!answer.ok && 'unproven' in answer)
       return {
         state: 'limit_exceeded',
         code: 'limit_exceeded',
         reason: `the recipient's ledger did not take the reservation as this payout's (${answer.unproven}: ${answer.reason}); nothing was sent to the bank`,
       };
-    const cap = limits.yearlyCapKopecks;
-    const left = answer.headroomKopecks;
-    if (answer.ok && (cap === undefined || left === undefined || left >= request.amount)) return undefined;
-    // The words activities/payout-runs.ts uses, so the report says them again in the language set.
-    const limitKopecks = answer.ok ? cap! : answer.limitKopecks;
-    const what =
-      answer.ok || answer.limit === 'yearly_cap'
-        ? `the self-employed income cap for ${answer.year},`
-        : answer.limit === 'per_payout'
-          ? 'the per-payout limit of'
-          : 'the monthly limit of';
-    return {
-      state: 'limit_exceeded',
-      code: 'limit_exceeded',
-      reason: `${amount} would pass ${what} ${formatRubles(limitKopecks)} ₽: ${formatRubles(answer.headroomKopecks ?? 0)} ₽ left; nothing was sent to the bank`,
-    };
+    if (!answer.ok) return capRefusal(request.amount, answer);
+    const now = await ledgerHeadroom(
+      deps.client,
+      deps.taskQueue,
+      deps.policy.current(),
+    )(request.recipient.taxReference, request.selfEmployed);
+    return now?.capOverKopecks && limits.yearlyCapKopecks !== undefined
+      ? capRefusal(request.amount, {
+          limit: 'yearly_cap',
+          limitKopecks: limits.yearlyCapKopecks,
+          headroomKopecks: 0,
+          year: now.year,
+        })
+      : undefined;
   };
 
   return {
@@ -104,4 +103,22 @@ export interface WakeAsk {
   workflowId: string;
   runId: string;
   request: PayoutRequest;
+}
+
+/** A limit the row would pass, in the words activities/payout-runs.ts uses (the report translates them). */
+export function capRefusal(
+  amountKopecks: number,
+  over: { limit: LimitKind; limitKopecks: number; headroomKopecks: number; year: number },
+): WakeRefusal {
+  const what =
+    over.limit === 'yearly_cap'
+      ? `the self-employed income cap for ${over.year},`
+      : over.limit === 'per_payout'
+        ? 'the per-payout limit of'
+        : 'the monthly limit of';
+  return {
+    state: 'limit_exceeded',
+    code: 'limit_exceeded',
+    reason: `${formatRubles(amountKopecks)} ₽ would pass ${what} ${formatRubles(over.limitKopecks)} ₽: ${formatRubles(over.headroomKopecks)} ₽ left; nothing was sent to the bank`,
+  };
 }

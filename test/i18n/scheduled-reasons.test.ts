@@ -1,4 +1,5 @@
 import { outcomeReason } from '../../src/i18n/row-reasons';
+import { capRefusal } from '../../activities/scheduled';
 import type { BatchRowOutcome } from '../../workflows/batch/contract';
 
 // How a scheduled row that woke and ended unpaid reads in the report (activities/scheduled.ts words it).
@@ -20,4 +21,17 @@ test('the stop-list and a short deposit at wake are said again in the language s
   expect(outcomeReason(outcome('stop_list', 'the tax number is on the stop-list'), 'ru')).toBe(
     'ИНН внесён в стоп-лист, пока строка ждала своей даты; не выплачено',
   );
+});
+
+test('a cap passed while the row slept is said in the words every cap refusal uses, so it is translated', () => {
+  const reason = capRefusal(150_000_00, {
+    limit: 'yearly_cap',
+    limitKopecks: 2_400_000_00,
+    headroomKopecks: 0,
+    year: 2027,
+  });
+  expect(reason).toMatchObject({ state: 'limit_exceeded', code: 'limit_exceeded' });
+  const said = outcomeReason({ ...outcome('limit_exceeded', reason.reason), state: reason.state }, 'ru');
+  expect(said).toContain('2027');
+  expect(said).not.toContain('would pass');
 });

@@ -212,4 +212,25 @@ describe('the recipient ledger', () => {
     // Carried over continue-as-new with the rest of the state.
     expect(new IncomeLedger(JSON.parse(JSON.stringify(l.state))).view().refused).toEqual(view.refused);
   });
+
+  it('says how far what is paid and held passes a cap lowered after the reservations were made', () => {
+    const l = new IncomeLedger();
+    expect(l.reserve(req('a', 2_000_000_00, '2026-06-01T10:00:00Z'))).toMatchObject({ ok: true });
+    const at = '2026-07-01T10:00:00Z';
+    expect(l.headroom({ limits: { yearlyCapKopecks: CAP }, at })).toEqual({
+      year: 2026,
+      capLeftKopecks: 400_000_00,
+    });
+    expect(l.headroom({ limits: { yearlyCapKopecks: 1_500_000_00 }, at })).toEqual({
+      year: 2026,
+      capLeftKopecks: 0,
+      capOverKopecks: 500_000_00,
+    });
+    // Income from elsewhere, learnt later, counts the same way.
+    expect(l.headroom({ limits: { yearlyCapKopecks: CAP, knownIncomeKopecks: 500_000_00 }, at })).toEqual({
+      year: 2026,
+      capLeftKopecks: 0,
+      capOverKopecks: 100_000_00,
+    });
+  });
 });

@@ -298,6 +298,11 @@ export interface LedgerHeadroom {
   capLeftKopecks?: number;
   /** Left under the monthly limit this month, when one is given. */
   monthLeftKopecks?: number;
+  /**
+   * How far what is paid and held already passes the cap (a cap lowered, or income from elsewhere learnt,
+   * after the reservations were made); absent when within it. A held row that wakes into this is refused.
+   */
+  capOverKopecks?: number;
 }
 
 /** The dry run's and the report's question: a read, the same figures a reservation is judged against. */

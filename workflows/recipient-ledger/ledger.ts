@@ -156,6 +156,9 @@ export class IncomeLedger {
       ...(limits.yearlyCapKopecks !== undefined
         ? { capLeftKopecks: Math.max(0, limits.yearlyCapKopecks - capUsed) }
         : {}),
+      ...(limits.yearlyCapKopecks !== undefined && capUsed > limits.yearlyCapKopecks
+        ? { capOverKopecks: capUsed - limits.yearlyCapKopecks }
+        : {}),
       ...(limits.perMonthKopecks !== undefined
         ? { monthLeftKopecks: Math.max(0, limits.perMonthKopecks - monthUsed) }
         : {}),
