@@ -1,13 +1,14 @@
 import { Context, log } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { EventEndpoint, EventType } from '../src/config/events';
-import { batchEvent, payoutEvents, type PayrunEvent } from '../src/events/body';
+import { batchEvent, payoutEvents, payoutReturnedEvent, type PayrunEvent } from '../src/events/body';
 import { deliverPending, giveUpHead, type DeliveryCounters } from '../src/events/deliver';
 import { nudgeDelivery, type DeliveryOptions } from '../src/events/nudge';
 import { writeEvents } from '../src/events/outbox';
 import { loadBatchPaths } from '../src/batch/services/config';
 import { batchStoreFor } from '../src/batch/store/open';
 import type { BatchRowOutcome } from '../workflows/batch/contract';
+import type { PayoutStatus } from '../workflows/payout/contract';
 
 export interface EventDeps {
   endpoints: readonly EventEndpoint[];
@@ -112,3 +113,26 @@ export function eventEmitter(deps: EventDeps) {
 /** The outcome as the store keeps it: the events' source is not stored. */
 export const withoutEventSource = (outcomes: BatchRowOutcome[]): BatchRowOutcome[] =>
   outcomes.map(({ events: _events, ...o }) => o);
+
+/**
+ * A return's `payout.returned`, from the paid payout's own record: its next place after its last change, so a
+ * retried activity writes the same id (the outbox keeps the first).
+ */
+export function returnedEvent(status: PayoutStatus, withInn: boolean): PayrunEvent {
+  return payoutReturnedEvent(
+    {
+      reference: status.reference,
+      ...(status.batchId ? { batchId: status.batchId } : {}),
+      started: status.timestamps.started ?? '',
+      sequence: (status.changes?.length ?? 0) + 1,
+      at: new Date().toISOString(), // when payrun recorded the return; the bank's own date is in the report
+      amountKopecks: status.amount,
+      bank: {
+        ...(status.bank.sessionId ? { sessionId: status.bank.sessionId } : {}),
+        ...(status.bank.payoutId ? { payoutId: status.bank.payoutId } : {}),
+      },
+      payee: status.payee,
+    },
+    withInn,
+  );
+}

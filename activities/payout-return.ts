@@ -32,6 +32,8 @@ export interface PayoutReturnActivityDeps {
   bankPublicKey?: KeyObject;
   metrics?: WorkerMetrics;
   dataDir?: string;
+  /** Told once the row is marked (the worker hands the payout.returned event to the outbox); safe to repeat. */
+  onReturned?: (returned: { status: PayoutStatus; proven: ProvenReturn }) => Promise<void>;
 }
 
 const refuse = (why: string): VerifiedEvidence => ({ ok: false, why });
@@ -135,6 +137,11 @@ export function createPayoutReturnActivities(deps: PayoutReturnActivityDeps) {
       proven: ProvenReturn;
     }): Promise<string | undefined> {
       const { payout, proven, sessionId } = input;
+      if (deps.onReturned)
+        await deps.onReturned({
+          status: (await paidPayoutOf(deps.client, deps.taskQueue, sessionId)).status,
+          proven,
+        });
       if (!payout.batchId || payout.row === undefined) return undefined;
       const store = batchStoreFor(dataDir());
       let last;

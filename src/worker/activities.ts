@@ -12,6 +12,7 @@ import { createWebhookActivities } from '../../activities/webhooks';
 import {
   createEventActivities,
   eventEmitter,
+  returnedEvent,
   withoutEventSource,
   type EventDeps,
 } from '../../activities/events';
@@ -78,7 +79,11 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
       return outcome;
     },
     ...createScheduledActivities(counted),
-    ...createPayoutReturnActivities({ ...counted, ...(metrics ? { metrics } : {}) }),
+    ...createPayoutReturnActivities({
+      ...counted,
+      ...(metrics ? { metrics } : {}),
+      ...(emit ? { onReturned: ({ status }) => emit.returned(returnedEvent(status, emit.withInn)) } : {}),
+    }),
     /** A report that cannot be written fails its batch (not retried): counted, for PayrunBatchReportFailed. */
     async finishBatch(input: Parameters<typeof batch.finishBatch>[0]) {
       try {

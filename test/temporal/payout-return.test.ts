@@ -1,4 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadEventEndpoints, EVENT_ENDPOINTS_VAR } from '../../src/config';
+import { startEventReceiver } from '../harness/event-receiver';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { repayment, retryFailed } from '../../src/batch/commands/retry';
 import { unprovenRepayment } from '../../src/batch/services/repayment';
 import { readAllRows, readMergedOutcomes } from '../../src/batch/store/reads';
@@ -66,16 +70,32 @@ function fileOf(rows: { reference: string; method: 'card' | 'bank_account'; kope
   return Buffer.from([header, ...lines].join('\n') + '\n');
 }
 
+const EVENT_SECRET = 'return-events-secret-of-at-least-32-bytes';
+
 describe('a payout the recipient’s bank returned', () => {
   let stack: Stack;
   let paths: BatchPaths;
   const wait = () => workTimeout({ units: 1, perUnitMs: 60_000, floorMs: 90_000 });
 
+  let receiver: Awaited<ReturnType<typeof startEventReceiver>>;
+
   beforeAll(async () => {
     paths = batchTestPaths();
-    stack = await startStack({ sandbox: { accounts: { deposit: DEPOSIT_ACCOUNT } } });
+    // An ERP that takes only returns: each returned payout tells it once, signed; a refused return never.
+    receiver = await startEventReceiver(EVENT_SECRET, 0);
+    const secretFile = join(mkdtempSync(join(tmpdir(), 'payrun-return-events-')), 'erp.secret');
+    writeFileSync(secretFile, EVENT_SECRET);
+    const endpoints = loadEventEndpoints({
+      [EVENT_ENDPOINTS_VAR]: JSON.stringify([
+        { name: 'erp', url: receiver.url, secretFile, types: ['payout.returned'] },
+      ]),
+    });
+    stack = await startStack({ sandbox: { accounts: { deposit: DEPOSIT_ACCOUNT } }, events: { endpoints } });
   });
-  afterAll(async () => stack?.stop());
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver?.close();
+  });
 
   const sessionOf = async (reference: string) => {
     const lookup = await lookupPayout(stack.client, payoutWorkflowId(reference));
@@ -296,6 +316,14 @@ describe('a payout the recipient’s bank returned', () => {
       .catch(() => undefined);
     const late = inbox?.late.last.map((e) => e.sessionId) ?? [];
     for (const ref of returned) expect(late).not.toContain(session[ref]);
+
+    // The ERP was told of each return once, signed, and of nothing else (the partial return included).
+    await waitFor(async () => receiver.taken.length >= returned.length, wait(), 'the payout.returned events');
+    expect(receiver.taken.map((e) => e.event.type)).toEqual(Array(returned.length).fill('payout.returned'));
+    expect(receiver.taken.map((e) => e.event.payout?.reference).sort()).toEqual([...returned].sort());
+    expect(receiver.taken.every((e) => e.signatureValid)).toBe(true);
+    expect(new Set(receiver.taken.map((e) => e.id)).size).toBe(returned.length);
+    expect(JSON.stringify(receiver.taken)).not.toContain(PERSON);
 
     // The sandbox's ledger: one return each, nothing paid twice.
     const entries = stack.sandbox.ledger();
