@@ -23,6 +23,7 @@ import type {
   ReturnEvidence,
   VerifiedEvidence,
 } from '../workflows/payout-return/contract';
+import { redactText } from '../src/logger';
 import { callBank } from './failures';
 
 export interface PayoutReturnActivityDeps {
@@ -37,6 +38,8 @@ export interface PayoutReturnActivityDeps {
 }
 
 const refuse = (why: string): VerifiedEvidence => ({ ok: false, why });
+/** A statement purpose is the bank's free text: enough of it to recognise, not a page of it. */
+const PURPOSE_KEPT = 200;
 
 /**
  * A return's steps (workflows/payout-return/). The evidence is checked as the payout checks a webhook
@@ -96,7 +99,8 @@ export function createPayoutReturnActivities(deps: PayoutReturnActivityDeps) {
         ok: true,
         proven: {
           source: 'statement',
-          bankWords: line.purpose,
+          // The bank's free text goes into the report and the run's status: numbers in it are masked.
+          bankWords: redactText(line.purpose).slice(0, PURPOSE_KEPT),
           bankDate: line.payment_date,
           evidenceId: e.bankSystemId,
           amountKopecks: line.amount,
