@@ -13,6 +13,8 @@ import { verifyReturnEvidence } from './activities';
 
 /** How long a run waits for evidence that holds before it fails (and may be started again). */
 const EVIDENCE_WAIT_MS = 10 * 60_000;
+/** Distinct pieces of evidence one run checks; a real return has one or two. */
+const EVIDENCE_CHECKED = 12;
 /** Refusals kept: enough to see an attempt, bounded against a flood of forged signals. */
 const REFUSED_KEPT = 20;
 
@@ -25,6 +27,8 @@ const iso = () => new Date().toISOString(); // workflow time: deterministic on r
 export class PayoutReturnRun {
   readonly status: PayoutReturnStatus;
   private readonly pending: ReturnEvidence[] = [];
+  /** Evidence already taken in this run, by what identifies it. */
+  private readonly checked = new Set<string>();
 
   constructor(input: PayoutReturnInput) {
     this.status = {
@@ -38,8 +42,16 @@ export class PayoutReturnRun {
 
   onEvidence(raw: unknown): void {
     const parsed = parseReturnEvidence(raw);
-    if (parsed.ok) this.pending.push(parsed.value);
-    else this.refuse(`malformed evidence: ${parsed.message}`);
+    if (!parsed.ok) return void this.refuse(`malformed evidence: ${parsed.message}`);
+    const e = parsed.value;
+    const key =
+      e.source === 'webhook' ? `webhook:${e.eventId}` : `statement:${e.account}:${e.day}:${e.bankSystemId}`;
+    if (this.checked.has(key)) return; // the same evidence again (a resent webhook, a second reconciliation)
+    // Each piece costs a check, a statement one a bank call: a flood of forged signals is not checked on.
+    if (this.checked.size >= EVIDENCE_CHECKED)
+      return void this.refuse(`${e.source}: more evidence than is checked`);
+    this.checked.add(key);
+    this.pending.push(e);
   }
 
   async run(): Promise<PayoutReturnStatus> {
