@@ -11,7 +11,7 @@ import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
 import { readAllRows } from '../batch/store/reads';
 import { contentHash } from '../csv';
-import { isBatchId, isReference } from '../domain';
+import { isBatchId, isPayoutReference } from '../domain';
 import { money, moscowTime, t } from '../i18n';
 import { findPayoutProof, ProofRefused } from '../reconcile/payout-proof';
 import type { ConsoleContext } from './context';
@@ -160,7 +160,7 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: ConsoleContext): v
     const s = store();
     const wanted = fold(q);
     const inn = /^\d{10}(\d{2})?$/.test(q) ? q : undefined;
-    const reference = isReference(q) && !inn ? q.toLowerCase() : undefined;
+    const reference = isPayoutReference(q) && !inn ? q.toLowerCase() : undefined;
     const names = ctx.opts.policy.current().names;
     const metas: StoredBatchMeta[] = [];
     for (const id of await s.batchIds()) metas.push(await s.readMeta(id));
@@ -216,7 +216,7 @@ export function registerWorkRoutes(app: FastifyInstance, ctx: ConsoleContext): v
     async (req, reply) => {
       ctx.require(req, 'proof');
       const { reference, file } = req.params;
-      if (!isReference(reference) || !(PROOF_FILES as readonly string[]).includes(file))
+      if (!isPayoutReference(reference) || !(PROOF_FILES as readonly string[]).includes(file))
         return reply.callNotFound();
       const page = () => ctx.page(req, reply);
       const heading = t('work.proof.heading', {}, lang);
