@@ -1,6 +1,7 @@
 /**
- * Sends one endpoint's pending events, oldest first, one at a time: a failure stops the run there (a
- * payout's later event never overtakes an earlier one), and the activity's retry policy tries again
+ * Sends one endpoint's pending events, oldest first, one at a time. A refused event holds back the later
+ * events of its payout (or batch), so none overtakes an earlier one, while other payouts' events go on;
+ * an endpoint that does not answer at all ends the round. Then the activity's retry policy tries again
  * with backoff (workflows/event-outbox/). Each event goes under its own id every time, signed anew.
  */
 import type { EventEndpoint } from '../config/events';
@@ -26,6 +27,10 @@ export function bodyFor(endpoint: EventEndpoint, event: PayrunEvent): string {
   return JSON.stringify({ ...event, payout: { ...event.payout, payee } });
 }
 
+/** What an event keeps its order within: its payout, or its batch. */
+const orderOf = (event: PayrunEvent) =>
+  event.payout ? `payout:${event.payout.reference}` : event.batch ? `batch:${event.batch.batchId}` : event.id;
+
 export async function deliverPending(
   dataDir: string,
   endpoint: EventEndpoint,
@@ -34,9 +39,15 @@ export async function deliverPending(
   const pending = pendingFor(dataDir, endpoint.name, (e) => endpoint.types.has(e.type));
   opts.counters?.outboxAge(endpoint.name, oldestAgeSeconds(pending));
   let sent = 0;
+  const held = new Set<string>();
+  const delivered = new Set<string>();
+  let first: string | undefined;
   for (const { event } of pending) {
+    const order = orderOf(event);
+    if (held.has(order)) continue;
     const body = bodyFor(endpoint, event);
     let answer: string;
+    let answered = false;
     try {
       const res = await fetch(endpoint.url, {
         method: 'POST',
@@ -53,21 +64,30 @@ export async function deliverPending(
         ]),
       });
       await res.arrayBuffer().catch(() => undefined);
+      answered = true;
       answer = res.ok ? '' : `HTTP ${res.status}`;
     } catch (err) {
       answer = (err as Error).message;
     }
     if (answer) {
       opts.counters?.failed(endpoint.name);
-      opts.counters?.outboxAge(endpoint.name, oldestAgeSeconds(pending.slice(sent)));
-      throw new DeliveryFailed(
-        `endpoint ${endpoint.name}: event ${event.id} (${event.type}) not taken: ${answer}`,
-      );
+      first ??= `event ${event.id} (${event.type}) not taken: ${answer}`;
+      held.add(order);
+      // No answer at all (down, or too slow): every other event would wait out the same timeout.
+      if (!answered) break;
+      continue;
     }
     mark(dataDir, 'delivered', endpoint.name, event.id);
+    delivered.add(event.id);
     sent++;
     opts.counters?.delivered(endpoint.name);
     opts.heartbeat?.(sent);
+  }
+  if (first) {
+    const left = pending.filter((p) => !delivered.has(p.event.id));
+    opts.counters?.outboxAge(endpoint.name, oldestAgeSeconds(left));
+    const others = held.size > 1 ? ` (and the events of ${held.size - 1} more held back)` : '';
+    throw new DeliveryFailed(`endpoint ${endpoint.name}: ${first}${others}; ${sent} others sent`);
   }
   opts.counters?.outboxAge(endpoint.name, 0);
   return { sent };
