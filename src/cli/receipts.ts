@@ -1,7 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { loadDataDir } from '../config';
-import { t } from '../i18n';
+import { currentLang, t } from '../i18n';
+import { ROLE_WORDS } from '../i18n/words';
+import { commandAnswer } from '../i18n/operator-answers';
 import { requireSigner } from '../policy/credential';
 import { loadPolicy } from '../policy/file';
 import { signStatement } from '../policy/keys';
@@ -26,9 +28,8 @@ export function toAnnulCsv(dataDir: string): { csv: string; count: number } {
  */
 export function annulled(receipt: string, by: string, env?: NodeJS.ProcessEnv): string {
   const signer = requireSigner(env);
-  if (signer.person !== by) throw new CliFailure(`--by ${by}: you are signed in as ${signer.person}`);
-  if (signer.via !== undefined)
-    throw new CliFailure(`${by}: record it with your own key, not through ${signer.via}`);
+  if (signer.person !== by) throw new CliFailure(t('receipts.by_mismatch', { by, person: signer.person }));
+  if (signer.via !== undefined) throw new CliFailure(t('receipts.own_key', { person: by, via: signer.via }));
   const policy = loadPolicy(env);
   const signed = signStatement<ReceiptStatement>(signer, {
     kind: 'receipt',
@@ -37,7 +38,10 @@ export function annulled(receipt: string, by: string, env?: NodeJS.ProcessEnv): 
     reason: 'annulled',
   });
   const checked = checkStatement(policy.view, signed, Date.now());
-  if (!checked.ok) throw new CliFailure(`${checked.reason} (the policy ${policy.view.version})`);
+  if (!checked.ok)
+    throw new CliFailure(
+      t('receipts.refused', { reason: refusal(checked.reason), version: policy.view.version }),
+    );
   try {
     recordAnnulled(loadDataDir(env), receipt, {
       person: checked.value.id,
@@ -49,6 +53,23 @@ export function annulled(receipt: string, by: string, env?: NodeJS.ProcessEnv): 
     throw new CliFailure((err as Error).message);
   }
   return t('receipts.annulled', { receipt, by });
+}
+
+/** The policy's refusal in the language set; its role refusal names the act (a receipt's is a resolution). */
+function refusal(reason: string): string {
+  const role = /^(\S+) may not resolve \(roles: (.*); needs (.+)\)$/.exec(reason);
+  if (!role) return commandAnswer(reason);
+  const lang = currentLang();
+  const words = (list: string, sep: RegExp, join: string) =>
+    list
+      .split(sep)
+      .map((r) => ROLE_WORDS[r]?.[lang] ?? r)
+      .join(join);
+  return t('receipts.may_not', {
+    person: role[1]!,
+    roles: words(role[2]!, /, /, ', '),
+    needs: words(role[3]!, / or /, lang === 'ru' ? ' или ' : ' or '),
+  });
 }
 
 export function registerReceipts(program: Command): void {

@@ -38,6 +38,32 @@ export const RETURN_MESSAGES = {
     ru: (p) => `чек ${p.receipt} отмечен аннулированным (${p.by}); запись подписана и внесена в журнал`,
     en: (p) => `receipt ${p.receipt} recorded as annulled (${p.by}); the record is signed and audited`,
   }),
+  'receipts.refused': entry<{ reason: string; version: string }>({
+    ru: (p) => `не записано: ${p.reason} (политика ${p.version})`,
+    en: (p) => `${p.reason} (the policy ${p.version})`,
+  }),
+  'receipts.may_not': entry<{ person: string; roles: string; needs: string }>({
+    ru: (p) =>
+      `${p.person} не может отмечать чеки аннулированными (роли: ${p.roles}; нужна роль: ${p.needs})`,
+    en: (p) => `${p.person} may not record receipts annulled (roles: ${p.roles}; needs ${p.needs})`,
+  }),
+  'receipts.by_mismatch': entry<{ by: string; person: string }>({
+    ru: (p) => `--by ${p.by}: вы вошли как ${p.person}`,
+    en: (p) => `--by ${p.by}: you are signed in as ${p.person}`,
+  }),
+  'receipts.own_key': entry<{ person: string; via: string }>({
+    ru: (p) => `${p.person}: запишите аннулирование своим ключом, не через ${p.via}`,
+    en: (p) => `${p.person}: record it with your own key, not through ${p.via}`,
+  }),
+  'receipts.not_listed': entry<{ receipt: string }>({
+    ru: (p) => `чека ${p.receipt} нет в списке к аннулированию (payrun receipts to-annul)`,
+    en: (p) => `no receipt ${p.receipt} on the list to annul`,
+  }),
+  'receipts.not_to_annul': entry<{ receipt: string; state: string }>({
+    ru: (p) =>
+      `чек ${p.receipt} уже ${p.state === 'annulled' ? 'отмечен аннулированным' : 'не в списке к аннулированию'}`,
+    en: (p) => `receipt ${p.receipt} is already ${p.state}`,
+  }),
   'retry.returnUnproven': entry<{ reference: string; why: string }>({
     ru: (p) => `${p.reference}: возврат не подтверждён банком (${p.why}); повторно не платится`,
     en: (p) => `${p.reference}: the return is not proven by the bank (${p.why}); not paid again`,

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from '../private-fs';
+import { t } from '../i18n';
 
 /**
  * A self-employed payout's receipt in payrun's records: issued when the payout was paid, `to_annul`
@@ -86,8 +87,9 @@ export function recordAnnulled(
   now = new Date(),
 ): ReceiptRecord {
   const found = listReceipts(dataDir).find((r) => r.receiptId === receipt || r.sessionId === receipt);
-  if (!found) throw new Error(`no receipt ${receipt} on the list to annul`);
-  if (found.state !== 'to_annul') throw new Error(`receipt ${receipt} is already ${found.state}`);
+  if (!found) throw new Error(t('receipts.not_listed', { receipt }));
+  if (found.state !== 'to_annul')
+    throw new Error(t('receipts.not_to_annul', { receipt, state: found.state }));
   const at = now.toISOString();
   const record: ReceiptRecord = {
     ...found,

@@ -35,14 +35,35 @@ describe('the receipts of returned payouts', () => {
       csv: 'receipt_id,reference,session_id,amount_kopecks,returned_on,reason_code\nrc-1,r-1,ps_1,150000,2026-11-26,REFUND\n',
       count: 1,
     });
-    expect(() => annulled('rc-1', 'viewer', env('viewer'))).toThrow(/viewer may not resolve/);
-    expect(() => annulled('rc-1', 'preparer', env('viewer'))).toThrow(/signed in as viewer/);
+    // Refused in Russian by default, naming the act and the roles; in English by setting.
+    expect(() => annulled('rc-1', 'viewer', env('viewer'))).toThrow(
+      /^не записано: viewer не может отмечать чеки аннулированными \(роли: наблюдатель; нужна роль: подготовитель или /,
+    );
+    expect(() => annulled('rc-1', 'preparer', env('viewer'))).toThrow('--by preparer: вы вошли как viewer');
+    expect(() => annulled('rc-9', 'preparer', env('preparer'))).toThrow(
+      'чека rc-9 нет в списке к аннулированию',
+    );
+    const lang = process.env.PAYRUN_LANG;
+    process.env.PAYRUN_LANG = 'en';
+    try {
+      expect(() => annulled('rc-1', 'viewer', env('viewer'))).toThrow(
+        /^viewer may not record receipts annulled \(roles: viewer; needs preparer or /,
+      );
+      expect(() => annulled('rc-1', 'preparer', env('viewer'))).toThrow(
+        '--by preparer: you are signed in as viewer',
+      );
+    } finally {
+      if (lang === undefined) delete process.env.PAYRUN_LANG;
+      else process.env.PAYRUN_LANG = lang;
+    }
     expect(annulled('rc-1', 'preparer', env('preparer'))).toContain('rc-1');
     const [record] = listReceipts(data);
     expect(record).toMatchObject({ state: 'annulled', annulled: { person: 'preparer' } });
     expect(record!.annulled!.signature).toMatch(/^[0-9a-f]{128}$/);
     expect(record!.history.map((h) => h.state)).toEqual(['issued', 'to_annul', 'annulled']);
-    expect(() => annulled('rc-1', 'preparer', env('preparer'))).toThrow(/already annulled/);
+    expect(() => annulled('rc-1', 'preparer', env('preparer'))).toThrow(
+      'чек rc-1 уже отмечен аннулированным',
+    );
     expect(
       readFileSync(join(data, 'receipts', 'audit.jsonl'), 'utf8')
         .trim()
