@@ -50,6 +50,7 @@ export function describeProgress(p: BatchProgress, opts: DescribeOptions = {}): 
       invalid: p.invalidRows,
       dispatched: p.dispatched,
       inFlight: p.inFlight,
+      ...(p.scheduled ? { scheduled: p.scheduled } : {}),
       finished: p.finished,
     }),
     `  ${describeCounts(p.counts, p.amounts)}`,

@@ -148,12 +148,13 @@ export const BATCH_MESSAGES = {
     invalid: number;
     dispatched: number;
     inFlight: number;
+    scheduled?: number;
     finished: number;
   }>({
     ru: (p) =>
-      `строк к выплате ${p.rows} (${money(p.total)}), с ошибками ${p.invalid}; начато ${p.dispatched}, в работе ${p.inFlight}, завершено ${p.finished}`,
+      `строк к выплате ${p.rows} (${money(p.total)}), с ошибками ${p.invalid}; начато ${p.dispatched}, в работе ${p.inFlight}${p.scheduled ? ` (из них ждут даты выплаты ${p.scheduled})` : ''}, завершено ${p.finished}`,
     en: (p) =>
-      `rows ${p.rows} valid (${money(p.total)}), ${p.invalid} invalid; started ${p.dispatched}, in flight ${p.inFlight}, finished ${p.finished}`,
+      `rows ${p.rows} valid (${money(p.total)}), ${p.invalid} invalid; started ${p.dispatched}, in flight ${p.inFlight}${p.scheduled ? ` (${p.scheduled} of them scheduled for a later day)` : ''}, finished ${p.finished}`,
   }),
   'status.nothing_finished': entry({
     ru: () => 'пока ничего не завершено',

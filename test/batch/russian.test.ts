@@ -78,6 +78,13 @@ describe('batch status in Russian by default', () => {
     expect(lines[13]).toBe('  … ещё 8 невыплаченных и 7 строк с ошибками — в отчёте');
   });
 
+  it('rows asleep until their pay_on day are counted apart among those in flight', () => {
+    const lines = describeProgress(progress({ dispatched: 30, inFlight: 20, scheduled: 18, finished: 10 }));
+    expect(lines[1]).toBe(
+      'строк к выплате 30 (1 234,56 ₽), с ошибками 0; начато 30, в работе 20 (из них ждут даты выплаты 18), завершено 10',
+    );
+  });
+
   it('a batch waiting for funds names the shortfall and the largest rows; the check time is Moscow time', () => {
     const lines = describeProgress(
       progress({

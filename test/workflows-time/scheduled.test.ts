@@ -319,7 +319,7 @@ test(
         return states.every((s) => s === 'scheduled');
       };
       await skipUntil(ts, allAsleep, 'six scheduled rows asleep', 1_000);
-      expect((await batch.query(batchProgressQuery)).inFlight).toBe(6);
+      expect(await batch.query(batchProgressQuery)).toMatchObject({ inFlight: 6, scheduled: 6 });
       expect(bank.sessions.size).toBe(0);
 
       await ts.env.sleep(payOnWakeMs(payOn) - (await ts.env.currentTimeMs()) + 1_000);
@@ -327,6 +327,7 @@ test(
       await skipUntil(ts, done, 'the batch done', 60_000);
       const progress = await batch.query(batchProgressQuery);
       expect(progress.counts.succeeded).toBe(6);
+      expect(progress.scheduled).toBe(0);
       expect(bank.sessions.size).toBe(6);
       expect(mostOpen).toBeGreaterThan(0);
       expect(mostOpen).toBeLessThanOrEqual(2);

@@ -165,6 +165,8 @@ export interface BatchProgress {
   /** Rows handed to a payout (or found already handled). */
   dispatched: number;
   inFlight: number;
+  /** Of those in flight, rows asleep until their pay_on day (they hold no place in the window). */
+  scheduled?: number;
   /** Rows with a final outcome. */
   finished: number;
   counts: Record<string, number>;

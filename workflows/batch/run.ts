@@ -239,6 +239,7 @@ export class BatchRun {
       totalKopecks: carry.meta.totalKopecks,
       dispatched: carry.dispatched,
       inFlight: this.window.inFlight.size,
+      scheduled: this.window.sleeping,
       finished: finishedCount(carry.tally),
       counts: carry.tally.counts,
       amounts: carry.tally.amounts,

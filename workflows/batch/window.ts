@@ -82,6 +82,11 @@ export class BatchWindow {
     delete this.carry.unflushed;
   }
 
+  /** Rows asleep until their pay_on day: in flight, holding no place. */
+  get sleeping(): number {
+    return this.asleep;
+  }
+
   /** Another row may start: the batch is not paused and the window has room (sleeping rows take none). */
   hasRoom(maxInFlight: number): boolean {
     return !this.carry.paused && this.inFlight.size - this.asleep < maxInFlight;
