@@ -41,8 +41,11 @@ const FULL: WebhookInboxState = {
   seenIds: ['p', 'r', 'o', 't', 'u', 'l'],
 };
 
-/** What the run may keep beside its state: the input it was given and indexes rebuilt from the state. */
-const NOT_STATE = ['input', 'options', 'seen', 'reroutesRunning', 'state'];
+/**
+ * What the run may keep beside its state: the input it was given, indexes rebuilt from the state, the
+ * pending events the input carried (restarted once), and whether its patch applies (read at each start).
+ */
+const NOT_STATE = ['input', 'options', 'seen', 'reroutesRunning', 'state', 'carriedPending', 'onePerEvent'];
 
 describe('the webhook inbox run', () => {
   it('the fixture sets every field the state schema names', () => {
