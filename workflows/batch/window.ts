@@ -1,4 +1,5 @@
 import {
+  patched,
   ChildWorkflowCancellationType,
   condition,
   getExternalWorkflowHandle,
@@ -28,6 +29,9 @@ import {
 } from '../payout/contract';
 import type { payoutWorkflow } from '../payout/workflow';
 import { checkPayout, recordBatchResults } from './activities';
+
+/** One loop grants woken rows their places (a second one could pass the same free place to two rows). */
+const ONE_GRANT_LOOP = 'batch-one-grant-loop';
 
 /**
  * How often a batch looks up payouts it waits for without being their parent, in case one never
@@ -106,7 +110,8 @@ export class BatchWindow {
       this.asleep++;
     } else if (!s.asleep && f.asleep && !this.waking.includes(f.reference)) {
       this.waking.push(f.reference);
-      if (!this.granting) void this.grantSlots();
+      // Batches that started a second loop before the fix replay as they ran (the patch's marker is absent).
+      if (this.waking.length === 1 && (!this.granting || !patched(ONE_GRANT_LOOP))) void this.grantSlots();
     }
   }
 
