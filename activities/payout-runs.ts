@@ -7,7 +7,7 @@ import type { PayoutRequest } from '../src/domain';
 import type { Policy } from '../src/policy/file';
 import type { PayoutAuthorization } from '../workflows/shared/approval-contract';
 import type { ReserveAnswer } from '../workflows/recipient-ledger/contract';
-import { formatRubles } from '../src/money';
+import { limitReason, unprovenReason } from './limit-words';
 import { reserveIncome } from './recipient';
 import type { EarlierPayoutRun } from '../workflows/payout/contract';
 import { verdictRefusal, type TaxpayerVerdict } from '../workflows/taxpayer/contract';
@@ -27,12 +27,6 @@ export interface BeforeCreating {
 
 /** What the payout workflow asks the Temporal server before it creates a bank session. */
 /** How a refused reservation reads in the report: the limit, its amount and what is left. */
-const LIMIT_WORDS = {
-  yearly_cap: 'the self-employed income cap for',
-  per_payout: 'the per-payout limit of',
-  per_month: 'the monthly limit of',
-} as const;
-
 export function createPayoutRunActivities(deps: {
   client: Client;
   taskQueue: string;
@@ -58,15 +52,8 @@ export function createPayoutRunActivities(deps: {
     });
     if (answer.ok) return answer;
     // The ledger could not prove this run asked (it always should): paid nothing, as for a limit.
-    if ('unproven' in answer)
-      return {
-        ...answer,
-        reason: `the recipient's ledger did not take the reservation as this payout's (${answer.unproven}: ${answer.reason}); nothing was sent to the bank`,
-      };
-    const reason =
-      `${formatRubles(request.amount)} ₽ would pass ${LIMIT_WORDS[answer.limit]} ${answer.limit === 'yearly_cap' ? `${answer.year}, ` : ''}` +
-      `${formatRubles(answer.limitKopecks)} ₽: ${formatRubles(answer.headroomKopecks)} ₽ left; nothing was sent to the bank`;
-    return { ...answer, reason };
+    if ('unproven' in answer) return { ...answer, reason: unprovenReason(answer) };
+    return { ...answer, reason: limitReason(request.amount, answer) };
   };
   return {
     /**

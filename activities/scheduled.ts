@@ -4,12 +4,11 @@ import type { BankClient } from '../src/bank';
 import { loadBatchPaths } from '../src/batch/services/config';
 import { loadStopList } from '../src/csv';
 import type { PayoutRequest } from '../src/domain';
-import { formatRubles } from '../src/money';
 import type { Policy } from '../src/policy/file';
 import { callBank } from './failures';
+import { limitReason, unprovenReason } from './limit-words';
 import { reserveIncome } from './recipient';
 import { ledgerHeadroom } from '../src/batch/services/headroom';
-import type { LimitKind } from '../workflows/recipient-ledger/contract';
 
 /** Why a scheduled row that woke may not go on to the bank: the payout ends not paid with it. */
 export interface WakeRefusal {
@@ -53,11 +52,7 @@ export function createScheduledActivities(deps: {
       selfEmployed: request.selfEmployed,
     });
     if (!answer.ok && 'unproven' in answer)
-      return {
-        state: 'limit_exceeded',
-        code: 'limit_exceeded',
-        reason: `the recipient's ledger did not take the reservation as this payout's (${answer.unproven}: ${answer.reason}); nothing was sent to the bank`,
-      };
+      return { state: 'limit_exceeded', code: 'limit_exceeded', reason: unprovenReason(answer) };
     if (!answer.ok) return capRefusal(request.amount, answer);
     const now = await ledgerHeadroom(
       deps.client,
@@ -105,20 +100,7 @@ export interface WakeAsk {
   request: PayoutRequest;
 }
 
-/** A limit the row would pass, in the words activities/payout-runs.ts uses (the report translates them). */
-export function capRefusal(
-  amountKopecks: number,
-  over: { limit: LimitKind; limitKopecks: number; headroomKopecks: number; year: number },
-): WakeRefusal {
-  const what =
-    over.limit === 'yearly_cap'
-      ? `the self-employed income cap for ${over.year},`
-      : over.limit === 'per_payout'
-        ? 'the per-payout limit of'
-        : 'the monthly limit of';
-  return {
-    state: 'limit_exceeded',
-    code: 'limit_exceeded',
-    reason: `${formatRubles(amountKopecks)} ₽ would pass ${what} ${formatRubles(over.limitKopecks)} ₽: ${formatRubles(over.headroomKopecks)} ₽ left; nothing was sent to the bank`,
-  };
+/** A limit the row would pass, as a wake refusal in the words every refused reservation is said in. */
+export function capRefusal(amountKopecks: number, over: Parameters<typeof limitReason>[1]): WakeRefusal {
+  return { state: 'limit_exceeded', code: 'limit_exceeded', reason: limitReason(amountKopecks, over) };
 }
