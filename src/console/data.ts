@@ -49,6 +49,20 @@ export async function batchProgress(client: Client, batchId: string): Promise<Ba
   }
 }
 
+/**
+ * A batch's progress if it answers within LIST_QUERY_PATIENCE_MS, else undefined (shown as unknown). A batch
+ * whose workers are gone held the batch page and its progress poll for about 30 s before.
+ */
+export async function answeredProgress(client: Client, batchId: string): Promise<BatchProgress | undefined> {
+  try {
+    return await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
+      batchProgress(client, batchId),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 /** A Moscow calendar date (YYYY-MM-DD) of an ISO moment. */
 export function moscowDate(iso: string): string {
   return new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
@@ -75,9 +89,7 @@ async function listedPhase(
     // failed list.
     const final = await batchStoreFor(dataDir).readFinal(meta.batchId);
     if (final !== undefined) return { phase: 'done', ...(final.cancelled ? { cancelled: true } : {}) };
-    const progress = await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
-      batchProgress(client, meta.batchId),
-    );
+    const progress = await answeredProgress(client, meta.batchId);
     return progress ? { phase: progress.phase, progress } : { phase: 'unknown' };
   } catch {
     return { phase: 'unknown' };

@@ -23,7 +23,7 @@ import type { StoredBatchMeta } from '../batch/store/files';
 import type { Decision } from '../i18n/review';
 import { cancelBatchUpdate, pauseBatchUpdate, resumeBatchUpdate } from '../../workflows/batch/contract';
 import type { ConsoleContext } from './context';
-import { batchProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
+import { answeredProgress, findPayout, listBatches, submitterOf, type BatchFilter } from './data';
 import { ReviewCache } from './review-cache';
 import { reviewCsv } from './review-csv';
 import { passkeyDecision } from './routes-passkeys';
@@ -131,7 +131,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
         batchPage(page, {
           meta,
           review: { entry: await reviews.review(meta), query: reviewQuery(req.query) },
-          progress: await batchProgress(client, meta.batchId),
+          progress: await answeredProgress(client, meta.batchId),
           ...(submitter ? { submitter } : {}),
           audit: await batchAudit(client, paths.dataDir, policy, meta.batchId, Date.now(), ctx.opts.lang),
           names: policy.names,
@@ -164,7 +164,7 @@ export function registerBatchRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   app.get<{ Params: { id: string } }>('/batches/:id/progress.json', async (req, reply) => {
     const meta = await storedBatch(req);
     if (!meta) return reply.code(404).send({ error: 'not_found' });
-    const p = await batchProgress(client, meta.batchId);
+    const p = await answeredProgress(client, meta.batchId);
     const phase = p?.phase ?? 'unknown';
     const finished = p?.finished ?? 0;
     return {
