@@ -12,7 +12,7 @@ import { loadTemporalSetup, type TemporalSetup } from '../../src/temporal';
 import { payrunDataConverter } from '../../src/temporal/converter';
 import { BUNDLE_OPTIONS } from '../../src/temporal/worker-options';
 import { SEARCH_ATTRIBUTES } from '../../workflows/shared/search-attributes';
-import { quietLogger, workflowBundle } from './temporal';
+import { quietLogger, temporalAddress, workflowBundle } from './temporal';
 import { TEST_ONLY_PAYLOAD_KEYS } from './test-only-payload-key';
 import { waitFor } from './wait';
 
@@ -147,6 +147,31 @@ export async function startTimeSkipping(): Promise<TimeSkipping> {
     await server.stop();
   };
   return { env, client: env.client, reader, setup, stopWorkers, teardown };
+}
+
+/**
+ * The same shape on the shared dev server (the temporal project's), in real time: `env.sleep` waits.
+ * For a stub test that needs no skipped time and that the Java test server wedges under load (a workflow
+ * task left STARTED with no timeout: temporalio/sdk-java#2606, #3088).
+ */
+export async function onDevServer(): Promise<TimeSkipping> {
+  const setup = loadTemporalSetup({
+    TEMPORAL_NAMESPACE: 'default',
+    PAYRUN_PAYLOAD_KEYS: TEST_ONLY_PAYLOAD_KEYS,
+  });
+  const env = await createOnServer({
+    server: { type: 'existing' },
+    address: temporalAddress(),
+    namespace: 'default',
+    supportsTimeSkipping: false,
+    client: { dataConverter: payrunDataConverter(setup.ring) },
+  });
+  const stopWorkers = new Set<() => Promise<void>>();
+  const teardown = async () => {
+    await Promise.all([...stopWorkers].map((stop) => stop()));
+    await env.teardown();
+  };
+  return { env, client: env.client, reader: env.client, setup, stopWorkers, teardown };
 }
 
 /**
