@@ -238,6 +238,16 @@ describe('docker-compose.yml (production)', () => {
     );
   });
 
+  it('gives the workflow id secret to the worker and the console alone, as a file', () => {
+    const mounting = Object.entries(s).filter(([, svc]) => svc.secrets?.includes('workflow_id_secret'));
+    expect(mounting.map(([name]) => name).sort()).toEqual(['console', 'worker']);
+    for (const [name, svc] of Object.entries(s))
+      expect({ name, inline: svc.environment?.PAYRUN_WORKFLOW_ID_SECRET }).toEqual({ name });
+    // README's .env.production block (every service's env_file) names no secret either.
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    expect(readme).not.toMatch(/^PAYRUN_WORKFLOW_ID_SECRET=/m);
+  });
+
   it('gives the worker the policy file and the watcher a service identity that may only submit', () => {
     expect(s.worker!.environment?.PAYRUN_POLICY_FILE).toBe('/run/secrets/policy');
     expect(s.watch!.environment).toMatchObject({

@@ -128,6 +128,7 @@ const RUN = postgresAvailable();
         watcher_key: readFileSync(policy.keyFiles.inbox!, 'utf8'),
         console_key: readFileSync(policy.keyFiles.console!, 'utf8'),
         batch_store_url: `${pg.url}\n`,
+        workflow_id_secret: `${randomBytes(32).toString('base64')}\n`,
       };
       for (const [name, text] of Object.entries(files))
         writeFileSync(join(secrets, name), text, { mode: 0o400 });
@@ -147,7 +148,6 @@ const RUN = postgresAvailable();
         BANK_BASE_URL_LIVE: sandbox.url,
         PAYER_TAX_NUMBER: '7707083893',
         PAYER_NAME: 'ООО Ромашка',
-        PAYRUN_WORKFLOW_ID_SECRET: randomBytes(32).toString('base64'),
       };
       return Object.fromEntries(
         Object.entries(readmeEnvProduction()).map(([name, value]) => {
