@@ -36,6 +36,7 @@ import {
 } from '../../workflows/batch/contract';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import { CliFailure, withClient } from './connect';
+import { registerCancelScheduled } from './batch-scheduled';
 import { operator, parseMaxInFlight, refusedAsFailure, sendCommand } from './operator';
 import { describeCounts, describeProgress, followBatch, LARGEST_SHOWN } from './follow';
 
@@ -298,6 +299,8 @@ export function registerBatch(program: Command): void {
         `${t('status.report', { report: here.reportPath, summary: here.summaryPath })}\n${final.summary}`,
       );
     });
+
+  registerCancelScheduled(batch);
 
   batch
     .command('retry-failed')

@@ -36,4 +36,34 @@ export const SCHEDULE_MESSAGES = {
     ru: () => 'ИНН внесён в стоп-лист, пока строка ждала своей даты; не выплачено',
     en: () => 'the tax number was put on the stop-list while the row waited for its date; not paid',
   }),
+  'schedule.cancel_bad_date': entry<{ value: string }>({
+    ru: (p) => `--date: «${p.value}» не дата; укажите ДД.ММ.ГГГГ или ГГГГ-ММ-ДД`,
+    en: (p) => `--date: "${p.value}" is not a date; give DD.MM.YYYY or YYYY-MM-DD`,
+  }),
+  'schedule.cancel_none': entry<{ batchId: string; payOn: string }>({
+    ru: (p) => `в пакете ${p.batchId} нет строк с датой выплаты ${dotted(p.payOn)}`,
+    en: (p) => `batch ${p.batchId} has no rows to pay on ${p.payOn}`,
+  }),
+  'schedule.cancel_done': entry<{ payOn: string; rows: number; cancelled: number }>({
+    ru: (p) =>
+      `${dotted(p.payOn)}: отменено ${plural(p.cancelled, ROWS_RU)} из ${p.rows}; их резерв под лимитом дохода снят`,
+    en: (p) =>
+      `${p.payOn}: ${pluralEn(p.cancelled, 'row', 'rows')} of ${p.rows} cancelled; their reservations under the income cap are released`,
+  }),
+  'schedule.cancel_row': entry<{ reference: string }>({
+    ru: (p) => `  ${p.reference}: отменена`,
+    en: (p) => `  ${p.reference}: cancelled`,
+  }),
+  'schedule.cancel_not_asleep': entry<{ reference: string; state: string }>({
+    ru: (p) => `  ${p.reference}: не отменена, уже не ждёт даты (${p.state})`,
+    en: (p) => `  ${p.reference}: not cancelled, no longer waiting for its date (${p.state})`,
+  }),
+  'schedule.cancel_not_started': entry({
+    ru: () => 'выплата ещё не запущена',
+    en: () => 'its payout has not started',
+  }),
+  'schedule.cancel_refused': entry<{ reference: string; reason: string }>({
+    ru: (p) => `  ${p.reference}: не отменена: ${p.reason}`,
+    en: (p) => `  ${p.reference}: not cancelled: ${p.reason}`,
+  }),
 };

@@ -23,6 +23,8 @@ export interface CsvRow {
   /** Rubles as the file writes them. */
   amount?: string;
   selfEmployed?: boolean;
+  /** A pay_on date as the file writes it (the column is added when a row has one). */
+  payOn?: string;
 }
 
 /** A unique reference prefix per test: the dev server is shared by every test of the run. */
@@ -47,6 +49,7 @@ export function batchCsv(
         'Валюта',
         'Услуга',
         'Самозанятый',
+        ...(rows.some((r) => r.payOn) ? ['Дата выплаты'] : []),
       ]
     : [
         'reference',
@@ -59,6 +62,7 @@ export function batchCsv(
         'currency',
         'service_name',
         'self_employed',
+        ...(rows.some((r) => r.payOn) ? ['pay_on'] : []),
       ];
   const lines = [header.join(d)];
   for (const r of rows) {
@@ -75,6 +79,7 @@ export function batchCsv(
         'RUB',
         ru ? 'Консультация' : 'Design',
         r.selfEmployed === false ? (ru ? 'нет' : 'no') : ru ? 'да' : 'yes',
+        ...(rows.some((x) => x.payOn) ? [r.payOn ?? ''] : []),
       ].join(d),
     );
   }

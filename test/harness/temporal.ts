@@ -114,13 +114,18 @@ export async function startTestWorker(
       `[harness] worker on ${taskQueue} failed: ${(err as Error)?.stack ?? String(err)}\n`,
     ),
   );
+  // Once: a test that replaces the worker stops it before its stack does.
+  let stopped: Promise<void> | undefined;
   return {
     taskQueue,
     worker,
-    async stop() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-      await connection.close();
+    stop() {
+      stopped ??= (async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running;
+        await connection.close();
+      })();
+      return stopped;
     },
   };
 }
