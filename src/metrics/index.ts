@@ -3,6 +3,7 @@ import { collectDefaultMetrics, type Registry } from 'prom-client';
 
 export { IngressMetrics, OUTCOMES, CONNECTION_ERRORS, type Outcome, type ConnectionError } from './ingress';
 export { WorkerMetrics } from './worker';
+export { registerScheduledMetrics } from './scheduled';
 export { serveMetrics, type MetricsServer, type ReadyProbe } from './server';
 
 /**

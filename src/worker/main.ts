@@ -18,6 +18,7 @@ import { createLogger } from '../logger';
 import {
   addProcessMetrics,
   serveMetrics,
+  registerScheduledMetrics,
   WorkerMetrics,
   type MetricsServer,
   type ReadyProbe,
@@ -68,6 +69,7 @@ export async function runWorker(setup: TemporalSetup = loadTemporalSetup()): Pro
   const metricsServer = await startMetricsServer(metrics, metricsConfig, ready);
   const connection = await connectNative(setup, CONNECT_PATIENCE_MS);
   const { client, close: closeClient } = await connectClient(setup, { retryForMs: CONNECT_PATIENCE_MS });
+  registerScheduledMetrics(metrics.registry, client, config.taskQueue);
   try {
     const worker = await createPayrunWorker({
       connection,

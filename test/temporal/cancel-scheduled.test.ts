@@ -1,4 +1,5 @@
 import type { BatchPaths } from '../../src/batch/services/config';
+import { freePort } from '../../src/devserver/ports';
 import { moscowDate } from '../../src/domain';
 import { payoutStatusQuery, payoutWorkflowId } from '../../workflows/payout/contract';
 import {
@@ -108,10 +109,25 @@ describe('payrun batch cancel-scheduled', () => {
 
     // The sleeping row outlives its worker: the in-process one stops, a `payrun worker` process takes over.
     await stack.worker!.stop();
+    const port = await freePort();
     const worker = superviseWorkerProcess(
-      { ...stack.workerEnv, PAYRUN_DATA_DIR: paths.dataDir },
+      {
+        ...stack.workerEnv,
+        PAYRUN_DATA_DIR: paths.dataDir,
+        PAYRUN_WORKER_METRICS_ADDRESS: `127.0.0.1:${port}`,
+        PAYRUN_WORKER_SDK_METRICS_ADDRESS: 'off',
+      },
       'cancel-scheduled',
     );
+    /** The worker's payrun_payouts_scheduled, from its /metrics (Temporal visibility's count of sleeping rows). */
+    const scheduledGauge = async () => {
+      try {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        return /^payrun_payouts_scheduled (\d+)$/m.exec(text)?.[1];
+      } catch {
+        return undefined; // not listening yet
+      }
+    };
     try {
       const b1 = stack.client.workflow.getHandle(payoutWorkflowId(ref('b1')));
       await waitFor(
@@ -120,12 +136,25 @@ describe('payrun batch cancel-scheduled', () => {
         'the sleeping row answering from the new worker',
       );
       expect(await show()).toMatch(/в резерве 1 500,00 ₽/);
+      // Visible as scheduled where operators look: Temporal's search (the UI's query) and the gauge.
+      const asleep = `PayrunState = "scheduled" AND ExecutionStatus = "Running" AND TaskQueue = "${stack.taskQueue}"`;
+      await waitFor(
+        async () => (await stack.client.workflow.count(asleep)).count === 1,
+        underLoad(30_000),
+        'b1 searchable as scheduled',
+      );
+      await waitFor(async () => (await scheduledGauge()) === '1', underLoad(60_000), 'the gauge to count b1');
       const last = await runCli(
         ['batch', 'cancel-scheduled', r.batchId, '--date', dotted(second), '--by', 'tester'],
         env,
       );
       expect(last.stdout.split('\n')[0]).toBe(
         `${dotted(second)}: отменено 1 строка из 1; их резерв под лимитом дохода снят`,
+      );
+      await waitFor(
+        async () => (await scheduledGauge()) === '0',
+        underLoad(60_000),
+        'the gauge to count none',
       );
       const result = await handle.result();
       expect(result.counts).toEqual({ succeeded: 1, cancelled: 3 });

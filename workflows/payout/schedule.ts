@@ -1,4 +1,10 @@
-import { condition, getExternalWorkflowHandle, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  getExternalWorkflowHandle,
+  patched,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import { payoutSleepSignal } from '../batch/contract';
 import { payOnWakeMs } from '../../src/domain';
 import type { BeforeCreating } from '../../activities/payout-runs';
@@ -8,6 +14,13 @@ import type { PayoutTracker } from './tracker';
 import { beforeCreating, wakeChecks } from './activities';
 import { iso, workflowNow } from '../shared/time';
 import { slotGrantedSignal, type PayoutInput } from './contract';
+
+/**
+ * A sleeping row's state is written to its PayrunState search attribute (one upsert), so Temporal UI's
+ * `PayrunState = "scheduled"` and the worker's payrun_payouts_scheduled gauge find it; rows that slept
+ * before this replay without it.
+ */
+const SCHEDULED_STATE_SEARCHABLE = 'payout-scheduled-state-searchable';
 
 /** How long a woken row waits for its batch's answer before it asks for a place again. */
 const SLOT_ASKED_AGAIN_MS = 10 * 60_000;
@@ -39,6 +52,9 @@ export interface ScheduledRun {
 export async function sleepUntilPayOn(run: ScheduledRun): Promise<void> {
   const wakeAt = payOnWakeMs(run.input.request.payOn!);
   if (wakeAt <= workflowNow()) return;
+  // Asked before the local activity below: asked after it, in the same workflow task, the marker failed
+  // to replay (TMPRL1100 "patch marker encountered … no corresponding change command" on a query).
+  const searchable = patched(SCHEDULED_STATE_SEARCHABLE);
   const { workflowId, runId } = workflowInfo();
   const held = await beforeCreating({ workflowId, currentRunId: runId, authorize: run.authorize });
   run.authorized(held);
@@ -54,6 +70,7 @@ export async function sleepUntilPayOn(run: ScheduledRun): Promise<void> {
   run.tracker.setState('scheduled');
   run.tracker.status.timestamps.scheduledFor = iso(wakeAt);
   run.tracker.note(`scheduled for ${run.input.request.payOn} (00:00 Moscow time); its place is reserved`);
+  if (searchable) run.tracker.publish(true);
   const cancelled = () => run.state.cancelRequest !== undefined;
   const batch = workflowInfo().parent?.workflowId;
   const tell = (asleep: boolean) =>
