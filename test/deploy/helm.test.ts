@@ -213,6 +213,46 @@ describe.each(VALUES)('deploy/helm/payrun with ci/%s', (values) => {
     }
   });
 
+  test('each Deployment admits traffic only on its own ports, the watcher none; the worker and ingress keep a pod through drains', () => {
+    type Policy = {
+      podSelector: { matchLabels: Record<string, string> };
+      policyTypes: string[];
+      ingress: { ports: { port: number }[]; from?: unknown[] }[];
+    };
+    const deployments = objects.filter((o) => o.kind === 'Deployment');
+    const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+    const admitted: Record<string, number[][]> = {};
+    for (const d of deployments) {
+      const labels = (d.spec.template as { metadata: { labels: Record<string, string> } }).metadata.labels;
+      const selecting = policies.filter((p) =>
+        Object.entries((p.spec as unknown as Policy).podSelector.matchLabels).every(
+          ([k, v]) => labels[k] === v,
+        ),
+      );
+      expect({ d: d.metadata.name, policies: selecting.length }).toEqual({ d: d.metadata.name, policies: 1 });
+      const policy = selecting[0]!.spec as unknown as Policy;
+      expect(policy.policyTypes).toEqual(['Ingress']);
+      // Every admitted port is one the pod's containers declare or serve metrics on.
+      admitted[labels['app.kubernetes.io/component']!] = policy.ingress.map((r) =>
+        r.ports.map((p) => p.port),
+      );
+    }
+    expect(admitted.worker).toEqual([[9465, 9464]]);
+    expect(admitted.ingress).toEqual([[8080], [8081]]);
+    expect(admitted.watcher).toEqual([]);
+    if (admitted.console) expect(admitted.console).toEqual([[8070]]);
+    // Only the bank's port is open to every source; the ingress checks the bank's addresses itself.
+    const ingress = named(objects, 'NetworkPolicy', 'ingress').spec as unknown as Policy;
+    expect(ingress.ingress.filter((r) => r.from === undefined).map((r) => r.ports)).toEqual([
+      [{ protocol: 'TCP', port: 8080 }],
+    ]);
+    const budgets = objects.filter((o) => o.kind === 'PodDisruptionBudget');
+    expect(budgets.map((b) => [b.metadata.name, b.spec.maxUnavailable]).sort()).toEqual([
+      ['r1-payrun-ingress', 1],
+      ['r1-payrun-worker', 1],
+    ]);
+  });
+
   test("the hooks run the batch store's migrations and register exactly payrun's search attributes", () => {
     const migrate = named(objects, 'Job', 'batch-store-migrate');
     expect(migrate.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
