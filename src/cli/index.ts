@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadProcessSettings } from '../config';
+import { usageErrorText, usageHint } from '../i18n';
 import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
 import { registerConsole } from './console';
@@ -24,7 +25,9 @@ import { registerWorker } from './worker';
 export function buildProgram(): Command {
   const program = new Command('payrun')
     .description('Payout batch processor on Temporal')
-    .showHelpAfterError()
+    // commander's usage errors are English: said again in the language set, with where the help is.
+    .configureOutput({ outputError: (text, write) => write(usageErrorText(text)) })
+    .showHelpAfterError(usageHint())
     .exitOverride();
   registerWorker(program);
   registerDoctor(program);

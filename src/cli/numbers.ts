@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { t } from '../i18n';
 
 export interface WholeRange {
   min: number;
@@ -13,9 +14,7 @@ export function wholeNumberIn(range: WholeRange): (value: string) => number {
   return (value: string): number => {
     const n = Number(value);
     if (!/^\d+$/.test(value.trim()) || n < range.min || n > range.max)
-      throw new InvalidArgumentError(
-        `expected a whole number from ${range.min} to ${range.max}, got "${value}"`,
-      );
+      throw new InvalidArgumentError(t('usage.whole_number', range));
     return n;
   };
 }

@@ -1,10 +1,10 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
-import { InvalidArgumentError } from 'commander';
 import type { UpdateDefinition } from '@temporalio/common';
 import { ConfigError, loadLoginName } from '../config';
 import { findSigner } from '../policy/credential';
 import { commandAnswer } from '../i18n/operator-answers';
 import { t } from '../i18n';
+import { wholeNumberIn } from './numbers';
 import { CliFailure } from './connect';
 
 /**
@@ -28,12 +28,7 @@ export const MAX_IN_FLIGHT = { min: 1, max: 500 } as const;
 
 /** `--max-in-flight`: a whole number in range, or a usage error (exit 2) naming the range. */
 export function parseMaxInFlight(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n < MAX_IN_FLIGHT.min || n > MAX_IN_FLIGHT.max)
-    throw new InvalidArgumentError(
-      `expected a whole number from ${MAX_IN_FLIGHT.min} to ${MAX_IN_FLIGHT.max}, got "${value}"`,
-    );
-  return n;
+  return wholeNumberIn(MAX_IN_FLIGHT)(value);
 }
 
 /**

@@ -51,7 +51,7 @@ const RETURN_URL_MAX = 2_000;
 
 function httpAddress(value: string): string {
   if (value.length > RETURN_URL_MAX)
-    throw new InvalidArgumentError(`expected at most ${RETURN_URL_MAX} characters, not ${value.length}`);
+    throw new InvalidArgumentError(t('usage.address_length', { max: RETURN_URL_MAX, length: value.length }));
   try {
     const u = new URL(value);
     // The URL parser would take spaces and escape them; the Update refuses them.
@@ -59,7 +59,7 @@ function httpAddress(value: string): string {
   } catch {
     // said below
   }
-  throw new InvalidArgumentError('expected an http(s) address, e.g. https://accounting.example/linked');
+  throw new InvalidArgumentError(t('usage.http_address'));
 }
 
 /**

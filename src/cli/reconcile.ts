@@ -23,17 +23,15 @@ const dataDir = () => loadDataDir();
 
 const dayArg = (value: string): string => {
   const day = parseDay(value);
-  if (!day) throw new InvalidArgumentError(`expected a date YYYY-MM-DD, like 2026-11-23 (got "${value}")`);
+  if (!day) throw new InvalidArgumentError(t('usage.day'));
   return day;
 };
 const timeArg = (value: string): string => {
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(value))
-    throw new InvalidArgumentError(`expected a Moscow time HH:MM, like 06:00 (got "${value}")`);
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(value)) throw new InvalidArgumentError(t('usage.moscow_time'));
   return value;
 };
 const accountArg = (value: string): string => {
-  if (!/^\d{20}$/.test(value))
-    throw new InvalidArgumentError(`expected a 20-digit account number (got "${value}")`);
+  if (!/^\d{20}$/.test(value)) throw new InvalidArgumentError(t('usage.account'));
   return value;
 };
 

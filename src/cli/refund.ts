@@ -92,7 +92,7 @@ const rubles = (value: string): number => {
     return rublesToKopecks(value);
   } catch (err) {
     if (err instanceof MoneyFormatError)
-      throw new InvalidArgumentError(`expected rubles like "1 234,56": ${err.message}`);
+      throw new InvalidArgumentError(t('usage.rubles', { why: err.message }));
     throw err;
   }
 };

@@ -26,6 +26,7 @@ export { currentLang, listRows, LANGS, money, moscowTime, plural, pluralEn, type
 export { charName, columnName, type CharName } from './csv';
 export type { AmountPart, NamedRow } from './batch';
 export { writableIn, type OutputEncoding } from './writable';
+export { usageErrorText, usageHint } from './usage';
 
 const CATALOGUE = {
   ...ANSWER_MESSAGES,

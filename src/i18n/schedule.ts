@@ -37,8 +37,8 @@ export const SCHEDULE_MESSAGES = {
     en: () => 'the tax number was put on the stop-list while the row waited for its date; not paid',
   }),
   'schedule.cancel_bad_date': entry<{ value: string }>({
-    ru: (p) => `--date: «${p.value}» не дата; укажите ДД.ММ.ГГГГ или ГГГГ-ММ-ДД`,
-    en: (p) => `--date: "${p.value}" is not a date; give DD.MM.YYYY or YYYY-MM-DD`,
+    ru: () => 'не дата; укажите ДД.ММ.ГГГГ или ГГГГ-ММ-ДД',
+    en: () => 'not a date; give DD.MM.YYYY or YYYY-MM-DD',
   }),
   'schedule.cancel_none': entry<{ batchId: string; payOn: string }>({
     ru: (p) => `в пакете ${p.batchId} нет строк с датой выплаты ${dotted(p.payOn)}`,

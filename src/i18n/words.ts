@@ -238,6 +238,35 @@ export const WORDS_MESSAGES = {
     ru: (p) => `этот файл уже отправлен как ${p.batchId}; дважды не платится`,
     en: (p) => `already submitted as ${p.batchId}; nothing is paid twice`,
   }),
+  /** Command-line values refused before anything runs (src/cli): commander names the option and the value. */
+  'usage.whole_number': entry<{ min: number; max: number }>({
+    ru: (p) => `нужно целое число от ${p.min} до ${p.max}`,
+    en: (p) => `expected a whole number from ${p.min} to ${p.max}`,
+  }),
+  'usage.rubles': entry<{ why: string }>({
+    ru: (p) => `нужна сумма в рублях, например 1 234,56 (${p.why})`,
+    en: (p) => `expected rubles like "1 234,56" (${p.why})`,
+  }),
+  'usage.day': entry({
+    ru: () => 'нужна дата ГГГГ-ММ-ДД, например 2026-11-23',
+    en: () => 'expected a date YYYY-MM-DD, like 2026-11-23',
+  }),
+  'usage.moscow_time': entry({
+    ru: () => 'нужно московское время ЧЧ:ММ, например 06:00',
+    en: () => 'expected a Moscow time HH:MM, like 06:00',
+  }),
+  'usage.account': entry({
+    ru: () => 'нужен номер счёта из 20 цифр',
+    en: () => 'expected a 20-digit account number',
+  }),
+  'usage.address_length': entry<{ max: number; length: number }>({
+    ru: (p) => `не длиннее ${p.max} символов, а здесь ${p.length}`,
+    en: (p) => `expected at most ${p.max} characters, not ${p.length}`,
+  }),
+  'usage.http_address': entry({
+    ru: () => 'нужен адрес http(s), например https://accounting.example/linked',
+    en: () => 'expected an http(s) address, e.g. https://accounting.example/linked',
+  }),
   'cli.command_refused': entry<{ what: string; reason: string }>({
     ru: (p) => `команда ${p.what} отклонена: ${p.reason}`,
     en: (p) => `${p.what} refused: ${p.reason}`,

@@ -19,8 +19,9 @@ describe('payrun usage errors', () => {
         n,
       ]);
       expect(code).toBe(2);
-      expect(said.stderr).toContain('--max-in-flight');
-      expect(said.stderr).toMatch(/from 1 to 500/);
+      expect(said.stderr).toContain(
+        'ошибка: параметр --max-in-flight: нужно целое число от 1 до 500\n(описание команды',
+      );
     },
   );
 
@@ -42,16 +43,15 @@ describe('batch submit --expect-total', () => {
     main(['node', 'payrun', 'batch', 'submit', 'no-such-file.csv', '--expect-total', total]);
 
   it.each([
-    ['ru', 'abc', 'ожидается сумма в рублях, например 14 234,46 или 14234.46'],
-    ['en', '1,234.5', 'expected an amount in rubles, e.g. 14 234,46 or 14234.46'],
+    ['ru', 'abc', 'ошибка: параметр', 'ожидается сумма в рублях, например 14 234,46 или 14234.46'],
+    ['en', '1,234.5', 'error: option', 'expected an amount in rubles, e.g. 14 234,46 or 14234.46'],
   ])(
     'not roubles (%s): a usage error naming the flag and how to write it',
-    async (language, total, message) => {
+    async (language, total, prefix, message) => {
       process.env.PAYRUN_LANG = language;
       expect(await submit(total)).toBe(2);
-      expect(said.stderr).toContain(
-        `option '--expect-total <rubles>' argument '${total}' is invalid. ${message}`,
-      );
+      expect(said.stderr).toContain(`${prefix} --expect-total: ${message}\n`);
+      expect(said.stderr).not.toContain(total);
     },
   );
 });

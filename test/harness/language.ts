@@ -51,6 +51,8 @@ export function foreignWords(text: string, lang: Language, allowed: readonly str
   const cleaned = text.replace(BANK_WORDS, ' ').replace(COMMAND, ' ');
   const found: ForeignWord[] = [];
   for (const m of cleaned.matchAll(TOKEN)) {
+    // A flag (`--date:` as a usage error names it) is an identifier, whatever punctuation follows it.
+    if (/^--[a-z]/.test(m[0])) continue;
     // A token's edges are punctuation, not part of it: "файл." is a word, "march.csv" an identifier.
     const token = m[0].replace(/^[-.:/]+|[-.:/]+$/g, '');
     if (!token || IDENTIFIER.test(token)) continue;

@@ -39,6 +39,12 @@ describe('the word classifier of the language test', () => {
     ]);
   });
 
+  it('a flag is an identifier anywhere, with punctuation after it; a word after a dash is still a word', () => {
+    expect(words('ошибка: параметр --date: не дата', 'ru')).toEqual([]);
+    expect(words('ошибка: параметр --max-in-flight, --by.', 'ru')).toEqual([]);
+    expect(words('ошибка - date', 'ru')).toEqual(['date']);
+  });
+
   it('short Latin words (units, letters) are not words; hyphenated words are judged by their parts', () => {
     expect(words('10 s, 5 MB, ID', 'ru')).toEqual([]);
     expect(words('получатель self-employed', 'ru')).toEqual(['self', 'employed']);

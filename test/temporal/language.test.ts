@@ -24,7 +24,8 @@ import { waitFor } from '../harness/wait';
  * page and dry run, the batch page waiting for approval and at «1 из 2», the list, the finished batch
  * with a bank-declined row and its audit, the payout page, a recipient, a missing page) and the commands
  * of the documented flow (`batch status`, `batch audit`, `batch report`, `payout status`, `recipient
- * show`, an approval's answer), the summary, and the report's reasons.
+ * show`, an approval's answer, `batch retry-failed` and `batch cancel` of the retry, `receipts to-annul`,
+ * `batch cancel-scheduled` refusing), the summary, and the report's reasons.
  */
 const PASSWORD = 'пароль-для-теста-1';
 const TOTP = { approver: 'JBSWY3DPEHPK3PXPJBSWY3DP', approver2: 'KRSXG5DSNFXGOIDUMVZXIIDP' };
@@ -252,6 +253,42 @@ describe('every word in the language set', () => {
       await cli('payout status, declined', 'viewer', 'payout', 'status', refs[1]!);
       await cli('payout status, paid', 'viewer', 'payout', 'status', refs[0]!);
       await cli('recipient show', 'viewer', 'recipient', 'show', TEST_INNS.SELF_EMPLOYED_LINKED);
+      // What accounting does next: the declined row retried (a batch waiting for approval), that retry
+      // cancelled, the list of receipts to annul, and scheduled rows, by a date with none and a misspelt one.
+      const retry = await cli('batch retry-failed', 'preparer', 'batch', 'retry-failed', batchId);
+      const retryId = retry.stdout.trim().split('\n')[0]!;
+      expect(retryId).toMatch(new RegExp(`^${batchId}-retry-1$`));
+      await waitFor(
+        async () =>
+          (await batchHandle(stack, retryId).query(batchProgressQuery)).phase === 'awaiting_approval',
+        workTimeout({ units: 1, perUnitMs: 30_000, floorMs: 60_000 }),
+        'the retry waiting for approval',
+      );
+      await cli('batch status, retry waiting', 'viewer', 'batch', 'status', retryId);
+      await cli('batch cancel', 'preparer', 'batch', 'cancel', retryId, '--by', 'preparer');
+      await cli('receipts to-annul', 'viewer', 'receipts', 'to-annul');
+      const none = await cli(
+        'batch cancel-scheduled, no rows',
+        'preparer',
+        'batch',
+        'cancel-scheduled',
+        batchId,
+        '--date',
+        moscowDay(Date.now() + 86_400_000),
+        '--by',
+        'preparer',
+      );
+      expect(none.code).toBe(1);
+      const misspelt = await cli(
+        'batch cancel-scheduled, not a date',
+        'preparer',
+        'batch',
+        'cancel-scheduled',
+        batchId,
+        '--date',
+        '31.02.2027',
+      );
+      expect(misspelt.code).toBe(2);
 
       // Reconciliation: the day run from the command line, its status, and the console's own pages.
       const today = moscowDay(Date.now());
