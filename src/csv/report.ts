@@ -22,6 +22,13 @@ export const RESULT_COLUMNS = [
   'headroom', // appended last, so readers of the older columns find them where they were
 ] as const;
 
+/**
+ * The outcome in words in the report's language (issue 39: accountants read the `state` codes as English),
+ * appended after every code column so that readers of those find them where they were.
+ */
+export const stateWordsHeader = (): string => t('report.state_words_header');
+const stateWords = (state: string): string => t('state.name', { state: state || 'not_processed' });
+
 /** State values come from the payout workflow (paid/succeeded, credited, failed, rejected, returned, expired, cancelled, already_paid, invalid). */
 export interface ReportResult {
   state: string;
@@ -137,7 +144,7 @@ export class ReportWriter {
       const column = columnForHeader(h);
       return opts.mask === false || !column ? undefined : MASKED[column];
     });
-    this.records.push([...this.echo(format.headers), ...RESULT_COLUMNS]);
+    this.records.push([...this.echo(format.headers), ...RESULT_COLUMNS, stateWordsHeader()]);
   }
 
   private echo(cells: readonly string[]): string[] {
@@ -151,12 +158,16 @@ export class ReportWriter {
 
   /** A data row with its result. */
   row(cells: readonly string[], result: ReportResult): void {
-    this.push([...this.echo(cells), ...RESULT_COLUMNS.map((c) => neutralizeCell(result[c] ?? ''))]);
+    this.push([
+      ...this.echo(cells),
+      ...RESULT_COLUMNS.map((c) => neutralizeCell(result[c] ?? '')),
+      stateWords(result.state),
+    ]);
   }
 
   /** The control-total row: echoed, no result. */
   totalRow(cells: readonly string[]): void {
-    this.push([...this.echo(cells), ...RESULT_COLUMNS.map(() => '')]);
+    this.push([...this.echo(cells), ...RESULT_COLUMNS.map(() => ''), '']);
   }
 
   private push(record: string[]): void {

@@ -125,6 +125,8 @@ export const BATCH_MESSAGES = {
     },
   ),
   'report.not_processed': entry({ ru: () => 'не обработано', en: () => 'not processed' }),
+  /** The report's last column: the state in words beside its code. */
+  'report.state_words_header': entry({ ru: () => 'Результат', en: () => 'Result' }),
   'report.file_rejected': entry<{ why: string | null }>({
     ru: (p) => `не выплачено: файл отклонён (${p.why ?? 'в других строках ошибки'})`,
     en: (p) => `not paid: the file was rejected (${p.why ?? 'other rows are invalid'})`,

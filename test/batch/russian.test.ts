@@ -208,6 +208,15 @@ describe('the report and validation in Russian by default', () => {
       error_code: 'amount_positive',
       reason: 'amount: сумма "0" должна быть больше нуля',
     });
+    // The last column says each state in Russian beside its code.
+    const words = records[0]!.length - 1;
+    expect(records[0]![words]).toBe('Результат');
+    expect([2, 3, 4, 5].map((row) => records[row - 1]![words])).toEqual([
+      'выплачено',
+      'конфликт референса',
+      'отменено',
+      'с ошибками',
+    ]);
     expect(final.summary).toBe(
       '4 строки, 151 510,00 ₽: выплачено 1 (1 500,00 ₽), конфликт референса 1 (150 000,00 ₽), отменено 1 (10,00 ₽), строк с ошибками: 1 (0,00 ₽)',
     );

@@ -49,7 +49,7 @@ describe('report: formula injection is neutralised in every cell', () => {
     expect(out[2]![n - 1]).toBe("'\t=1");
     expect(out[3]![col('description')]).toBe("'\r=2");
     expect(out[3]![n - 1]).toBe("'-3");
-    expect(out[4]!.slice(n)).toEqual(['failed', "'@ps", '', '', "'=bank_code", "'-1 от банка", '']);
+    expect(out[4]!.slice(n)).toEqual(['failed', "'@ps", '', '', "'=bank_code", "'-1 от банка", '', 'failed']);
     for (const cell of out.flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
     // the loaded cells themselves stay as the file has them
     expect(batch.rows[1]!.cells[col('amount')]).toBe('-5,00');

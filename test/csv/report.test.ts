@@ -66,7 +66,8 @@ describe('writeReport', () => {
     const records: string[][] = parse(decoded, { delimiter: ';' });
     const original: string[][] = parse(iconv.decode(input, 'win1251'), { delimiter: ';' });
     expect(records).toHaveLength(4);
-    expect(records[0]).toEqual([...HEADER, ...RESULT_COLUMNS]);
+    // The codes, then the state in words (English here: the standalone project's language).
+    expect(records[0]).toEqual([...HEADER, ...RESULT_COLUMNS, 'Result']);
     // Every cell as the file has it, except card, account and phone numbers, which are masked.
     const masked = (i: number, column: string, value: string): string[] => {
       const cells = [...original[i]!];
@@ -88,6 +89,7 @@ describe('writeReport', () => {
       '',
       '',
       '', // headroom: none given
+      'paid', // no words for a code the catalogue does not know: the code itself
     ]);
     expect(records[2]!.slice(HEADER.length)).toEqual([
       'invalid',
@@ -97,6 +99,7 @@ describe('writeReport', () => {
       'amount_positive',
       'amount: amount "0" must be positive',
       '',
+      'invalid',
     ]);
     expect(records[3]!.slice(HEADER.length)).toEqual([
       'failed',
@@ -106,6 +109,7 @@ describe('writeReport', () => {
       'card_declined',
       'Банк отклонил выплату',
       '',
+      'failed',
     ]);
     expect(records[1]![HEADER.indexOf('description')]).toBe('Вёрстка; макеты\r\nи правки');
   });
@@ -119,7 +123,7 @@ describe('writeReport', () => {
     expect(body).not.toContain('\r');
     const records: string[][] = parse(body);
     expect(records.map((r) => r[0])).toEqual(['reference', 'a', 'ИТОГО']);
-    expect(records[2]!.slice(HEADER.length)).toEqual(['', '', '', '', '', '', '']);
+    expect(records[2]!.slice(HEADER.length)).toEqual(['', '', '', '', '', '', '', '']);
   });
 
   it('a whole-file rejection gives valid rows state rejected with the reason; rows wider than the header stay aligned', () => {
@@ -133,7 +137,7 @@ describe('writeReport', () => {
       relax_column_count: false,
     });
     const width = HEADER.length + 1;
-    expect(records[0]).toEqual([...HEADER, '', ...RESULT_COLUMNS]);
+    expect(records[0]).toEqual([...HEADER, '', ...RESULT_COLUMNS, 'Result']);
     expect(records[1]!.slice(width)).toEqual([
       'rejected',
       '',
@@ -142,6 +146,7 @@ describe('writeReport', () => {
       'file_rejected',
       'not paid: the file was rejected (other rows are invalid)',
       '',
+      'rejected',
     ]);
     expect(records[2]![HEADER.length]).toBe('extra');
     expect(records[2]![width]).toBe('invalid');
@@ -152,10 +157,11 @@ describe('writeReport', () => {
     const batch = loadBatch(utf8(csvText([cardRow()], { header: HEADER.filter((h) => h !== 'inn') })));
     const records: string[][] = parse(writeReport(batch, new Map()).toString('utf8'));
     expect(records).toHaveLength(2);
-    expect(records[1]!.slice(-3)).toEqual([
+    expect(records[1]!.slice(-4)).toEqual([
       'file_rejected',
       'not paid: the file was rejected (required column "inn" is missing)',
       '',
+      'rejected',
     ]);
   });
 });
