@@ -87,6 +87,6 @@ describe('linking a not_linked recipient', () => {
     expect(short.stderr).toMatch(/ИНН самозанятого: 12 цифр/);
     const bad = await cli('link', inn, '--return-url', 'javascript:alert(1)');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--return-url.*http\(s\) address/);
+    expect(bad.stderr).toMatch(/^ошибка: параметр --return-url: нужен адрес http\(s\)/);
   });
 });
