@@ -22,7 +22,7 @@ export function registerCancelScheduled(batch: Command): void {
     .option('--reason <text>', 'why, for the audit trail')
     .description("cancel a batch's rows that still wait for one pay-on date; their reservations are released")
     .action(async (id: string, flags: { date: string; by?: string; reason?: string }) => {
-      const payOn = flags.date;
+      const payOn = flags.date; // YYYY-MM-DD: parsePayOnDate read it
       const who = operator(flags);
       const store = batchStoreFor(loadBatchPaths().dataDir);
       if (!(await store.exists(id)))
@@ -48,6 +48,6 @@ export function registerCancelScheduled(batch: Command): void {
 /** `--date`: a calendar day as the file writes pay_on, as YYYY-MM-DD; else a usage error naming it. */
 function parsePayOnDate(value: string): string {
   const payOn = readPayOn(value);
-  if (!payOn) throw new InvalidArgumentError(t('schedule.cancel_bad_date', { value }));
+  if (!payOn) throw new InvalidArgumentError(t('schedule.cancel_bad_date'));
   return payOn;
 }

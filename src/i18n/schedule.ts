@@ -36,7 +36,8 @@ export const SCHEDULE_MESSAGES = {
     ru: () => 'ИНН внесён в стоп-лист, пока строка ждала своей даты; не выплачено',
     en: () => 'the tax number was put on the stop-list while the row waited for its date; not paid',
   }),
-  'schedule.cancel_bad_date': entry<{ value: string }>({
+  /** The value is not repeated: a usage error never echoes what was typed (src/i18n/usage.ts). */
+  'schedule.cancel_bad_date': entry({
     ru: () => 'не дата; укажите ДД.ММ.ГГГГ или ГГГГ-ММ-ДД',
     en: () => 'not a date; give DD.MM.YYYY or YYYY-MM-DD',
   }),
