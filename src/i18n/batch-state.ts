@@ -127,6 +127,10 @@ export const APPROVAL_REASON_MESSAGES = {
     ru: () => 'отправитель попросил утверждения',
     en: () => 'its submitter asked for approval',
   }),
+  'approvalReason.scheduled': entry({
+    ru: () => 'период регулярной выплаты всегда утверждают',
+    en: () => 'a recurring payrun’s period always needs approval',
+  }),
   'approvalReason.starterAsked': entry({
     ru: () => 'запустивший выплату попросил утверждения',
     en: () => 'its starter asked for approval',

@@ -213,6 +213,8 @@ export function approvalReason(because: string, lang: Lang): string {
   else if ((m = /^the policy does not require approval of (dropped|submitted) files$/.exec(base!)))
     said = t('approvalReason.notByPolicy', { source: m[1] as 'dropped' | 'submitted' }, lang);
   else if (base === 'its submitter asked for approval') said = t('approvalReason.submitterAsked', {}, lang);
+  else if (base === 'a recurring payrun’s period always needs approval')
+    said = t('approvalReason.scheduled', {}, lang);
   else if (base === 'its starter asked for approval') said = t('approvalReason.starterAsked', {}, lang);
   else if (base?.startsWith("the file's record has no verified submit statement"))
     said = t('approvalReason.noSubmitter', {}, lang);

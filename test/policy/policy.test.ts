@@ -266,6 +266,13 @@ describe('judging a file', () => {
       required: true,
     });
     expect(judge(d, [say(d, 'maria', 'submit')], { requested: true })).toMatchObject({ required: true });
+    // A recurring payrun's period (a service submits it on a calendar) is approved by a person, whatever
+    // the policy says of submitted files and whether or not its statement asked.
+    expect(judge(d, [say(d, 'inbox', 'submit', NOW, { source: 'schedule' })])).toMatchObject({
+      required: true,
+      satisfied: false,
+      because: 'a recurring payrun’s period always needs approval',
+    });
   });
 
   it('counts distinct approvers other than the submitter, two above the threshold', () => {

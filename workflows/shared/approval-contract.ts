@@ -8,7 +8,7 @@ export type Role = 'preparer' | 'approver' | 'viewer' | 'admin' | 'service' | 'a
 export type Decision = 'submit' | 'approve' | 'reject';
 
 /** How the file reached payrun: the policy may ask approval of dropped files and not of submitted ones. */
-export type SubmitSource = 'cli' | 'inbox' | 'console';
+export type SubmitSource = 'cli' | 'inbox' | 'console' | 'schedule';
 
 /**
  * One statement, signed over `statementMessage(statement)` with Ed25519. Flat, with primitive values
@@ -83,7 +83,29 @@ export interface ReceiptStatement {
   via?: string;
 }
 
-export type Statement = BatchStatement | PayoutStatement | DifferenceStatement | ReceiptStatement;
+/**
+ * A preparer's template for a recurring payrun (`payrun schedule create`): these bytes, submitted on this
+ * calendar under this schedule's name. Each period's batch is still approved on its own.
+ */
+export interface ScheduleStatement {
+  v: 1;
+  kind: 'schedule';
+  decision: 'submit';
+  /** The schedule's name (payrun-schedule-<name> in Temporal). */
+  schedule: string;
+  /** sha256 of the template's bytes (64 hex). */
+  fileSha256: string;
+  totalKopecks: number;
+  rows: number;
+  /** The calendar as the preparer gave it: days of the month and the Moscow time, e.g. `5,20 09:00`. */
+  calendar: string;
+  person: string;
+  at: string;
+  via?: string;
+}
+
+export type Statement =
+  BatchStatement | PayoutStatement | DifferenceStatement | ReceiptStatement | ScheduleStatement;
 
 /**
  * A passkey's answer (WebAuthn assertion, each part base64url as the browser gives it) whose challenge is

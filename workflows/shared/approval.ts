@@ -47,7 +47,7 @@ const batchStatement = z.strictObject({
   rows: whole,
   person: personId,
   at: when,
-  source: z.enum(['cli', 'inbox', 'console']).optional(),
+  source: z.enum(['cli', 'inbox', 'console', 'schedule']).optional(),
   requireApproval: z.boolean().optional(),
   reason: z.string().max(500).optional(),
   via: personId.optional(),
@@ -269,9 +269,11 @@ export function judgeBatch(
   const submits = valid.filter((s) => s.decision === 'submit');
   const submit = submits[submits.length - 1];
   const submittedBy = [...new Set(submits.map((s) => s.person))];
+  // A recurring payrun's period is submitted by a service on a calendar: a person always approves it.
   const needs = (s: BatchStatement) =>
     (s.source === 'inbox' ? policy.rules.droppedNeedApproval : policy.rules.submittedNeedApproval) ||
-    !!s.requireApproval;
+    !!s.requireApproval ||
+    s.source === 'schedule';
   const fromInbox = submit?.source === 'inbox';
   const byPolicy = fromInbox ? policy.rules.droppedNeedApproval : policy.rules.submittedNeedApproval;
   const required = !submit || submits.some(needs) || !!opts.requested;
@@ -279,9 +281,11 @@ export function judgeBatch(
     ? NO_SUBMITTER
     : byPolicy
       ? `the policy requires approval of ${fromInbox ? 'dropped' : 'submitted'} files`
-      : required
-        ? 'its submitter asked for approval'
-        : `the policy does not require approval of ${fromInbox ? 'dropped' : 'submitted'} files`;
+      : submit.source === 'schedule'
+        ? 'a recurring payrun’s period always needs approval'
+        : required
+          ? 'its submitter asked for approval'
+          : `the policy does not require approval of ${fromInbox ? 'dropped' : 'submitted'} files`;
   const rejection = valid.filter((s) => s.decision === 'reject').pop();
   const approvedBy: string[] = [];
   const approvedAt: Record<string, string> = {};
