@@ -13,3 +13,4 @@ export {
 export { recipientWorkflow } from './recipient-ledger/workflow';
 export { eventOutboxWorkflow } from './event-outbox/workflow';
 export { payoutReturnWorkflow } from './payout-return/workflow';
+export { recurringPayrunWorkflow } from './recurring-payrun/workflow';

@@ -14,6 +14,7 @@ import { registerRecipient } from './recipient';
 import { registerReceipts } from './receipts';
 import { registerReconcile } from './reconcile';
 import { registerSandbox } from './sandbox';
+import { registerSchedule } from './schedule';
 import { registerStore } from './store';
 import { registerWatch } from './watch';
 import { registerWorker } from './worker';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerPeople(program);
   registerRecipient(program);
   registerWatch(program);
+  registerSchedule(program);
   registerSandbox(program);
   registerStore(program);
   registerCodecServer(program);

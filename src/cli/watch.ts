@@ -2,10 +2,13 @@ import type { Command } from 'commander';
 import { loadBatchPaths } from '../batch/services/config';
 import { watchInbox, type WatchEvent } from '../batch/commands/watch';
 import { requireSigner } from '../policy/credential';
-import { loadPolicy } from '../policy/file';
+import { loadPolicy, PolicySource } from '../policy/file';
+import { loadTemporalSetup } from '../temporal';
+import { submitQueueOf } from '../../workflows/recurring-payrun/contract';
 import { t } from '../i18n';
 import { withClient } from './connect';
 import { WATCH_INTERVAL_SECONDS, wholeNumberIn } from './numbers';
+import type { PeriodSubmitterDeps } from '../schedules/submit-period';
 
 /** One line per file the watcher took, in the language set (PAYRUN_LANG). */
 const describe = (e: WatchEvent): string => {
@@ -46,18 +49,57 @@ export function registerWatch(program: Command): void {
       process.once('SIGINT', () => abort.abort());
       process.once('SIGTERM', () => abort.abort());
       console.log(t('watch.start', { inbox: `${paths.batchesDir}/inbox`, seconds: flags.interval }));
-      await withClient((client, taskQueue) =>
-        watchInbox(client, {
+      await withClient(async (client, taskQueue) => {
+        // Recurring payruns' periods are submitted here too: this process has the folders and the key.
+        const submitting = await serveSchedules(abort, {
+          client,
           paths,
           taskQueue,
           submitter,
-          whoMayPay,
-          source: 'inbox',
-          policy: flags.partial ? 'partial' : 'whole-file',
-          intervalMs: flags.interval * 1000,
-          signal: abort.signal,
-          onEvent: (e) => (e.kind === 'error' ? console.error(describe(e)) : console.log(describe(e))),
-        }),
-      );
+          policy: new PolicySource(),
+        });
+        try {
+          await watchInbox(client, {
+            paths,
+            taskQueue,
+            submitter,
+            whoMayPay,
+            source: 'inbox',
+            policy: flags.partial ? 'partial' : 'whole-file',
+            intervalMs: flags.interval * 1000,
+            signal: abort.signal,
+            onEvent: (e) => (e.kind === 'error' ? console.error(describe(e)) : console.log(describe(e))),
+          });
+        } finally {
+          await submitting.stop();
+        }
+      });
     });
+}
+
+/**
+ * The submit queue's worker, running until `stop`; if it fails, the watcher stops too (a watcher that
+ * silently stopped submitting periods would leave them waiting unseen). Loaded only here: the rest of
+ * the command line never loads the worker's native bridge.
+ */
+async function serveSchedules(abort: AbortController, deps: PeriodSubmitterDeps) {
+  const setup = loadTemporalSetup();
+  const { connectNative } = await import('../temporal/worker-options');
+  const { createSubmitterWorker } = await import('../worker/submitter');
+  const connection = await connectNative(setup);
+  const worker = await createSubmitterWorker(setup, connection, deps);
+  console.log(t('recurring.submit_worker', { queue: submitQueueOf(deps.taskQueue) }));
+  let failed: unknown;
+  const running = worker.run().catch((err: unknown) => {
+    failed = err;
+    abort.abort();
+  });
+  return {
+    async stop() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+      await connection.close();
+      if (failed) throw failed;
+    },
+  };
 }

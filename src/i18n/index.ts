@@ -16,6 +16,7 @@ import { RECONCILE_MESSAGES } from './reconcile';
 import { RETURN_MESSAGES } from './returns';
 import { REVIEW_MESSAGES } from './review';
 import { SCHEDULE_MESSAGES } from './schedule';
+import { RECURRING_MESSAGES } from './recurring';
 import { SUBMIT_MESSAGES } from './submit';
 import { SIGN_MESSAGES } from './writable';
 import { APPROVAL_REASON_MESSAGES, BATCH_STATE_MESSAGES } from './batch-state';
@@ -45,6 +46,7 @@ const CATALOGUE = {
   ...SIGN_MESSAGES,
   ...SUBMIT_MESSAGES,
   ...SCHEDULE_MESSAGES,
+  ...RECURRING_MESSAGES,
   ...BATCH_STATE_MESSAGES,
   ...APPROVAL_REASON_MESSAGES,
   ...WORDS_MESSAGES,

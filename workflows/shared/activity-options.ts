@@ -219,3 +219,19 @@ export const RETURN_WRITES: ActivityOptions = {
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/**
+ * A recurring payrun's period submitted by the watcher's process (it streams the file into the store, a
+ * template of at most 1 MiB). It waits on its queue as long as no watcher runs: Temporal UI shows the
+ * activity scheduled, and the period is submitted when one comes back. A refusal retrying cannot change
+ * (SCHEDULE_REFUSED_TYPE) ends the run.
+ */
+export const PERIOD_SUBMIT: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  retry: {
+    initialInterval: '5 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '5 minutes',
+    nonRetryableErrorTypes: ['schedule_refused'],
+  },
+};
