@@ -117,9 +117,9 @@ export const RECURRING_MESSAGES = {
   }),
   'recurring.refused.totals': entry<{ rows: number; kopecks: number }>({
     ru: (p) =>
-      `шаблон читается иначе, чем при подписи (${p.rows} строк, ${money(p.kopecks)}); период не отправлен`,
+      `шаблон читается иначе, чем при подписи (${plural(p.rows, ROWS_RU)}, ${money(p.kopecks)}); период не отправлен`,
     en: (p) =>
-      `the template reads differently than when signed (${p.rows} rows, ${money(p.kopecks)}); the period was not submitted`,
+      `the template reads differently than when signed (${pluralEn(p.rows, 'row', 'rows')}, ${money(p.kopecks)}); the period was not submitted`,
   }),
   'recurring.not_made': entry<{ reason: string }>({
     ru: (p) => `${p.reason}; расписание не создано`,
