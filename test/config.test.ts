@@ -130,6 +130,7 @@ describe('configuration', () => {
       'EVENT_DELIVERY',
       'EVENT_GIVE_UP',
       'RETURN_WRITES',
+      'PERIOD_SUBMIT',
     ];
     expect(Object.keys(activityOptions).sort()).toEqual([...BANK_CALLING_ACTIVITIES, ...notBank].sort());
     // Timeouts written inline in a workflow would escape it too; the webhook inbox's reroute is the one

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadProcessSettings } from '../config';
 import { usageErrorText, usageHint } from '../i18n';
+import { registerApi } from './api';
 import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
 import { registerConsole } from './console';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerRecipient(program);
   registerWatch(program);
   registerSchedule(program);
+  registerApi(program);
   registerSandbox(program);
   registerStore(program);
   registerCodecServer(program);

@@ -25,6 +25,10 @@ export interface ConsoleSettings {
   lockMinutes: number;
   /** An approver signs in with a TOTP code too ('required', the default), or may without one ('optional'). */
   approverSecondFactor: 'required' | 'optional';
+  /** The read API's tokens (src/api/tokens.ts); absent: only people signed in to the console read it. */
+  apiTokensFile?: string;
+  /** Read API answers per person per minute before 429. */
+  apiPerMinute: number;
 }
 
 export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
@@ -45,6 +49,9 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
   // Enough for a person who forgot which password; the back-off before it slows a guesser to a crawl.
   const lockAfter = wholeNumber(env, 'PAYRUN_CONSOLE_LOCK_AFTER', 20, 3, 1000, problems);
   const lockMinutes = wholeNumber(env, 'PAYRUN_CONSOLE_LOCK_MINUTES', 15, 1, 24 * 60, problems);
+  // A company's system polling a batch's pages every second stays under it; a loop gone wrong does not.
+  const apiPerMinute = wholeNumber(env, 'PAYRUN_API_PER_MINUTE', 120, 1, 100_000, problems);
+  const apiTokensFile = loadApiTokensFile(env);
   const secondFactor = env.PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR?.trim() || 'required';
   if (secondFactor !== 'required' && secondFactor !== 'optional')
     problems.push(`PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: required or optional, not "${secondFactor}"`);
@@ -62,5 +69,12 @@ export function loadConsoleSettings(env: Env = process.env): ConsoleSettings {
     lockAfter,
     lockMinutes,
     approverSecondFactor: secondFactor as 'required' | 'optional',
+    apiPerMinute,
+    ...(apiTokensFile ? { apiTokensFile } : {}),
   };
+}
+
+/** PAYRUN_API_TOKENS_FILE: the read API's tokens (src/api/tokens.ts), or undefined when not set. */
+export function loadApiTokensFile(env: Env = process.env): string | undefined {
+  return env.PAYRUN_API_TOKENS_FILE?.trim() || undefined;
 }

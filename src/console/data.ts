@@ -2,14 +2,15 @@
  * What the console reads: the batch store's batches with their Temporal progress, and a payout by reference
  * (the look-up `payrun payout status` uses). Reading only; every change goes through src/batch.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { lookupPayout } from '../batch/services/lookup';
-import { provenReturnOf } from '../returns/read';
+import type { Client } from '@temporalio/client';
+import { answeredProgress } from '../reads/progress';
 import { shownState, type StateFacts } from '../i18n';
 import type { StoredBatchMeta } from '../batch/store/files';
 import { batchStoreFor } from '../batch/store/open';
-import { batchProgressQuery, type BatchProgress } from '../../workflows/batch/contract';
-import { payoutStatusQuery, payoutWorkflowId, type PayoutStatus } from '../../workflows/payout/contract';
+import type { BatchProgress } from '../../workflows/batch/contract';
+
+export { answeredProgress, batchProgress, LIST_QUERY_PATIENCE_MS } from '../reads/progress';
+export { findPayout, type PayoutView } from '../reads/payout';
 
 export interface BatchListItem {
   meta: StoredBatchMeta;
@@ -40,36 +41,11 @@ export async function submitterOf(dataDir: string, meta: StoredBatchMeta): Promi
   )?.statement.person;
 }
 
-export async function batchProgress(client: Client, batchId: string): Promise<BatchProgress | undefined> {
-  try {
-    return await client.workflow.getHandle(batchId).query(batchProgressQuery);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return undefined;
-    throw err;
-  }
-}
-
-/**
- * A batch's progress if it answers within LIST_QUERY_PATIENCE_MS, else undefined (shown as unknown). A batch
- * whose workers are gone held the batch page and its progress poll for about 30 s before.
- */
-export async function answeredProgress(client: Client, batchId: string): Promise<BatchProgress | undefined> {
-  try {
-    return await client.withDeadline(Date.now() + LIST_QUERY_PATIENCE_MS, () =>
-      batchProgress(client, batchId),
-    );
-  } catch {
-    return undefined;
-  }
-}
-
 /** A Moscow calendar date (YYYY-MM-DD) of an ISO moment. */
 export function moscowDate(iso: string): string {
   return new Date(Date.parse(iso) + 3 * 3_600_000).toISOString().slice(0, 10);
 }
 
-/** How long the list waits for one batch's answer: a batch whose worker is gone must not hold the page. */
-export const LIST_QUERY_PATIENCE_MS = 5_000;
 /** Batches asked at once while the list is built. */
 const LIST_QUERIES_AT_ONCE = 8;
 
@@ -146,49 +122,4 @@ export async function listBatches(
     for (const item of group) if (item && items.length < LIST_LIMIT) items.push(item);
   }
   return items;
-}
-
-export type PayoutView =
-  | { kind: 'none' }
-  | { kind: 'running' | 'paid' | 'not_paid'; status: PayoutStatus }
-  | { kind: 'needs_attention'; reason: string; status?: PayoutStatus };
-
-/**
- * A payout, running or closed, as `payrun payout status` finds it (src/batch/services/lookup.ts): a paid
- * one the recipient's bank sent back is shown returned once its return workflow holds the bank's word.
- */
-export async function findPayout(client: Client, reference: string, taskQueue?: string): Promise<PayoutView> {
-  const workflowId = payoutWorkflowId(reference);
-  const lookup = await lookupPayout(client, workflowId);
-  switch (lookup.kind) {
-    case 'none':
-      return { kind: 'none' };
-    case 'running':
-      return {
-        kind: 'running',
-        status: await client.workflow.getHandle(workflowId).query(payoutStatusQuery),
-      };
-    case 'paid': {
-      const sessionId = lookup.status.bank.sessionId;
-      const proven = taskQueue && sessionId ? await provenReturnOf(client, taskQueue, sessionId) : undefined;
-      if (!proven?.ok) return { kind: 'paid', status: lookup.status };
-      const first = proven.status.proven[0]!;
-      return {
-        kind: 'paid',
-        status: {
-          ...lookup.status,
-          state: 'returned',
-          timestamps: { ...lookup.status.timestamps, returned: first.bankDate },
-        },
-      };
-    }
-    case 'not_paid':
-      return { kind: lookup.kind, status: lookup.status };
-    case 'needs_attention':
-      return {
-        kind: 'needs_attention',
-        reason: lookup.reason,
-        ...(lookup.status ? { status: lookup.status } : {}),
-      };
-  }
 }

@@ -24,6 +24,7 @@ import { registerRecipientRoutes } from './routes-recipients';
 import { registerSignInRoutes, SESSION_COOKIE } from './routes-signin';
 import { registerUploadRoutes } from './routes-upload';
 import { registerWorkRoutes } from './routes-work';
+import { API_PREFIX, OPENAPI_PATH, registerReadApi } from '../api/routes';
 import { SessionStore } from './sessions';
 import { CONSOLE_CSS, CONSOLE_JS } from './static';
 import { messagePage } from './views';
@@ -53,6 +54,7 @@ const WITHOUT_TEMPORAL = new Set([
   '/upload',
   '/admin/sign-in',
   '/admin/sign-in/unlock',
+  OPENAPI_PATH,
 ]);
 
 export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstance> {
@@ -128,7 +130,8 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   app.addHook('preHandler', async (req, reply) => {
     if (req.viewer) return;
     const path = req.url.split('?')[0]!;
-    if (OPEN_PATHS.has(path)) return;
+    // The read API asks its callers itself (a token, or this sign-in) and answers JSON: src/api/routes.ts.
+    if (OPEN_PATHS.has(path) || path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) return;
     if (req.method === 'GET') return reply.redirect('/login');
     return reply
       .code(401)
@@ -169,6 +172,12 @@ export async function buildConsole(opts: ConsoleOptions): Promise<FastifyInstanc
   registerReconcileRoutes(app, ctx);
   registerWorkRoutes(app, ctx);
   registerPasskeyRoutes(app, ctx);
+  registerReadApi(app, {
+    ...ctx.opts,
+    ...(opts.settings.apiTokensFile ? { tokensFile: opts.settings.apiTokensFile } : {}),
+    perMinute: opts.settings.apiPerMinute,
+    signedIn: (req) => req.viewer?.id,
+  });
   return app;
 }
 

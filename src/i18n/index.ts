@@ -3,6 +3,7 @@
  * or English (PAYRUN_LANG=en). Pure apart from reading PAYRUN_LANG when no language is given.
  */
 import { ANSWER_MESSAGES } from './answers';
+import { API_MESSAGES } from './api';
 import { BATCH_MESSAGES } from './batch';
 import { CONSOLE_MESSAGES } from './console';
 import { CONSOLE_WORK_MESSAGES } from './console-work';
@@ -31,6 +32,7 @@ export { usageErrorText, usageHint } from './usage';
 
 const CATALOGUE = {
   ...ANSWER_MESSAGES,
+  ...API_MESSAGES,
   ...CSV_MESSAGES,
   ...BATCH_MESSAGES,
   ...CONSOLE_MESSAGES,

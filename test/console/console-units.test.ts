@@ -76,6 +76,7 @@ describe('console settings', () => {
       lockAfter: 20,
       lockMinutes: 15,
       approverSecondFactor: 'required',
+      apiPerMinute: 120,
     });
     expect(() =>
       loadConsoleSettings({ PAYRUN_CONSOLE_KEY_FILE: 'k.pem', PAYRUN_CONSOLE_APPROVER_SECOND_FACTOR: 'no' }),
