@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadProcessSettings } from '../config';
+import { boundHeapGrowth, PROCESS_HEAP_GROWING_PERCENT } from '../heap';
 import { usageErrorText, usageHint } from '../i18n';
 import { registerApi } from './api';
 import { registerBatch } from './batch';
@@ -56,6 +57,8 @@ export async function main(argv = process.argv): Promise<number> {
   try {
     // Settings every command uses (PAYRUN_LANG, PAYRUN_MAX_PAYOUT, …) are checked before any command runs.
     loadProcessSettings();
+    // Commands that read a whole file (submit, watch, the console's uploads) stay near what they keep live.
+    boundHeapGrowth(PROCESS_HEAP_GROWING_PERCENT);
     await buildProgram().parseAsync(argv);
     return 0;
   } catch (err) {
