@@ -180,7 +180,7 @@ export async function onDevServer(): Promise<TimeSkipping> {
  * to run the tests against a clean export of a commit while the working tree is being edited.
  */
 let otherBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-function bundle(): Promise<WorkflowBundleWithSourceMap> {
+export function bundle(): Promise<WorkflowBundleWithSourceMap> {
   const workflowsPath = process.env.PAYRUN_TIME_SKIPPING_WORKFLOWS;
   if (!workflowsPath) return workflowBundle();
   otherBundle ??= bundleWorkflowCode({ workflowsPath, logger: quietLogger, ...BUNDLE_OPTIONS });
