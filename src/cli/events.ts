@@ -2,14 +2,14 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ConfigError, loadEventEndpoints } from '../config';
 import { loadBatchPaths } from '../batch/services/config';
 import { replayEvents } from '../events/replay';
-import { t } from '../i18n';
+import { moscowTime, t } from '../i18n';
 import { withClient } from './connect';
 
 /** A wrong --since is wrong usage (exit 2), said in the person's language. */
 function since(raw: string): Date {
   const at = new Date(raw);
   if (!/^\d{4}-\d{2}-\d{2}/.test(raw) || Number.isNaN(at.getTime()))
-    throw new InvalidArgumentError(t('events.replay.badSince', { since: raw }));
+    throw new InvalidArgumentError(t('events.replay.badSince'));
   return at;
 }
 
@@ -40,7 +40,8 @@ export function registerEvents(program: Command): void {
             t('events.replay.done', {
               endpoint: d.endpoint,
               count: d.reopened,
-              since: flags.since.toISOString(),
+              // Typed as ISO 8601 (any zone), said back as accounting reads times: Moscow time.
+              since: moscowTime(flags.since.toISOString()),
             }),
           );
       });

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadProcessSettings } from '../config';
 import { boundHeapGrowth, PROCESS_HEAP_GROWING_PERCENT } from '../heap';
-import { usageErrorText, usageHint } from '../i18n';
+import { t, usageErrorText, usageHint } from '../i18n';
 import { registerApi } from './api';
 import { registerBatch } from './batch';
 import { registerCodecServer } from './codec-server';
@@ -64,7 +64,8 @@ export async function main(argv = process.argv): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      // The heading in the language set; ConfigError's own message (English) stays for the processes' logs.
+      console.error(t('cli.config_invalid', { problems: err.problems }));
       return 2;
     }
     console.error(`payrun: ${err instanceof Error ? err.message : String(err)}`);

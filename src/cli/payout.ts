@@ -3,7 +3,7 @@ import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-w
 import type { Command } from 'commander';
 import { lookupPayout } from '../batch/services/lookup';
 import { currentLang, moscowTime, t, type Lang } from '../i18n';
-import { payoutFailureText } from '../i18n/row-reasons';
+import { lookupReasonText, payoutFailureText } from '../i18n/row-reasons';
 import { requireSigner } from '../policy/credential';
 import { signStatement } from '../policy/keys';
 import {
@@ -107,7 +107,8 @@ async function describeLookup(
     }
     case 'needs_attention': {
       // What to do first; the state the run last reported (say awaiting_ready_to_confirm) is history, not now.
-      const head = t('payoutStatus.attention', { reference, reason: lookup.reason }, lang);
+      const reason = lookupReasonText(lookup.reason, lang) ?? lookup.reason;
+      const head = t('payoutStatus.attention', { reference, reason }, lang);
       if (!lookup.status) return [head];
       const [last, ...rest] = describeStatus(lookup.status, lang);
       return [head, t('payoutStatus.last_known', { line: last! }, lang), ...rest];
@@ -138,14 +139,14 @@ async function latestInput(client: Client, workflowId: string): Promise<PayoutIn
 export async function reconcile(client: Client, reference: string, taskQueue: string): Promise<string> {
   const workflowId = payoutWorkflowId(reference);
   const lookup = await lookupPayout(client, workflowId);
-  if (lookup.kind === 'none') throw new CliFailure(`no payout with reference ${reference}`);
+  if (lookup.kind === 'none') throw new CliFailure(t('payoutStatus.none', { reference }));
   if (lookup.kind === 'running') return t('payout.reconcile.running', { reference });
   if (lookup.kind === 'paid') return t('payout.reconcile.paid', { reference, state: lookup.status.state });
   if (lookup.kind === 'not_paid')
     return t('payout.reconcile.notPaid', {
       reference,
       state: lookup.status.state,
-      reason: lookup.status.failure?.reason ?? '—',
+      reason: lookup.status.failure ? payoutFailureText(lookup.status) : '—',
     });
   const input = await latestInput(client, workflowId);
   const handle = await client.workflow.start('payoutWorkflow', {
@@ -155,7 +156,7 @@ export async function reconcile(client: Client, reference: string, taskQueue: st
   });
   try {
     await handle.result();
-    return `${reference}: reconciled`;
+    return t('payout.reconcile.done', { reference });
   } catch (err) {
     const ending = readPayoutEnding((err as { cause?: unknown }).cause);
     if (ending?.kind === 'paid')

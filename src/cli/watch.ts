@@ -84,6 +84,10 @@ export function registerWatch(program: Command): void {
  */
 async function serveSchedules(abort: AbortController, deps: PeriodSubmitterDeps) {
   const setup = loadTemporalSetup();
+  // The SDK's own logs through payrun's logger at TEMPORAL_LOG_LEVEL, as `payrun worker`'s go: without it
+  // the SDK prints its English text ("Worker state changed") among the lines this command says to people.
+  const { installTemporalRuntime } = await import('../worker/runtime');
+  installTemporalRuntime();
   const { connectNative } = await import('../temporal/worker-options');
   const { createSubmitterWorker } = await import('../worker/submitter');
   const connection = await connectNative(setup);

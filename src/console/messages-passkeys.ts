@@ -11,7 +11,7 @@ const ru = {
   register: 'Создать ключ доступа',
   noScript: 'Для ключа доступа нужен браузер с включёнными скриптами.',
   noConsole:
-    'В политике не указан сайт консоли (webauthn: rp_id, origin): администратор должен добавить его прежде ключей.',
+    'В политике не указан сайт консоли (webauthn.rp_id и webauthn.origin): администратор должен добавить его прежде ключей.',
   created:
     'Ключ создан. Передайте эту строку администратору; ключ начнёт действовать, когда он добавит её в политику:',
   command: 'Команда администратора:',
@@ -48,7 +48,7 @@ const en: typeof ru = {
   register: 'Create a passkey',
   noScript: 'A passkey needs a browser with scripts on.',
   noConsole:
-    'The policy names no console site (webauthn: rp_id, origin): an admin must add it before any passkey.',
+    'The policy names no console site (webauthn.rp_id and webauthn.origin): an admin must add it before any passkey.',
   created: 'Passkey created. Give this line to an admin; it counts once they add it to the policy:',
   command: 'The admin’s command:',
   failed: (why: string) => `No passkey created: ${why}`,

@@ -198,7 +198,8 @@ const ru = {
     session: 'Сессия',
     payoutId: 'Выплата',
     receipt: 'Чек',
-    failure: 'Ответ банка',
+    // payrun's reason or the bank's code with its words labelled (payoutFailureText), as `payout status` says.
+    failure: 'Почему не выплачено',
     timeline: 'Хронология',
     notes: 'Заметки',
     paid: 'оплачена',
@@ -404,7 +405,7 @@ const en: Messages = {
     session: 'Session',
     payoutId: 'Payout',
     receipt: 'Receipt',
-    failure: 'The bank said',
+    failure: 'Why not paid',
     timeline: 'Timeline',
     notes: 'Notes',
     paid: 'paid',

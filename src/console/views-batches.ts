@@ -2,7 +2,7 @@
 import { moscowTime, money, SHOWN_STATES, stateLine, t, type Lang } from '../i18n';
 import { approvalReason } from '../i18n/operator-answers';
 import type { AuditEntry } from '../batch/commands/audit';
-import { failureReason, payoutFailureText } from '../i18n/row-reasons';
+import { failureReason, lookupReasonText, payoutFailureText } from '../i18n/row-reasons';
 import type { StoredBatchMeta } from '../batch/store/files';
 import type { BatchProgress } from '../../workflows/batch/contract';
 import { payoutWorkflowId, type PayoutStatus } from '../../workflows/payout/contract';
@@ -287,7 +287,9 @@ export function payoutPage(
   let body: Html | string = '';
   if (view?.kind === 'none') body = html`<p role="status">${m.payout.none(reference)}</p>`;
   else if (view?.kind === 'needs_attention')
-    body = html`<p role="status">${masked(m.payout.attention(view.reason))}</p>
+    body = html`<p role="status">
+        ${masked(m.payout.attention(lookupReasonText(view.reason, ctx.lang) ?? view.reason))}
+      </p>
       ${view.status ? statusFacts(ctx, view.status, '') : ''}`;
   else if (view)
     body = statusFacts(

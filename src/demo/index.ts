@@ -18,6 +18,7 @@ import { signerFromKeyFile, signStatement } from '../policy/keys';
 import { describeCounts, followBatch } from '../cli/follow';
 import { reconcileDemoDay } from '../cli/reconcile';
 import { PROJECT_ROOT } from '../paths';
+import { DEMO_PASSWORD, demoLines } from './lines';
 import { ensureCodecToken, startDemoComponents, TASK_QUEUE } from './components';
 import type { Component } from './processes';
 
@@ -36,16 +37,15 @@ const demoPeople = async (): Promise<PersonSpec[]> => {
     { id: 'demo-preparer', name: 'Анна Демидова (демо)', roles: ['preparer'], passwordHash },
     { id: 'demo-approver', name: 'Олег Демченко (демо)', roles: ['approver'], passwordHash },
     { id: 'demo-approver-2', name: 'Ирина Демьянова (демо)', roles: ['approver'], passwordHash },
-    { id: 'demo-watcher', name: 'inbox watcher (demo)', roles: ['service'] },
+    { id: 'demo-watcher', name: 'наблюдатель входящей папки (демо)', roles: ['service'] },
     { id: 'demo-console', name: 'консоль (демо)', roles: ['authenticator'] },
   ];
 };
-const DEMO_PASSWORD = 'payrun-demo';
 
 async function main(): Promise<void> {
   const logDir = join(DATA_DIR, 'logs');
   const running: Component[] = [];
-  console.log(`payrun demo — data in ${DATA_DIR}, logs in ${logDir}`);
+  console.log(demoLines.start(DATA_DIR, logDir));
   ensurePrivateDir(DATA_DIR);
   // One dev key for every demo process (payloads and the batch store), kept for the next run.
   ensureDevKeyFile(DATA_DIR);
@@ -71,7 +71,6 @@ async function main(): Promise<void> {
     logFile: join(logDir, 'temporal.log'),
     uiCodecEndpoint: `http://127.0.0.1:${codecPort}/${codecToken}`,
   });
-  console.log(`Temporal dev server at ${server.address}; Temporal UI at ${server.uiUrl}`);
   let closeClient: (() => Promise<void>) | undefined;
   const stopAll = async () => {
     await closeClient?.().catch(() => undefined);
@@ -79,7 +78,7 @@ async function main(): Promise<void> {
     await server.stop();
   };
   process.once('SIGINT', () => {
-    console.log('\nstopping…');
+    console.log(demoLines.interrupted());
     // Whatever fails while stopping, Ctrl-C still ends the demo.
     void stopAll().finally(() => process.exit(130));
   });
@@ -99,13 +98,18 @@ async function main(): Promise<void> {
       },
     });
     running.push(...demo.components);
-    console.log(
-      `bank sandbox ${demo.sandboxUrl}, webhook ingress ${demo.ingressUrl}, worker on task queue ${TASK_QUEUE}, ` +
-        `codec server http://127.0.0.1:${codecPort} (token in ${join(DATA_DIR, 'keys', 'codec-token')})`,
-    );
-    console.log(
-      `accounting console ${demo.consoleUrl}: sign in as demo-preparer, demo-approver or demo-approver-2, password ${DEMO_PASSWORD}`,
-    );
+    // Said once everything is up, the dev server with the rest: each address works when it is read.
+    const services = demoLines.services({
+      temporalAddress: server.address,
+      uiUrl: server.uiUrl,
+      sandboxUrl: demo.sandboxUrl,
+      ingressUrl: demo.ingressUrl,
+      taskQueue: TASK_QUEUE,
+      codecUrl: `http://127.0.0.1:${codecPort}`,
+      codecTokenFile: join(DATA_DIR, 'keys', 'codec-token'),
+      consoleUrl: demo.consoleUrl,
+    });
+    for (const line of services) console.log(line);
     const connected = await connectClient({
       config: loadTemporalConfig({ TEMPORAL_ADDRESS: server.address }),
       ring: new KeyRing(ensureDevKeyFile(DATA_DIR)),
@@ -127,11 +131,15 @@ async function main(): Promise<void> {
       submitter: signerFromKeyFile('demo-preparer', people.keyFiles['demo-preparer']!),
       whoMayPay: parsePolicy(readFileSync(people.file, 'utf8'), people.file),
     });
-    if (submitted.status !== 'started')
-      throw new Error(`the demo batch was not started (${submitted.status})`);
+    if (submitted.status !== 'started') throw new Error(demoLines.notStarted(submitted.status));
     console.log(
-      `1. submitted ${file} as ${submitted.batchId}: ${submitted.valid} valid rows, ${submitted.invalid} invalid\n` +
-        `   as the demo preparer, like: ${as('demo-preparer')} bin/payrun batch submit --partial FILE`,
+      demoLines.submitted({
+        file,
+        batchId: submitted.batchId,
+        valid: submitted.valid,
+        invalid: submitted.invalid,
+        like: `${as('demo-preparer')} bin/payrun batch submit --partial FILE`,
+      }),
     );
     // The policy asks an approver who is not the submitter: the demo approves as its demo approver, and says so.
     const approval = signStatement<BatchStatement>(
@@ -144,39 +152,34 @@ async function main(): Promise<void> {
     );
     const answer = commandAnswer(await sendBatchDecision(client, submitted.batchId, approval));
     console.log(
-      `2. approved as the demo approver (the demo does it for you): ${answer}\n` +
-        `   like: ${as('demo-approver')} bin/payrun batch approve ${submitted.batchId}`,
+      demoLines.approved(answer, `${as('demo-approver')} bin/payrun batch approve ${submitted.batchId}`),
     );
     const result = await Promise.race([
       followBatch(client, submitted.batchId),
       ...demo.components.map((c) => c.unexpectedExit),
     ]);
-    console.log(`\ndone: ${describeCounts(result.counts, result.amounts)}`);
-    console.log(`report  ${result.reportPath}\nsummary ${result.summaryPath}\n${result.summary}`);
-    console.log(`Temporal UI: ${server.uiUrl}/namespaces/default/workflows/${submitted.batchId}`);
+    console.log(demoLines.done(describeCounts(result.counts, result.amounts)));
+    console.log(demoLines.files(result));
+    console.log(demoLines.batchInUi(`${server.uiUrl}/namespaces/default/workflows/${submitted.batchId}`));
     // Closing the day: the demo's payouts against the bank's statement of today (Moscow).
     const day = await reconcileDemoDay(client, TASK_QUEUE);
-    console.log(
-      `\n3. today reconciled with the bank's statement: ${day.clean ? 'no differences' : 'differences found'}`,
-    );
+    console.log(demoLines.reconciled(day.clean));
     for (const line of day.lines) console.log(`   ${line}`);
-    if (!day.clean) throw new Error('the demo day did not reconcile cleanly');
+    if (!day.clean) throw new Error(demoLines.notClean());
   } catch (err) {
     await stopAll();
     throw err;
   }
 
   if (KEEP) {
-    console.log('Everything keeps running (KEEP=1). Press Ctrl-C to stop.');
+    console.log(demoLines.keep());
     await new Promise(() => undefined);
   }
-  console.log(
-    'Stopping the worker, ingress, sandbox and dev server (`make demo KEEP=1` keeps them running).',
-  );
+  console.log(demoLines.stopping());
   await stopAll();
 }
 
 main().catch((err) => {
-  console.error(`demo failed: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(demoLines.failed(err instanceof Error ? err.message : String(err)));
   process.exit(1);
 });

@@ -2,6 +2,7 @@
  * What a batch tells accounting: row states in words, the summary, the report's own reasons,
  * `batch status`, the dry run; and what `payout status` may use. Russian and English.
  */
+import { columnName } from './csv';
 import { entry, listRows, money, moscowTime, plural, pluralEn } from './lang';
 
 /** A row's or payout's state in words; the code itself stays in the report's state column. */
@@ -336,10 +337,16 @@ export const BATCH_MESSAGES = {
     ru: (p) => `${p.file}: не удалось отправить: ${p.message}`,
     en: (p) => `${p.file}: could not submit: ${p.message}`,
   }),
-  /** For `batch submit` (src/batch/commands/submit.ts describeError, src/cli/batch.ts): one validation error, one line. */
+  /**
+   * For `batch submit` (src/batch/commands/submit.ts describeError, src/cli/batch.ts): one validation
+   * error, one line. `column` is the column's code; it is named in words, as the console's check page
+   * names it, and the rule stays a code beside the words.
+   */
   'cli.row_error': entry<{ row: number; column: string | null; message: string; rule: string }>({
-    ru: (p) => `строка ${p.row}${p.column ? `, столбец ${p.column}` : ''}: ${p.message} (${p.rule})`,
-    en: (p) => `row ${p.row}${p.column ? `, column ${p.column}` : ''}: ${p.message} (${p.rule})`,
+    ru: (p) =>
+      `строка ${p.row}${p.column ? `, столбец «${columnName(p.column, 'ru')}»` : ''}: ${p.message} (${p.rule})`,
+    en: (p) =>
+      `row ${p.row}${p.column ? `, column "${columnName(p.column, 'en')}"` : ''}: ${p.message} (${p.rule})`,
   }),
   'cli.rejected': entry<{ file: string; errors: number; rejectedPath: string }>({
     ru: (p) =>

@@ -2,6 +2,7 @@ import { entry } from './lang';
 
 /** What `payrun events replay` answers (src/cli/events.ts). */
 export const EVENT_MESSAGES = {
+  /** `since` in Moscow time (moscowTime). */
   'events.replay.done': entry<{ endpoint: string; count: number; since: string }>({
     ru: (p) =>
       `${p.endpoint}: события с ${p.since} будут отправлены снова (${p.count} уже доставленных), под прежними id`,
@@ -16,8 +17,9 @@ export const EVENT_MESSAGES = {
     ru: (p) => `нет конечной точки ${p.endpoint} в PAYRUN_EVENT_ENDPOINTS (есть: ${p.known})`,
     en: (p) => `no endpoint ${p.endpoint} in PAYRUN_EVENT_ENDPOINTS (there are: ${p.known})`,
   }),
-  'events.replay.badSince': entry<{ since: string }>({
-    ru: (p) => `--since ${p.since}: нужна дата и время ISO 8601, например 2026-11-26T10:00:00Z`,
-    en: (p) => `--since ${p.since}: expected an ISO 8601 date and time, e.g. 2026-11-26T10:00:00Z`,
+  /** Commander names the option before it; the value typed is not repeated (src/i18n/usage.ts). */
+  'events.replay.badSince': entry({
+    ru: () => 'нужна дата и время ISO 8601, например 2026-11-26T10:00:00Z',
+    en: () => 'expected an ISO 8601 date and time, e.g. 2026-11-26T10:00:00Z',
   }),
 };

@@ -8,6 +8,7 @@ import { BATCH_MESSAGES } from './batch';
 import { CONSOLE_MESSAGES } from './console';
 import { CONSOLE_WORK_MESSAGES } from './console-work';
 import { CSV_MESSAGES } from './csv';
+import { DEMO_MESSAGES } from './demo';
 import { ENGINE_MESSAGES } from './engine';
 import { EVENT_MESSAGES } from './events';
 import { PAYOUT_MESSAGES } from './payout';
@@ -37,6 +38,7 @@ const CATALOGUE = {
   ...BATCH_MESSAGES,
   ...CONSOLE_MESSAGES,
   ...CONSOLE_WORK_MESSAGES,
+  ...DEMO_MESSAGES,
   ...ENGINE_MESSAGES,
   ...EVENT_MESSAGES,
   ...PAYOUT_MESSAGES,

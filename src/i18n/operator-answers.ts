@@ -40,6 +40,15 @@ const SHAPES: [RegExp, Say][] = [
     (m, l) => t('refusal.resolve_own_key', { person: m[1]!, via: m[2]! }, l),
   ],
   [
+    /^no difference (\S+) on account (\d+) \(payrun reconcile status lists them\)$/,
+    (m, l) => t('refusal.no_difference', { key: m[1]!, account: m[2]! }, l),
+  ],
+  [
+    /^difference (\S+) is already (\w+)$/,
+    (m, l) => t('refusal.difference_closed', { key: m[1]!, state: m[2]! }, l),
+  ],
+  [/^--reason: say why the difference is resolved$/, (_, l) => t('reconcile.resolve.noReason', {}, l)],
+  [
     /^the statement was signed at (\S+), more than 15 minutes ago: sign it again$/,
     (m, l) => t('refusal.resolve_too_old', { at: m[1]! }, l),
   ],

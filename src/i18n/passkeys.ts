@@ -38,7 +38,8 @@ export const PASSKEY_ANSWER_MESSAGES = {
     en: (p) => `this passkey is not one of ${p.person}’s in the policy`,
   }),
   'answer.passkey_no_console': entry({
-    ru: () => 'в политике не указан сайт консоли (webauthn: rp_id, origin): ключи доступа не принимаются',
+    ru: () =>
+      'в политике не указан сайт консоли (webauthn.rp_id и webauthn.origin): ключи доступа не принимаются',
     en: () => 'the policy names no console (webauthn: rp_id, origin) for passkeys',
   }),
   'answer.passkey_replayed': entry<{ counter: string }>({

@@ -41,6 +41,29 @@ export const PAYOUT_MESSAGES = {
     ru: (p) => `${p.reference}: возврат ждёт человека; проверьте в банке: ${p.reason}`,
     en: (p) => `${p.reference}: the refund needs a person; check at the bank: ${p.reason}`,
   }),
+  'payout.reconcile.done': entry<{ reference: string }>({
+    ru: (p) => `${p.reference}: сверено с банком`,
+    en: (p) => `${p.reference}: reconciled`,
+  }),
+  /**
+   * Why a payout's closed run is read as it is (src/batch/services/lookup.ts words it in English: the
+   * batch keeps it in its history). `how` and `why` arrive in those English words; the Russian says them
+   * from the tables in src/i18n/row-reasons.ts.
+   */
+  'lookup.moved_nothing': entry<{ how: string; why: string }>({
+    ru: (p) => `запуск выплаты ${p.how}, и ${p.why}: деньги не переводились, выплату можно провести снова`,
+    en: (p) => `the run ended ${p.how} and ${p.why}: no money moved; it may be paid again`,
+  }),
+  'lookup.unreplayable': entry<{ how: string; session: string }>({
+    ru: (p) => `запуск выплаты ${p.how}, и его состояние не восстановить; его сессия в банке — ${p.session}`,
+    en: (p) => `the run ended ${p.how} and its status cannot be replayed; its bank session is ${p.session}`,
+  }),
+  'lookup.unclean': entry<{ workflowId: string; how: string; reference: string }>({
+    ru: (p) =>
+      `процесс выплаты ${p.workflowId} ${p.how} без ясного итога; спросите банк: payrun payout reconcile ${p.reference}`,
+    en: (p) =>
+      `the payout workflow ${p.workflowId} ended ${p.how} without a clean outcome; run \`payrun payout reconcile ${p.reference}\` to ask the bank`,
+  }),
   'payout.proof.none': entry<{ reference: string }>({
     ru: (p) => `нет выплаты с номером ${p.reference}`,
     en: (p) => `no payout with reference ${p.reference}`,

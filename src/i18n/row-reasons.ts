@@ -43,8 +43,61 @@ function paidBy(reason: string): string | null {
   return /by batch (batch-[0-9a-f]{16}(?:-retry-\d+)?)/.exec(reason)?.[1] ?? null;
 }
 
+/** How a payout's run ended, as lookup.ts words it (Temporal's close status, in lower case). */
+const RUN_ENDED_RU: Record<string, string> = {
+  terminated: 'остановлен принудительно',
+  timed_out: 'превысил свой срок',
+  failed: 'завершился сбоем',
+  canceled: 'отменён',
+  continued_as_new: 'продолжен новым запуском',
+};
+/** Why a closed run provably moved no money (src/batch/services/run-history.ts). */
+const MOVED_NOTHING_RU: Record<string, string> = {
+  'it closed before any worker ran it (no workflow task started)':
+    'он закрылся прежде, чем его начал выполнять обработчик',
+  'it closed before its first workflow task completed (no command, so no confirm, was ever issued)':
+    'он закрылся, не выполнив ни одного шага (ни одной команды, а значит и подтверждения банку)',
+  'it never asked the bank to move money (no such activity recorded)':
+    'он ни разу не просил банк перевести деньги (в его истории такого действия нет)',
+  'it refused its input (invalid_input) before any activity': 'он отверг свои входные данные (invalid_input)',
+};
+
+/**
+ * A payout look-up's reason (src/batch/services/lookup.ts: a run that moved nothing, one whose status
+ * cannot be replayed, one that ended without a clean outcome) in the language set; undefined for a
+ * reason of another shape. `payrun payout status`, the console's payout page and the batch's rows.
+ */
+export function lookupReasonText(reason: string, lang: Lang = currentLang()): string | undefined {
+  const how = (h: string) => (lang === 'ru' ? (RUN_ENDED_RU[h] ?? h) : h);
+  const moved = /^the run ended (\w+) and (.+): no money moved; it may be paid again$/s.exec(reason);
+  if (moved)
+    return t(
+      'lookup.moved_nothing',
+      { how: how(moved[1]!), why: lang === 'ru' ? (MOVED_NOTHING_RU[moved[2]!] ?? moved[2]!) : moved[2]! },
+      lang,
+    );
+  const lost = /^the run ended (\w+) and its status cannot be replayed; its bank session is (\S+)$/.exec(
+    reason,
+  );
+  if (lost) return t('lookup.unreplayable', { how: how(lost[1]!), session: lost[2]! }, lang);
+  const unclean =
+    /^the payout workflow (\S+) ended (\w+) without a clean outcome; run `payrun payout reconcile (\S+)` to ask the bank$/.exec(
+      reason,
+    );
+  if (unclean)
+    return t(
+      'lookup.unclean',
+      { workflowId: unclean[1]!, how: how(unclean[2]!), reference: unclean[3]! },
+      lang,
+    );
+  return undefined;
+}
+
 export function outcomeReason(o: BatchRowOutcome, lang: Lang = currentLang()): string | undefined {
   const { reason } = o;
+  // payrun's own words about a closed run, never the bank's (a moved_nothing row is `failed`).
+  const looked = reason ? lookupReasonText(reason, lang) : undefined;
+  if (looked) return looked;
   if (o.errorCode === 'batch_cancelled') return t('report.batch_cancelled', {}, lang);
   if (o.errorCode === 'not_self_employed') return t('taxpayer.not_self_employed', {}, lang);
   if (o.errorCode === 'not_linked') return t('taxpayer.not_linked', {}, lang);

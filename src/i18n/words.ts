@@ -229,6 +229,17 @@ export const WORDS_MESSAGES = {
     ru: (p) => `заявление подписано ${p.at}, больше 15 минут назад: подпишите его снова`,
     en: (p) => `the statement was signed at ${p.at}, more than 15 minutes ago: sign it again`,
   }),
+  /** The worker's refusals of a resolution whose difference is not open (src/reconcile/day.ts). */
+  'refusal.no_difference': entry<{ key: string; account: string }>({
+    ru: (p) =>
+      `на счёте ${p.account} нет расхождения ${p.key} (список открытых покажет payrun reconcile status)`,
+    en: (p) => `no difference ${p.key} on account ${p.account} (payrun reconcile status lists them)`,
+  }),
+  'refusal.difference_closed': entry<{ key: string; state: string }>({
+    ru: (p) =>
+      `расхождение ${p.key} уже ${{ resolved: 'закрыто', matched: 'сопоставлено с выпиской' }[p.state] ?? 'не открыто'}`,
+    en: (p) => `difference ${p.key} is already ${p.state}`,
+  }),
   'cli.no_report_yet': entry<{ batchId: string }>({
     ru: (p) => `у пакета ${p.batchId} ещё нет отчёта (почему — покажет payrun batch status ${p.batchId})`,
     en: (p) => `batch ${p.batchId} has no report yet (payrun batch status ${p.batchId} shows why)`,
@@ -270,6 +281,14 @@ export const WORDS_MESSAGES = {
   'cli.command_refused': entry<{ what: string; reason: string }>({
     ru: (p) => `команда ${p.what} отклонена: ${p.reason}`,
     en: (p) => `${p.what} refused: ${p.reason}`,
+  }),
+  /**
+   * A ConfigError's heading as the command line prints it (src/cli/index.ts). Its problems stay as each
+   * names its variable; the ones a person meets in a documented flow are already in the language set.
+   */
+  'cli.config_invalid': entry<{ problems: string[] }>({
+    ru: (p) => `неверные настройки:\n${p.problems.map((x) => `  - ${x}`).join('\n')}`,
+    en: (p) => `invalid configuration:\n${p.problems.map((x) => `  - ${x}`).join('\n')}`,
   }),
   'cli.no_workflow': entry<{ workflowId: string }>({
     ru: (p) => `нет работающего процесса ${p.workflowId} (возможно, он уже завершён)`,

@@ -27,7 +27,9 @@ describe('payrun events replay usage errors', () => {
 
   it('refuses a --since that is not a time', async () => {
     expect(await run('--since', 'yesterday')).toBe(2);
-    expect(said.stderr).toMatch(/--since yesterday: нужна дата и время ISO 8601/);
+    expect(said.stderr).toMatch(/--since: нужна дата и время ISO 8601/);
+    // What was typed is not said back (src/i18n/usage.ts).
+    expect(said.stderr).not.toContain('yesterday');
   });
 
   it('refuses an endpoint that is not configured, naming the ones that are', async () => {

@@ -55,6 +55,13 @@ describe('the word classifier of the language test', () => {
     expect(words('approved by Мария Подготовкина', 'en', ['Мария', 'Подготовкина'])).toEqual([]);
   });
 
+  it('a command run by its path and a setting as typed are identifiers, not words', () => {
+    expect(
+      words('как сделали бы вы: PAYRUN_PERSON=oleg bin/payrun batch approve ID; с KEEP=1 они остаются', 'ru'),
+    ).toEqual([]);
+    expect(words('с KEEP они остаются, keep them', 'ru')).toEqual(['KEEP', 'keep', 'them']);
+  });
+
   it('the edges of a sentence are punctuation: "файл." is a word, "report.csv" a name', () => {
     expect(words('The file is rejected.', 'ru')).toEqual(['The', 'file', 'rejected']);
     expect(words('report.csv', 'ru')).toEqual([]);

@@ -40,6 +40,13 @@ describe("a command's answer in the language set", () => {
       'anna submitted this batch: an approver must be someone else',
       'anna отправил(а) этот пакет: одобрить его должен другой человек',
     ],
+    // The worker's refusals of `payrun reconcile resolve` (src/reconcile/day.ts).
+    [
+      'no difference outside:st-1 on account 40702810900000000001 (payrun reconcile status lists them)',
+      'на счёте 40702810900000000001 нет расхождения outside:st-1 (список открытых покажет payrun reconcile status)',
+    ],
+    ['difference outside:st-1 is already resolved', 'расхождение outside:st-1 уже закрыто'],
+    ['--reason: say why the difference is resolved', '--reason: напишите, почему расхождение закрыто'],
   ])('%s', (english, russian) => {
     expect(commandAnswer(english, 'ru')).toBe(russian);
     expect(commandAnswer(english, 'en')).toBe(english);

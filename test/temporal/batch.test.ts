@@ -95,7 +95,9 @@ describe('batch workflow end to end', () => {
     expect(refused.errors).toEqual([
       expect.objectContaining({ row: 3, column: 'inn', rule: 'inn_checksum' }),
     ]);
-    expect(readFileSync(refused.errorsPath, 'utf8')).toMatch(/^строка 3, столбец inn: .*\(inn_checksum\)\n$/);
+    expect(readFileSync(refused.errorsPath, 'utf8')).toMatch(
+      /^строка 3, столбец «ИНН»: .*\(inn_checksum\)\n$/,
+    );
     expect(refused.rejectedPath).toBe(join(paths.batchesDir, 'rejected', 'with-error.csv'));
     expect(existsSync(join(paths.batchesDir, 'inbox', 'with-error.csv'))).toBe(false);
     await expect(batchHandle(stack, refused.batchId).describe()).rejects.toThrow();

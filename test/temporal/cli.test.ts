@@ -102,7 +102,7 @@ describe('payrun CLI against the stack', () => {
     const bytes = batchCsv([{ reference: `${p}-1` }, { reference: `${p}-2`, inn: '123456789012' }]);
     const r = await runCli(['batch', 'submit', fileWith('bad.csv', bytes)], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/строка 3, столбец inn: .*\(inn_checksum\)/);
+    expect(r.stderr).toMatch(/строка 3, столбец «ИНН»: .*\(inn_checksum\)/);
     expect(r.stderr).toMatch(/отклонён: 1 ошибка, ничего не выплачено/);
     expect([...ledgerPayouts(stack, [`${p}-1`, `${p}-2`]).values()]).toEqual([0, 0]);
   });

@@ -122,7 +122,7 @@ test(
     const datedRun = await runCli(['schedule', 'create', name, '--file', dated, '--days', '5'], preparer);
     expect(datedRun.code).toBe(1);
     expect(datedRun.stderr).toMatch(
-      /строка 2, столбец pay_on: в шаблоне регулярной выплаты дату выплаты не ставят/,
+      /строка 2, столбец «дата выплаты»: в шаблоне регулярной выплаты дату выплаты не ставят/,
     );
     expect(
       await stack.client.schedule
