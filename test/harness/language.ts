@@ -3,9 +3,10 @@
  * simple: in a Russian text a Latin word of three letters or more is English; in an English text a word
  * with a Cyrillic letter is Russian. Set apart before judging, and only these: the bank's own words where
  * shown quoted and labelled («Слова банка: "…"», `The bank's words: "…"`), identifiers (anything with a
- * digit, an underscore, a slash, an @ or a dot inside: batch ids, references, rule and error codes, file
- * names, addresses), flags (`--again`), `payrun` commands as typed, and the allow-list's words (product
- * names, units, and what a test passes for its own data such as people's names).
+ * digit, an underscore, a slash, an @, an = or a dot inside: batch ids, references, rule and error codes,
+ * file names, addresses, settings as typed), flags (`--again`), `payrun` commands as typed, and the
+ * allow-list's words (product names, standards, units, and what a test passes for its own data such as
+ * people's names).
  */
 export type Language = 'ru' | 'en';
 
@@ -29,6 +30,11 @@ export const ALLOWED = [
   'HTTPS',
   'WebAuthn',
   'passkey',
+  'passkeys',
+  // Standards and a key, written so in Russian too (PIN-код, ISO 8601, Ctrl-C).
+  'PIN',
+  'ISO',
+  'Ctrl',
   'МСК',
   'MSK',
   'ИНН',
@@ -36,12 +42,15 @@ export const ALLOWED = [
 
 /** The bank's own words, quoted after their label: not payrun's to translate. */
 const BANK_WORDS = /(?:Слова банка|The bank's words|The bank’s words): "[^"]*"/g;
-/** `payrun batch submit ФАЙЛ --dry-run`: a command as typed (Latin words after `payrun`). */
-const COMMAND = /\bpayrun(?:\s+(?:[a-z][a-z-]*|--[a-z-]+|[A-ZА-ЯЁ]{2,}|<[^>]+>))+/g;
-/** A token that is an identifier, not a word. */
-const IDENTIFIER = /^(?=.*[\d_/@.:]).+$|^--/;
+/**
+ * `payrun batch submit ФАЙЛ --dry-run`, `bin/payrun …`: a command as typed (Latin words after `payrun`,
+ * and the path it may be run by).
+ */
+const COMMAND = /(?:[\w./-]*\/)?\bpayrun(?:\s+(?:[a-z][a-z-]*|--[a-z-]+|[A-ZА-ЯЁ]{2,}|<[^>]+>))+/g;
+/** A token that is an identifier, not a word: `KEEP=1` and `PAYRUN_PERSON=…` are settings as typed. */
+const IDENTIFIER = /^(?=.*[\d_/@.:=]).+$|^--/;
 
-const TOKEN = /[\p{L}\p{N}_\-./@:]+/gu;
+const TOKEN = /[\p{L}\p{N}_\-./@:=]+/gu;
 const LATIN_WORD = /[A-Za-z]{3,}/;
 const CYRILLIC = /[\u0400-\u04FF]/;
 
