@@ -209,6 +209,7 @@ export function loadBatch(bytes: Buffer, opts: LoadOptions = {}): LoadedBatch {
     stopList: opts.stopList,
     maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
     today: opts.today ?? moscowDate(Date.now()),
+    scheduled: { count: 0 },
   };
   const rows: BatchRow[] = [];
   const amounts: number[] = [];

@@ -308,6 +308,7 @@ async function readRows(
         stopList: opts.stopList,
         maxPayoutKopecks: payoutLimit(opts.maxPayoutKopecks),
         today: opts.today ?? moscowDate(Date.now()),
+        scheduled: { count: 0 },
       };
       continue;
     }

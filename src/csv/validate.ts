@@ -49,7 +49,16 @@ export interface RowContext {
   maxPayoutKopecks: number;
   /** The Moscow day pay_on is judged from (LoadOptions.today). */
   today: string;
+  /** Rows with a pay_on date met so far in this file (one counter per read of a file). */
+  scheduled?: { count: number };
 }
+
+/**
+ * The most rows with a pay_on date one file may hold. A batch carries each sleeping row across its
+ * continue-as-new (about 80 bytes a row, encrypted), and Temporal refuses a payload over 2 MB: 10 000
+ * keep the carry under a megabyte. A larger schedule is split into files (docs/batch-format.md).
+ */
+export const MAX_SCHEDULED_ROWS = 10_000;
 
 export { DEFAULT_MAX_PAYOUT_KOPECKS } from './limits';
 
@@ -340,6 +349,11 @@ export function validateRow(cells: readonly string[], row: number, ctx: RowConte
   }
 
   const payOn = readPayOnCell(cell('pay_on'), ctx.today, fail);
+  if (payOn && ctx.scheduled && errors.length === 0) {
+    if (ctx.scheduled.count >= MAX_SCHEDULED_ROWS)
+      fail('pay_on', 'pay_on_too_many', t('csv.pay_on_too_many', { max: MAX_SCHEDULED_ROWS }));
+    else ctx.scheduled.count++;
+  }
 
   if (errors.length > 0 || !method || kopecks === null || selfEmployed === undefined)
     return { errors, kopecks };

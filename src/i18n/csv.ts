@@ -208,6 +208,12 @@ export const CSV_MESSAGES = {
     ru: (p) => `дата выплаты ${p.date} больше чем через год: самая поздняя — ${p.last}`,
     en: (p) => `pay-on date ${p.date} is more than a year ahead: the latest allowed is ${p.last}`,
   }),
+  'csv.pay_on_too_many': entry<{ max: number }>({
+    ru: (p) =>
+      `в одном файле не больше ${p.max.toLocaleString('ru-RU')} строк с датой выплаты: разделите файл на несколько`,
+    en: (p) =>
+      `one file holds at most ${p.max.toLocaleString('en-US')} rows with a pay-on date: split the file`,
+  }),
   'csv.self_employed_value': entry<{ value: string }>({
     ru: (p) => `self_employed "${p.value}": укажите yes или no`,
     en: (p) => `self_employed "${p.value}" must be yes or no`,

@@ -53,3 +53,46 @@ test('Moscow time: the day starts at 21:00 UTC the day before, and a row wakes t
   expect(lastPayOn('2028-02-29')).toBe('2029-02-28');
   expect(readPayOn('2026-13-01')).toBeUndefined();
 });
+
+test('a file holds at most 10 000 dated rows, the same whether read whole or as a stream', async () => {
+  const { streamBatch } = await import('../../src/csv/stream-load');
+  const { MAX_SCHEDULED_ROWS } = await import('../../src/csv/validate');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  expect(MAX_SCHEDULED_ROWS).toBe(10_000);
+  // 10 001 dated rows, with undated ones between them, which never count.
+  const rows: Row[] = [];
+  for (let i = 0; i <= MAX_SCHEDULED_ROWS; i++) {
+    rows.push({ ...cardRow({ reference: `d-${i}` }), pay_on: '05.12.2026' } as Row);
+    if (i % 1000 === 0) rows.push({ ...cardRow({ reference: `now-${i}` }), pay_on: '' } as Row);
+  }
+  const bytes = utf8(csvText(rows, { header: [...HEADER, 'pay_on'] }));
+  // The header is row 1; the 10 001st dated row is the one before the last undated one.
+  const lastRow = rows.length;
+  const whole = loadBatch(bytes, { policy: 'whole-file', today: TODAY });
+  expect(whole.rejected).toBe(true);
+  const errors = whole.rows.flatMap((r) => r.errors).map((e) => [e.row, e.column, e.rule, e.message]);
+  expect(errors).toEqual([
+    [
+      lastRow,
+      'pay_on',
+      'pay_on_too_many',
+      'one file holds at most 10,000 rows with a pay-on date: split the file',
+    ],
+  ]);
+  const partial = loadBatch(bytes, { policy: 'partial', today: TODAY });
+  expect(partial.accepted.filter((r) => r.payOn)).toHaveLength(MAX_SCHEDULED_ROWS);
+  expect(partial.accepted.filter((r) => !r.payOn)).toHaveLength(11);
+
+  const file = join(mkdtempSync(join(tmpdir(), 'pay-on-many-')), 'many.csv');
+  writeFileSync(file, bytes);
+  const streamed = await streamBatch(file, { policy: 'whole-file', today: TODAY }, () => undefined);
+  try {
+    const got = [];
+    for await (const e of streamed.errors()) got.push([e.row, e.column, e.rule]);
+    expect([streamed.rejected, got]).toEqual([true, [[lastRow, 'pay_on', 'pay_on_too_many']]]);
+  } finally {
+    streamed.close();
+  }
+});
