@@ -378,12 +378,19 @@ async function payOneBatch(
   }
 }
 
-/** An approver's signed approval of the batch, through the batch's Update as the CLI sends it. */
+/**
+ * The approvals the policy asks of the batch, each signed and sent through the batch's Update as the CLI
+ * sends it: one approver, and a second above the policy's two-approver amount (a 2 000-row file is above
+ * it; with one approval the batch waited for ever and the bench with it).
+ */
 async function approve(stack: Stack, paths: BatchPaths, batchId: string): Promise<void> {
   const handle = batchHandle(stack, batchId);
-  await waitForProgress(handle, (p) => p.phase === 'awaiting_approval');
-  const signed = await batchDecision(stack, paths.dataDir, batchId, 'approver');
-  await handle.executeUpdate(approveBatchUpdate, { args: [signed] });
+  const waiting = await waitForProgress(handle, (p) => p.phase === 'awaiting_approval');
+  const needed = waiting.approval?.needed ?? 1;
+  for (const person of ['approver', 'approver2'].slice(0, needed)) {
+    const signed = await batchDecision(stack, paths.dataDir, batchId, person);
+    await handle.executeUpdate(approveBatchUpdate, { args: [signed] });
+  }
 }
 
 const workersCpuSeconds = (workers: ChildProcess[]) =>
