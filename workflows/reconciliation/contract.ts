@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DifferenceStatement, SignedStatement } from '../shared/approval-contract';
-import { passkeyProofSchema } from '../shared/approval-proofs';
+import { signedStatementSchema } from '../shared/approval-proofs';
 
 // The reconciliation workflows' contract: ids, inputs and results (docs/reconciliation.md).
 
@@ -108,18 +108,7 @@ const differenceStatement = z.strictObject({
 });
 // A person's own key (the command line) or their passkey (the console, issue 39): exactly one proof, which
 // the worker checks against the policy's `proofs.resolve` (src/reconcile/resolve.ts).
-const signedDifference = z
-  .strictObject({
-    statement: differenceStatement,
-    signature: z
-      .string()
-      .refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits')
-      .optional(),
-    passkey: passkeyProofSchema().optional(),
-  })
-  .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
-    message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
-  });
+const signedDifference = signedStatementSchema(differenceStatement);
 
 /** A signed resolution, or why the input is not one (its signature and signer are the worker's to judge). */
 export function parseDifferenceResolution(

@@ -1,7 +1,7 @@
 import { defineQuery } from '@temporalio/workflow';
 import { z } from 'zod';
 import type { ScheduleStatement, SignedStatement } from '../shared/approval-contract';
-import { passkeyProofSchema } from '../shared/approval-proofs';
+import { signedStatementSchema } from '../shared/approval-proofs';
 import { base64, object, parseWith, type Result } from '../shared/parse';
 
 // The recurring payrun's contract (`payrun schedule …`, docs/batches.md "Recurring payruns"): a Temporal
@@ -36,18 +36,7 @@ const scheduleStatement = z.strictObject({
   at: z.string().refine((a) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(a), 'a UTC time'),
   via: z.string().min(1).max(64).optional(),
 });
-const signedSchedule = z
-  .strictObject({
-    statement: scheduleStatement,
-    signature: z
-      .string()
-      .refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits')
-      .optional(),
-    passkey: passkeyProofSchema().optional(),
-  })
-  .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
-    message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
-  });
+const signedSchedule = signedStatementSchema(scheduleStatement);
 
 const recurringInput = object({
   schedule: z.string().refine(isScheduleName, 'expected a schedule name: 1–40 of a-z 0-9 -'),

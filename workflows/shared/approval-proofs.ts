@@ -51,6 +51,25 @@ export const passkeyProofSchema = () =>
     signature: b64url(200),
   });
 
+/**
+ * A statement with exactly one proof, an Ed25519 signature or a passkey's answer, as the contracts whose
+ * statements are not a batch's or a payout's take it (a reconciliation resolution, a recurring template).
+ * A builder, for the reason above.
+ */
+export const signedStatementSchema = <S extends z.ZodType>(statement: S) =>
+  z
+    .strictObject({
+      statement,
+      signature: z
+        .string()
+        .refine((s) => /^[0-9a-f]{128}$/.test(s), 'an Ed25519 signature: 128 hex digits')
+        .optional(),
+      passkey: passkeyProofSchema().optional(),
+    })
+    .refine((x) => (x.signature === undefined) !== (x.passkey === undefined), {
+      message: 'expected exactly one proof: an Ed25519 signature or a passkey’s answer',
+    });
+
 export const proofOf = (signed: SignedStatement): Proof =>
   signed.passkey ? 'passkey' : signed.statement.via !== undefined ? 'console-session' : 'cli-key';
 
