@@ -4,8 +4,7 @@
  * roles in the policy (access.ts); each person is rate-limited. Refusals are JSON in the console's language.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isBatchId } from '../domain/rules';
-import { checkInn12, isValidInn } from '../domain/rules';
+import { isBatchId, isValidInn } from '../domain/rules';
 import { t, type Lang } from '../i18n';
 import { createLogger } from '../logger';
 import type { Client } from '@temporalio/client';
@@ -171,9 +170,7 @@ export function registerReadApi(app: FastifyInstance, opts: ReadApiOptions): voi
       api.get('/recipient-year', limited, async (req) => {
         may(req, 'recipients');
         const inn = String(req.headers['payrun-inn'] ?? '').trim();
-        const valid =
-          /^(\d{10}|\d{12})$/.test(inn) && isValidInn(inn) && (inn.length === 10 || checkInn12(inn) === 'ok');
-        if (!valid) throw new ApiRefusal(400, 'bad_request', t('api.bad_inn', {}, lang));
+        if (!isValidInn(inn)) throw new ApiRefusal(400, 'bad_request', t('api.bad_inn', {}, lang));
         const answer = await recipientYearAnswer(client, taskQueue, inn);
         if (!answer) throw notFound();
         return answer;

@@ -11,9 +11,8 @@ import { t } from '../i18n';
 import { commandAnswer } from '../i18n/operator-answers';
 import type { Policy } from '../policy/file';
 import { signStatement, type Signer } from '../policy/keys';
+import { contentHash, type LoadOptions } from '../csv';
 import { checkTemplate } from './template';
-import type { LoadOptions } from '../csv';
-import { createHash } from 'node:crypto';
 
 export function signSchedule(
   signer: Signer,
@@ -46,8 +45,7 @@ export function provenTemplate(
 ) {
   const { statement } = input.statement;
   const bytes = Buffer.from(input.template, 'base64');
-  if (createHash('sha256').update(bytes).digest('hex') !== statement.fileSha256)
-    throw refuse(t('recurring.refused.hash'));
+  if (contentHash(bytes) !== statement.fileSha256) throw refuse(t('recurring.refused.hash'));
   if (statement.schedule !== input.schedule)
     throw refuse(t('recurring.refused.name', { name: input.schedule, signed: statement.schedule }));
   const refused = refusedPreparer(policy, input.statement, now);

@@ -3,8 +3,7 @@
  * period: every row valid, none dated (a period pays once approved), each reference short enough to
  * take the period's date.
  */
-import { createHash } from 'node:crypto';
-import { loadBatch, type LoadOptions, type RowError } from '../csv';
+import { contentHash, loadBatch, type LoadOptions, type RowError } from '../csv';
 import { t } from '../i18n';
 import { PERIOD_SUFFIX_LENGTH } from './period-file';
 import { TEMPLATE_MAX_BYTES } from '../../workflows/recurring-payrun/contract';
@@ -50,7 +49,7 @@ export function checkTemplate(bytes: Buffer, load: LoadOptions): TemplateCheck {
   if (errors.length > 0 || batch.rejected) return { ok: false, errors: errors.sort((a, b) => a.row - b.row) };
   return {
     ok: true,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: contentHash(bytes),
     rows: batch.totals.valid,
     totalKopecks: batch.totals.acceptedKopecks,
   };

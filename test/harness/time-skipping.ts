@@ -187,6 +187,21 @@ export function bundle(): Promise<WorkflowBundleWithSourceMap> {
   return otherBundle;
 }
 
+/** The stubs wrapped so each call is recorded, in order, in `calls`. */
+export function recordCalls(stubs: StubActivities): { recorded: StubActivities; calls: StubCall[] } {
+  const calls: StubCall[] = [];
+  const recorded = Object.fromEntries(
+    Object.entries(stubs).map(([name, fn]) => [
+      name,
+      async (input: unknown) => {
+        calls.push({ name: name as keyof PayrunActivities, input });
+        return (fn as (i: unknown) => unknown)(input);
+      },
+    ]),
+  );
+  return { recorded, calls };
+}
+
 /**
  * Runs `body` while a payrun worker (the real bundle, the encrypting converter, the metrics sink) serves
  * a fresh task queue with `stubs` as its activities; every stub call is recorded in `calls`. An activity a
@@ -198,16 +213,7 @@ export async function withStubWorker<T>(
   body: (ctx: { taskQueue: string; calls: StubCall[] }) => Promise<T>,
 ): Promise<T> {
   const taskQueue = `ts-${randomUUID()}`;
-  const calls: StubCall[] = [];
-  const recorded = Object.fromEntries(
-    Object.entries(stubs).map(([name, fn]) => [
-      name,
-      async (input: unknown) => {
-        calls.push({ name: name as keyof PayrunActivities, input });
-        return (fn as (i: unknown) => unknown)(input);
-      },
-    ]),
-  );
+  const { recorded, calls } = recordCalls(stubs);
   const worker = await createPayrunWorker({
     connection: ts.env.nativeConnection,
     setup: ts.setup,

@@ -12,9 +12,9 @@ import { TEST_PAYER } from '../harness/stack';
 import {
   bundle,
   callsOf,
+  recordCalls,
   skipUntil,
   startTimeSkipping,
-  type PayrunActivities,
   type StubActivities,
   type StubCall,
   type TimeSkipping,
@@ -110,16 +110,7 @@ function workerProcess(taskQueue: string) {
  * queue the test names, so a second one can take it over; every stub call is recorded in `calls`.
  */
 async function startWorker(taskQueue: string, stubs: StubActivities, overrides: Partial<WorkerOptions> = {}) {
-  const calls: StubCall[] = [];
-  const recorded = Object.fromEntries(
-    Object.entries(stubs).map(([name, fn]) => [
-      name,
-      async (input: unknown) => {
-        calls.push({ name: name as keyof PayrunActivities, input });
-        return (fn as (i: unknown) => unknown)(input);
-      },
-    ]),
-  );
+  const { recorded, calls } = recordCalls(stubs);
   const worker = await createPayrunWorker({
     connection: ts.env.nativeConnection,
     setup: ts.setup,
