@@ -1,5 +1,10 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import {
+  WithStartWorkflowOperation,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { BankClient } from '../src/bank';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
@@ -11,6 +16,7 @@ import { countsFrom, judgePayoutRun, type PayoutRunFacts } from '../src/recipien
 import { recipientLedgerId } from '../src/temporal/person-ids';
 import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contract';
 import {
+  LEDGER_CONTINUING,
   recipientTaskQueue,
   reserveIncomeUpdate,
   type PayoutProof,
@@ -53,18 +59,43 @@ export async function reserveIncome(
   req: ReserveRequest,
 ): Promise<ReserveAnswer> {
   const workflowId = recipientLedgerId(taskQueue, taxReference);
-  if (running.has(workflowId)) {
-    try {
-      return await client.workflow.getHandle(workflowId).executeUpdate(reserveIncomeUpdate, { args: [req] });
-    } catch (err) {
-      if (!(err instanceof WorkflowNotFoundError)) throw err;
-      running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
+  // One Update id per payout run: asked again (the quick attempt cut short, a retry), the server answers
+  // the one the run already sent instead of the ledger proving it a second time.
+  const updateId = req.runId !== undefined ? `reserve-${req.runId}` : undefined;
+  try {
+    if (running.has(workflowId)) {
+      try {
+        return await client.workflow
+          .getHandle(workflowId)
+          .executeUpdate(reserveIncomeUpdate, { args: [req], ...(updateId ? { updateId } : {}) });
+      } catch (err) {
+        if (!(err instanceof WorkflowNotFoundError)) throw err;
+        running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
+      }
     }
+    const answer = await updateLedgerWithStart(client, taskQueue, taxReference, reserveIncomeUpdate, [req], {
+      updateId,
+    });
+    if (running.size >= RUNNING_KEPT) running.clear();
+    running.add(workflowId);
+    return answer;
+  } catch (err) {
+    throw ledgerContinuing(err) ?? err;
   }
-  const answer = await updateLedgerWithStart(client, taskQueue, taxReference, reserveIncomeUpdate, [req]);
-  if (running.size >= RUNNING_KEPT) running.clear();
-  running.add(workflowId);
-  return answer;
+}
+
+/**
+ * The ledger turned the reservation away while handing over to its next run: a retryable failure of the
+ * activity, so its retry policy (the one owner of retries) asks again, and the next run takes it.
+ */
+function ledgerContinuing(err: unknown): ApplicationFailure | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError)) return undefined;
+  const cause = err.cause;
+  if (!(cause instanceof ApplicationFailure) || cause.type !== LEDGER_CONTINUING) return undefined;
+  return ApplicationFailure.retryable(
+    "the recipient's ledger is continuing as new; the reservation is asked again",
+    LEDGER_CONTINUING,
+  );
 }
 
 /** Sends an Update to the person's ledger, starting the ledger's workflow first if it is not running. */
@@ -74,9 +105,11 @@ export function updateLedgerWithStart<Ret, Args extends unknown[]>(
   taxReference: string,
   update: UpdateDefinition<Ret, Args>,
   args: Args,
+  { updateId }: { updateId?: string | undefined } = {},
 ): Promise<Ret> {
   return client.workflow.executeUpdateWithStart(update, {
     args,
+    ...(updateId ? { updateId } : {}),
     startWorkflowOperation: new WithStartWorkflowOperation('recipientWorkflow', {
       workflowId: recipientLedgerId(taskQueue, taxReference),
       taskQueue: recipientTaskQueue(taskQueue),

@@ -63,8 +63,20 @@ const FULL: LedgerState = {
   linkRequests: 2,
 };
 
-/** What the run may keep beside the ledger: its work in flight, none of which outlives the run. */
-const NOT_STATE = ['ledger', 'ready', 'settling', 'linking', 'proofs'];
+/**
+ * What the run may keep beside the ledger: its work in flight and its handover (neither outlives the run),
+ * and when to hand over, which carry() passes on (checked below).
+ */
+const NOT_STATE = [
+  'ledger',
+  'ready',
+  'settling',
+  'linking',
+  'proofs',
+  'handingOver',
+  'reservedThisRun',
+  'continueAfterReservations',
+];
 
 describe('the recipient ledger run', () => {
   it('the fixture sets every field the state schema names', () => {
@@ -77,6 +89,12 @@ describe('the recipient ledger run', () => {
     expect(ledgerStateSchema().parse(next.state)).toStrictEqual(FULL);
     const taken = parseRecipientInput(structuredClone(next));
     expect(taken.ok && taken.value.state).toStrictEqual(FULL);
+    // When to hand over is carried too (a test's low threshold holds in every run).
+    const every = new RecipientLedgerRun(structuredClone(FULL), 7).carry();
+    expect(parseRecipientInput(structuredClone(every))).toMatchObject({
+      ok: true,
+      value: { continueAfterReservations: 7 },
+    });
   });
 
   it('keeps nothing on the run that is not its ledger or work in flight', () => {

@@ -117,6 +117,12 @@ export const recipientInputSchema = () =>
   z.object({
     /** Carried over continue-as-new; taken only by a run continued from the ledger's own. */
     state: carriedLedgerStateSchema().optional(),
+    /**
+     * Continue as new after this many reservations in a run, on top of the server's own suggestion (tests
+     * drive a ledger through continue-as-new with it). Taken from any run and carried: it only sets when a
+     * run hands over, never what the ledger counts.
+     */
+    continueAfterReservations: z.number().int().min(1).max(1_000_000).optional(),
   });
 export type RecipientWorkflowInput = z.infer<ReturnType<typeof recipientInputSchema>>;
 
@@ -325,6 +331,12 @@ function firstIssue<T>(r: z.ZodSafeParseResult<T>): Parsed<T> {
   const issue = r.error.issues[0]!;
   return { ok: false, message: `${issue.path.join('.') || 'input'}: ${issue.message}` };
 }
+
+/**
+ * The type of the failure a ledger answers a reservation with while it hands over to its next run (its
+ * validator turns it away, so nothing is written): the reservation is asked again, and the next run takes it.
+ */
+export const LEDGER_CONTINUING = 'ledger_continuing';
 
 /** The newest refused reservations kept (and carried over continue-as-new): enough to see an attempt. */
 export const REFUSED_KEPT = 20;

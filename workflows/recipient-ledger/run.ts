@@ -54,7 +54,14 @@ export class RecipientLedgerRun {
     patched('ledger-proof-as-task') ? provePayoutsTask({ asks }) : provePayouts({ asks }),
   );
 
-  constructor(carried: LedgerState | undefined) {
+  /** Set once the run hands over: new reservations are turned away to the next run (workflow.ts). */
+  handingOver = false;
+  private reservedThisRun = 0;
+
+  constructor(
+    carried: LedgerState | undefined,
+    private readonly continueAfterReservations?: number,
+  ) {
     this.ledger = new IncomeLedger(carried);
   }
 
@@ -63,8 +70,9 @@ export class RecipientLedgerRun {
   }
 
   /** What the next run starts from: the whole state. */
-  carry(): { state: LedgerState } {
-    return { state: this.ledger.state };
+  carry(): { state: LedgerState; continueAfterReservations?: number } {
+    const every = this.continueAfterReservations;
+    return { state: this.ledger.state, ...(every !== undefined ? { continueAfterReservations: every } : {}) };
   }
 
   /**
@@ -101,6 +109,7 @@ export class RecipientLedgerRun {
    * never taken. A payout asking again for the reservation it holds needs no second proof.
    */
   async reserve(req: ReserveRequest): Promise<ReserveAnswer> {
+    this.reservedThisRun++;
     await this.ready;
     if (!patched(RESERVATIONS_PROVEN)) return this.judge(req as ReservationToJudge);
     const held = this.ledger.heldFor(req);
@@ -183,12 +192,29 @@ export class RecipientLedgerRun {
     return this.ledger.view();
   }
 
-  /** Runs until the server suggests continuing as new, then hands over once every handler has finished. */
-  async run(): Promise<{ state: LedgerState }> {
-    await condition(() => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > 5_000);
+  /**
+   * Runs until the server suggests continuing as new, then hands over once every handler has finished.
+   * Reservations keep arriving from payouts in flight: were they taken while the run drains, the drain
+   * might never end, and one accepted but unfinished when the run closed would fail. So from the moment it
+   * decides, the validator turns new ones away (nothing written) and the payouts' activities ask again,
+   * under their retry policy, until the next run takes them; the ones already taken finish here.
+   */
+  async run(): Promise<{ state: LedgerState; continueAfterReservations?: number }> {
+    await condition(() => this.timeToContinue());
+    this.handingOver = true;
     await this.ready;
     await condition(allHandlersFinished);
     return this.carry();
+  }
+
+  private timeToContinue(): boolean {
+    const info = workflowInfo();
+    const every = this.continueAfterReservations;
+    return (
+      info.continueAsNewSuggested ||
+      info.historyLength > 5_000 ||
+      (every !== undefined && this.reservedThisRun >= every)
+    );
   }
 
   private async judge(req: ReservationToJudge): Promise<ReserveAnswer> {

@@ -1,7 +1,8 @@
-import { continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, continueAsNew, setHandler, workflowInfo } from '@temporalio/workflow';
 import { invalidInput } from '../shared/parse';
 import {
   headroomQuery,
+  LEDGER_CONTINUING,
   parseRecipientInput,
   parseRequestLink,
   parseReserveRequest,
@@ -27,15 +28,22 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
   // Only the ledger itself carries state over continue-as-new: a run started by hand with a `state` of
   // someone's making (an empty year, say) would let payouts past the cap, so it is never taken.
   const continued = workflowInfo().continuedFromExecutionRunId !== undefined;
-  const parsed = continued ? parseRecipientInput(input) : { ok: true as const, value: {} };
-  if (!parsed.ok) throw invalidInput(parsed.message);
-  const run = new RecipientLedgerRun(parsed.value.state);
+  const parsed = parseRecipientInput(input);
+  if (continued && !parsed.ok) throw invalidInput(parsed.message);
+  const { state, continueAfterReservations } = parsed.ok ? parsed.value : {};
+  const run = new RecipientLedgerRun(continued ? state : undefined, continueAfterReservations);
   run.rebuildUnlessContinued(continued);
 
   setHandler(recipientQuery, () => run.view());
   setHandler(headroomQuery, (ask) => run.headroom(ask));
   setHandler(reserveIncomeUpdate, (req) => run.reserve(req), {
     validator: (req) => {
+      // Handing over: turned away unwritten, asked again by the payout's activity, taken by the next run.
+      if (run.handingOver)
+        throw ApplicationFailure.create({
+          type: LEDGER_CONTINUING,
+          message: 'the ledger is continuing as new: ask its next run',
+        });
       const r = parseReserveRequest(req);
       if (!r.ok) throw new Error(r.message);
     },
