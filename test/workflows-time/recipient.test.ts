@@ -41,9 +41,13 @@ function fakePayouts() {
   const outcomes = new Map<string, Outcome>();
   const unproven = new Set<string>();
   let holdProofs: Promise<void> | undefined;
+  /** Proofs asked while held, and reservations proven in all. */
+  const held = { proofs: 0, asks: 0 };
   const stubs: StubActivities = {
     previousLedger: async () => ({ reservations: [] }),
     provePayouts: async ({ asks }) => {
+      if (holdProofs) held.proofs++;
+      held.asks += asks.length;
       await holdProofs;
       const at = new Date(await ts.env.currentTimeMs()).toISOString();
       return asks.map((a): PayoutProof =>
@@ -62,7 +66,7 @@ function fakePayouts() {
       release();
     };
   };
-  return { stubs, outcomes, unproven, hold };
+  return { stubs, outcomes, unproven, hold, held };
 }
 
 const reservation = (amount: number): ReserveRequest => {
@@ -76,11 +80,11 @@ const reservation = (amount: number): ReserveRequest => {
   };
 };
 
-const startLedger = (taskQueue: string) =>
+const startLedger = (taskQueue: string, input: { continueAfterReservations?: number } = {}) =>
   ts.client.workflow.start('recipientWorkflow', {
     taskQueue: recipientTaskQueue(taskQueue),
     workflowId: `recipient-${randomUUID()}`,
-    args: [{}],
+    args: [input],
   });
 
 const reserve = (handle: WorkflowHandle, req: ReserveRequest) =>
@@ -133,34 +137,24 @@ test(
   async () => {
     const payouts = fakePayouts();
     await withStubWorker(ts, payouts.stubs, async ({ taskQueue }) => {
-      const handle = await startLedger(taskQueue);
+      // Told to hand over after two reservations: the second, still being proven, makes the run decide, and
+      // the run waits for it. No Update is sent until the run has moved: from the decision on the validator
+      // turns reservations away (test/temporal/ledger-handover.test.ts shows it on the dev server; on this
+      // time-skipping server the caller of a turned-away Update was left waiting until the test timed out).
+      const handle = await startLedger(taskQueue, { continueAfterReservations: 2 });
       const { runId: firstRun } = await handle.describe();
       const held = reservation(100_000);
       expect(await reserve(handle, held)).toMatchObject({ ok: true });
       const release = payouts.hold();
       const proving = reserveAcrossRuns(handle, reservation(50_000));
-
-      // The held payout asking again (a retried activity) costs history and no proof. Once its history is
-      // past 5 000 events the run decides to hand over (at the end of the next activation), and waits for the
-      // Update still being proven. Near the line the asks go one at a time, so none arrives after the decision:
-      // from then on the validator turns new reservations away, which test/temporal/ledger-handover.test.ts
-      // shows on the dev server (here, on the time-skipping server, a turned-away Update's caller was left waiting until the test timed out).
+      await skipUntil(ts, async () => payouts.held.proofs > 0, 'the second reservation being proven', 100);
       const moved = async () => (await handle.describe()).runId !== firstRun;
-      const pastTheLine = async () => (await handle.describe()).historyLength > 5_000;
-      while (!(await pastTheLine())) {
-        const { historyLength } = await handle.describe();
-        const asks = historyLength < 4_800 ? 25 : 1;
-        const answers = await Promise.all(Array.from({ length: asks }, () => reserve(handle, held)));
-        for (const a of answers) expect(a).toMatchObject({ ok: true });
-      }
-      // One more: its activation starts past 5 000, so it is taken, and the run decides at its end.
-      expect(await reserve(handle, held)).toMatchObject({ ok: true });
       expect(await moved()).toBe(false); // the proof in flight holds the run open
       release();
-      expect(await proving).toMatchObject({ ok: true, headroomKopecks: CAP - 150_000 });
+      // Answered by the first run, or (answered in the task that continued as new) asked again of the next,
+      // which holds it: its headroom is in the view below either way.
+      expect(await proving).toMatchObject({ ok: true });
       await skipUntil(ts, moved, 'the ledger continued as new', 1_000);
-      // The next run takes what the last one turned away: the held payout asking again finds its reservation.
-      expect(await reserve(handle, held)).toMatchObject({ ok: true });
 
       const view = await handle.query(recipientQuery);
       expect(view.openReservations).toBe(2);
@@ -170,9 +164,12 @@ test(
         ok: false,
         limit: 'yearly_cap',
       });
+      // The held payout asking again (a retried activity) finds its reservation in the new run, unproven again.
+      const provenBefore = payouts.held.asks;
+      expect(await reserve(handle, held)).toMatchObject({ ok: true });
+      expect(payouts.held.asks).toBe(provenBefore);
       await handle.terminate('the test is over');
     });
-    // About 2 500 Updates on the time-skipping server: seconds alone, minutes beside other work.
   },
-  workTimeout({ units: 2_500, perUnitMs: 40, floorMs: 120_000 }),
+  workTimeout({ units: 10, perUnitMs: 2_000, floorMs: 120_000 }),
 );
