@@ -3,6 +3,7 @@ import {
   WorkflowNotFoundError,
   type Client,
   type WorkflowExecutionDescription,
+  type WorkflowHandle,
 } from '@temporalio/client';
 import type { PayoutLookup } from '../../../workflows/batch/contract';
 import type { EarlierPayoutRun, PayoutStatus } from '../../../workflows/payout/contract';
@@ -17,6 +18,7 @@ type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 
 /** How long a closed run's status query may take before its published session id is used instead. */
 const STATUS_QUERY_MS = 15_000;
+const GRPC_NOT_FOUND = 5;
 
 /**
  * What one closed (or running) run of a payout workflow says about its money. Completed = paid; a
@@ -33,6 +35,23 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
     if (err instanceof WorkflowNotFoundError) return 'none';
     throw err;
   }
+  try {
+    return await classifyDescribed(client, handle, described);
+  } catch (err) {
+    // Retention (or an operator) deleted the history between describe and the reads after it: the run
+    // is as gone as one that was never found. Its history read is a raw call: gRPC's NOT_FOUND.
+    if (err instanceof WorkflowNotFoundError || (err as { code?: unknown }).code === GRPC_NOT_FOUND)
+      return 'none';
+    throw err;
+  }
+}
+
+async function classifyDescribed(
+  client: Client,
+  handle: WorkflowHandle,
+  described: WorkflowExecutionDescription,
+): Promise<RunVerdict> {
+  const workflowId = described.workflowId;
   const closeStatus = described.status.name;
   if (closeStatus === 'RUNNING') return { closeStatus, verdict: 'running' };
   if (closeStatus === 'COMPLETED')
