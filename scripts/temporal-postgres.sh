@@ -544,7 +544,9 @@ cmd_start() {
     say "--fresh: deleting the cluster in $PGDATA and the server state in $DIR"
     remove_pgdata
     rm -rf "$DIR/state.env" "$DIR/address.env" "$DIR/config" "$DIR/schema.log" "$DIR/initdb.log"
-    unset STATE_PGDATA SCHEMA_DONE
+    # Whatever the old state.env set is gone with it: a password kept in this shell would be used for the
+    # new database but never written to the new state.env (batch-store-url then found none).
+    unset STATE_PGDATA SCHEMA_DONE BATCH_STORE_PASSWORD
   fi
   load_state
   [ ! -f "$DIR/state.env" ] || apply_wanted_ports

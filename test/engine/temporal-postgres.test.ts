@@ -183,6 +183,37 @@ suite('scripts/temporal-postgres.sh (real PostgreSQL and temporal-server)', () =
     expect(readFileSync(join(a.root, '.temporal-postgres', 'address.env'), 'utf8')).toContain(addressA);
   }, 300_000);
 
+  it('start --fresh makes a new batch store whose URL batch-store-url prints, and it connects', async () => {
+    const c = makeCheckout('fresh');
+    try {
+      expect(script(c, 'start').status).toBe(0);
+      const before = script(c, 'batch-store-url');
+      expect(before.status).toBe(0);
+      const fresh = script(c, 'start', '--fresh');
+      expect({ status: fresh.status, stderr: fresh.stderr }).toEqual({
+        status: 0,
+        stderr: expect.any(String),
+      });
+      // Before the fix the old password stayed in the script's shell: the new database got it, the new
+      // state.env did not, and batch-store-url said there was no batch store.
+      const after = script(c, 'batch-store-url');
+      expect({ status: after.status, stderr: after.stderr }).toEqual({ status: 0, stderr: '' });
+      const url = /^PAYRUN_BATCH_STORE_URL=(\S+)$/m.exec(after.stdout)?.[1];
+      expect(url).toMatch(/^postgres:\/\/payrun:/);
+      expect(after.stdout).not.toBe(before.stdout);
+      const { Client } = await import('pg');
+      const client = new Client({ connectionString: url });
+      await client.connect();
+      try {
+        expect((await client.query('SELECT current_user AS who')).rows).toEqual([{ who: 'payrun' }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      script(c, 'stop');
+    }
+  }, 600_000);
+
   it('status exits non-zero while PostgreSQL is down; start brings it back and the server works again', async () => {
     const a = checkouts[0] ?? makeCheckout('a');
     expect(script(a, 'start').status).toBe(0);
