@@ -196,6 +196,8 @@ export interface BatchBenchResult {
   workerPeakRssMb?: number;
   /** CPU of this process (worker, sandbox, ingress, client) per row. */
   cpuMsPerRow: number;
+  /** With `workerProcesses`: each `payrun worker` process's CPU per row (also counted in cpuMsPerRow). */
+  workerCpuMsPerRow?: number[];
   /** CPU of the Temporal server per row; 0 where its pid is unknown. */
   devServerCpuMsPerRow: number;
   counts: unknown;
@@ -360,6 +362,7 @@ async function payOneBatch(
     const machineStart = machineCpuSeconds();
     const started = Date.now();
     const cpuStart = process.cpuUsage();
+    const eachWorkerCpuStart = workers.map((w) => processCpuSeconds(w.pid));
     const workersCpuStart = workersCpuSeconds(workers);
     const serverCpuStart = processCpuSeconds(opts.serverPid);
     const r = await dropAndSubmit(stack, paths, `bench-${rows}.csv`, bytes, {
@@ -380,6 +383,7 @@ async function payOneBatch(
     const totalMs = Date.now() - started;
     const cpu = process.cpuUsage(cpuStart);
     const processCpuS = (cpu.user + cpu.system) / 1e6 + workersCpuSeconds(workers) - workersCpuStart;
+    const eachWorkerCpuS = workers.map((w, i) => processCpuSeconds(w.pid) - eachWorkerCpuStart[i]!);
     const serverCpuS = processCpuSeconds(opts.serverPid) - serverCpuStart;
     const machineCpuS = machineCpuSeconds() - machineStart;
     clearInterval(watch);
@@ -400,6 +404,9 @@ async function payOneBatch(
       peakRssMb: Math.round(peakRss / 1_048_576),
       ...(workers.length ? { workerPeakRssMb: Math.round(workerPeakRss / 1_048_576) } : {}),
       cpuMsPerRow: Math.round((processCpuS * 1000) / rows),
+      ...(workers.length
+        ? { workerCpuMsPerRow: eachWorkerCpuS.map((s) => Math.round((s * 1000) / rows)) }
+        : {}),
       devServerCpuMsPerRow: Math.round((serverCpuS * 1000) / rows),
       load: [Math.round(loadBefore * 10) / 10, Math.round(loadavg()[0]! * 10) / 10],
       othersCores: othersCores(machineCpuS, (processCpuS + serverCpuS) * 1000, totalMs),
