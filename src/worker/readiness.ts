@@ -3,6 +3,7 @@ import { tsToMs } from '@temporalio/common/lib/time';
 import { temporal } from '@temporalio/proto';
 import type { PayrunWorker } from './create';
 import { sdkStopped } from './lifecycle';
+import { GRPC_NOT_FOUND, grpcCode } from '../temporal/grpc-status';
 
 /** What the worker's `/ready` answers: ready, or each reason it is not. */
 export interface ReadyAnswer {
@@ -20,9 +21,6 @@ export const POLL_RECENT_MS = 90_000;
 
 /** How long one question to the server may take; a healthy one answers in milliseconds. */
 const ASK_LIMIT_MS = 5_000;
-
-/** gRPC's NOT_FOUND (@grpc/grpc-js is the SDK's dependency, not ours): what a deleted namespace answers. */
-const GRPC_NOT_FOUND = 5;
 
 const TYPES = [
   ['workflow', temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW],
@@ -112,7 +110,7 @@ export class PollReadiness {
           : `last ${kind} poll on ${taskQueue} ${now - last} ms ago`,
       ];
     } catch (err) {
-      if ((err as { code?: unknown }).code === GRPC_NOT_FOUND)
+      if (grpcCode(err) === GRPC_NOT_FOUND)
         this.gone ??= `the server says namespace ${this.namespace} does not exist: ${(err as Error).message}`;
       return [`the server did not say who polls ${taskQueue}: ${(err as Error).message}`];
     }

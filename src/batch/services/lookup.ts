@@ -13,12 +13,12 @@ import { PayoutTracker } from '../../../workflows/payout/tracker';
 import { SESSION_ID } from '../../../workflows/shared/search-attributes';
 import { parsePayoutInput } from '../../../workflows/payout/contract';
 import { runEvidence } from './run-history';
+import { GRPC_NOT_FOUND, grpcCode } from '../../temporal/grpc-status';
 
 type RunVerdict = Omit<EarlierPayoutRun, 'runId'>;
 
 /** How long a closed run's status query may take before its published session id is used instead. */
 const STATUS_QUERY_MS = 15_000;
-const GRPC_NOT_FOUND = 5;
 
 /**
  * What one closed (or running) run of a payout workflow says about its money. Completed = paid; a
@@ -40,8 +40,7 @@ async function classifyRun(client: Client, workflowId: string, runId?: string): 
   } catch (err) {
     // Retention (or an operator) deleted the history between describe and the reads after it: the run
     // is as gone as one that was never found. Its history read is a raw call: gRPC's NOT_FOUND.
-    if (err instanceof WorkflowNotFoundError || (err as { code?: unknown }).code === GRPC_NOT_FOUND)
-      return 'none';
+    if (err instanceof WorkflowNotFoundError || grpcCode(err) === GRPC_NOT_FOUND) return 'none';
     throw err;
   }
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
+import { GRPC_RESOURCE_EXHAUSTED, grpcCode } from '../../temporal/grpc-status';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -73,7 +74,6 @@ const CONTINUE_AS_NEW_INITIATOR =
 
 /** Events a history page starts with; halved while a page is larger than the client accepts (4 MB). */
 const PAGE_EVENTS = 25;
-const RESOURCE_EXHAUSTED = 8;
 
 /**
  * Every event of one run, page by page. A history flooded with large signals can have pages above gRPC's
@@ -100,7 +100,7 @@ export async function readHistory(
         ...(nextPageToken ? { nextPageToken } : {}),
       });
     } catch (err) {
-      if ((err as { code?: number }).code !== RESOURCE_EXHAUSTED || pageSize === 1) throw err;
+      if (grpcCode(err) !== GRPC_RESOURCE_EXHAUSTED || pageSize === 1) throw err;
       pageSize = Math.max(1, Math.floor(pageSize / 4));
       continue; // the same page again, smaller
     }
