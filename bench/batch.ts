@@ -48,15 +48,19 @@ import type { Stack } from '../test/harness/stack';
 import type { BatchPaths } from '../src/batch/services/config';
 import { killHard, spawnWorkerProcess } from '../test/harness/worker-process';
 
+/** /proc/<pid>/stat's fields after the command name ([1] ppid, [11] utime, [12] stime, [13]/[14] reaped children's). */
+export function procStatFields(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
 /** utime + stime of another process in seconds (Linux /proc; 0 where there is none). */
 export function processCpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 Hz on Linux
-  } catch {
-    return 0;
-  }
+  const fields = pid === undefined ? undefined : procStatFields(pid);
+  return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : 0; // clock ticks; 100 Hz on Linux
 }
 
 /** CPU seconds every process on the machine has used (user, nice, system, irq, softirq, steal of /proc/stat). */

@@ -17,7 +17,7 @@ process.env.LOG_LEVEL ??= 'warn';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { machineCpuSeconds, runBatchBench, startBenchTemporal } from './batch';
+import { machineCpuSeconds, procStatFields, runBatchBench, startBenchTemporal } from './batch';
 
 const ROOT = join(__dirname, '..');
 const PG_DIR = process.env.TEMPORAL_PG_DIR || join(ROOT, '.temporal-postgres');
@@ -44,23 +44,14 @@ function cluster(): { address: string; storeUrl: string } {
   return { address: started.TEMPORAL_ADDRESS, storeUrl: store.PAYRUN_BATCH_STORE_URL };
 }
 
-/** /proc/<pid>/stat's fields after the command name. */
-function statFields(pid: number): string[] | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
 /** PostgreSQL's CPU seconds so far: the postmaster, its live children, and the children it has reaped. */
 function postgresCpuSeconds(): number {
   const postmaster = Number(readFileSync(join(PG_DIR, 'pgdata/postmaster.pid'), 'utf8').split('\n')[0]);
-  const own = statFields(postmaster);
+  const own = procStatFields(postmaster);
   if (!own) throw new Error(`PostgreSQL's postmaster (pid ${postmaster}) is not running`);
   let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
   for (const entry of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const f = statFields(Number(entry));
+    const f = procStatFields(Number(entry));
     if (f && Number(f[1]) === postmaster) ticks += Number(f[11]) + Number(f[12]);
   }
   return ticks / 100;
@@ -69,27 +60,13 @@ function postgresCpuSeconds(): number {
 /** Transactions committed so far in Temporal's two databases (what its persistence QPS counts). */
 function temporalTransactions(): number {
   const state = envLines(readFileSync(join(PG_DIR, 'state.env'), 'utf8'));
-  const out = execFileSync(
-    'psql',
-    [
-      ...[
-        '-X',
-        '-A',
-        '-t',
-        '-h',
-        '127.0.0.1',
-        '-p',
-        state.PG_PORT!,
-        '-U',
-        'temporal',
-        '-d',
-        'postgres',
-        '-c',
-      ],
-      "SELECT sum(xact_commit) FROM pg_stat_database WHERE datname IN ('temporal', 'temporal_visibility')",
-    ],
-    { encoding: 'utf8', env: { ...process.env, PGPASSWORD: state.PG_PASSWORD } },
-  );
+  const sql =
+    "SELECT sum(xact_commit) FROM pg_stat_database WHERE datname IN ('temporal', 'temporal_visibility')";
+  const connection = ['-h', '127.0.0.1', '-p', state.PG_PORT!, '-U', 'temporal', '-d', 'postgres'];
+  const out = execFileSync('psql', ['-X', '-A', '-t', ...connection, '-c', sql], {
+    encoding: 'utf8',
+    env: { ...process.env, PGPASSWORD: state.PG_PASSWORD },
+  });
   return Number(out.trim());
 }
 
