@@ -83,7 +83,14 @@ export async function countHistories(
     max = Math.max(max, n);
     for (const e of events ?? []) {
       const name = TELLING[e.eventType ?? 0];
-      if (name) why[name] = (why[name] ?? 0) + 1;
+      if (!name) continue;
+      why[name] = (why[name] ?? 0) + 1;
+      // A failed task's cause says which path made it (UNHANDLED_COMMAND: a signal met the last task).
+      const cause = e.workflowTaskFailedEventAttributes?.cause;
+      if (cause) {
+        const named = `${name}:${String(proto.api.enums.v1.WorkflowTaskFailedCause[cause]).replace('WORKFLOW_TASK_FAILED_CAUSE_', '')}`;
+        why[named] = (why[named] ?? 0) + 1;
+      }
     }
   }
   const idx = lengths.map((_, i) => i);
