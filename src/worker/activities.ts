@@ -63,7 +63,7 @@ export function buildActivities({ metrics, ...deps }: ActivityDeps) {
     ...createRoutingActivities(counted.client),
     ...batch,
     ...createPayoutRunActivities({ ...counted, createPayoutSession: bank.createPayoutSession }),
-    ...createWebhookActivities(counted),
+    ...createWebhookActivities({ ...counted, confirmSession: bank.confirmSession }),
     ...createRecipientActivities(counted),
     ...createReconciliationActivities(counted),
     ...createEventActivities(ev ?? { endpoints: [], client: deps.client, taskQueue: deps.taskQueue }),

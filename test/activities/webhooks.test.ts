@@ -91,3 +91,67 @@ describe('sessionsFromWebhooks', () => {
     });
   });
 });
+
+describe('sessionsFromWebhooks with confirmIfReady (the confirm sent with the check)', () => {
+  const ready = (sessionId: string) => ({
+    type: 'ready_to_confirm',
+    session: { id: sessionId, status: 'in_progress', payments: [{ id: 'po_1', status: 'pending' }] },
+  });
+  const confirmIfReady = { key: 'payout-r1:run-1', from: 'processing' as const };
+  const withConfirm = (confirmSession: (i: { sessionId: string; key: string }) => Promise<void>) =>
+    createWebhookActivities({ bankPublicKey, confirmSession }).sessionsFromWebhooks;
+
+  it('confirms once, with the payout’s key, when the checked webhook leaves the session ready', async () => {
+    const sent: unknown[] = [];
+    const result = await withConfirm(async (i) => void sent.push(i))({
+      sessionId: 'ps_1',
+      webhooks: [signedWebhook(bank.privateKey, ready('ps_1'))],
+      confirmIfReady,
+    });
+    expect(sent).toEqual([{ sessionId: 'ps_1', key: 'payout-r1:run-1' }]);
+    expect(result.confirm).toEqual({ ok: true });
+    expect(result.sessions).toHaveLength(1);
+  });
+
+  it('sends nothing unless every webhook checked out and the session is ready, or when not asked', async () => {
+    const sent: unknown[] = [];
+    const check = withConfirm(async (i) => void sent.push(i));
+    const cases = [
+      // a forged ready_to_confirm
+      { webhooks: [signedWebhook(impostor.privateKey, ready('ps_1'))], confirmIfReady },
+      // a genuine one beside a forged one: the forged one may hide a cancel; session/status decides
+      {
+        webhooks: [
+          signedWebhook(bank.privateKey, ready('ps_1')),
+          signedWebhook(impostor.privateKey, ready('ps_1')),
+        ],
+        confirmIfReady,
+      },
+      // another session's readiness
+      { webhooks: [signedWebhook(bank.privateKey, ready('ps_2'))], confirmIfReady },
+      // already finished: never ready again
+      { webhooks: [signedWebhook(bank.privateKey, finished('ps_1'))], confirmIfReady },
+      // ready after a failure the payout already knows: a failed payout stays failed
+      {
+        webhooks: [signedWebhook(bank.privateKey, ready('ps_1'))],
+        confirmIfReady: { ...confirmIfReady, from: 'failed' as const },
+      },
+      // not asked
+      { webhooks: [signedWebhook(bank.privateKey, ready('ps_1'))] },
+    ];
+    for (const c of cases) expect((await check({ sessionId: 'ps_1', ...c })).confirm).toBeUndefined();
+    expect(sent).toEqual([]);
+  });
+
+  it('reports a refused confirm with its type instead of throwing: the check stands', async () => {
+    const result = await withConfirm(async () => {
+      throw Object.assign(new Error('the confirm window closed'), { type: 'confirm_timeout' });
+    })({ sessionId: 'ps_1', webhooks: [signedWebhook(bank.privateKey, ready('ps_1'))], confirmIfReady });
+    expect(result.confirm).toEqual({
+      ok: false,
+      type: 'confirm_timeout',
+      message: 'the confirm window closed',
+    });
+    expect(result.sessions).toHaveLength(1);
+  });
+});

@@ -251,7 +251,9 @@ export class BatchWindow {
     try {
       child = await startChild<typeof payoutWorkflow>('payoutWorkflow', {
         workflowId: payoutWorkflowId(f.reference),
-        args: [{ request, batchId: this.batchId, options: this.payoutOptions }],
+        args: [
+          { request, batchId: this.batchId, options: { ...this.payoutOptions, confirmWithCheck: true } },
+        ],
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
         parentClosePolicy: ParentClosePolicy.ABANDON,
         cancellationType: ChildWorkflowCancellationType.ABANDON,

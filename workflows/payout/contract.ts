@@ -80,6 +80,12 @@ export interface PayoutOptions {
    * the run ends paid, not paid (may be paid again) or still needing attention.
    */
   reconcileOnly?: boolean;
+  /**
+   * Send the confirm from the webhook check that finds the session ready, when nothing else is awaited
+   * (no approval of its own, no cancel): one local activity and one marker fewer. Set by batches started
+   * since; a run without it confirms in a step of its own, as runs recorded before it did.
+   */
+  confirmWithCheck?: boolean;
 }
 
 export interface PayoutInput {
@@ -188,6 +194,7 @@ const payoutOptions = strictObject({
   confirmSafetyMarginMs: millis(0, BANK_CONFIRM_WINDOW_MS).optional(),
   taxpayerCheckMaxAgeMs: millis(0, 7 * DAY).optional(),
   reconcileOnly: bool().optional(),
+  confirmWithCheck: bool().optional(),
 }).superRefine((o, ctx) => {
   const window = o.confirmWindowMs ?? BANK_CONFIRM_WINDOW_MS;
   const margin = o.confirmSafetyMarginMs ?? DEFAULT_CONFIRM_SAFETY_MARGIN_MS;

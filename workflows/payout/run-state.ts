@@ -46,6 +46,8 @@ export abstract class PayoutRunState {
   protected readonly sessionKey: string;
   /** Everything this run knows, in one plain object: workflows/payout/state.ts says what is carried. */
   readonly state: PayoutRunData;
+  /** A webhook check that may send the confirm is running (this run's only; never carried). */
+  protected confirmInFlight = false;
 
   constructor(
     protected readonly input: PayoutInput,
@@ -106,6 +108,9 @@ export abstract class PayoutRunState {
     if (this.isFinal()) return `nothing to cancel: the payout ended ${this.tracker.status.state}`;
     if (this.state.confirmSent)
       return `too late to cancel: the payout was confirmed (${this.tracker.status.state})`;
+    // The webhook check under way may be sending the confirm (PayoutRun.confirmWithCheck): a cancel now
+    // could not be kept. It is refused, and may be asked again once the check has ended.
+    if (this.confirmInFlight) return 'too late to cancel: the confirm may be under way; ask again to see';
     this.state.cancelRequest = req;
     this.tracker.note(`cancel requested by ${req.by}${req.reason ? `: ${req.reason}` : ''}`);
     return 'cancel requested: the payout is cancelled before any money moves';

@@ -28,7 +28,7 @@ import {
   taxpayerVerdict,
 } from './activities';
 import { PayoutRunState } from './run-state';
-import { SessionWatch } from './watch';
+import { SessionWatch, type ConfirmWithCheck } from './watch';
 import { alreadyPaid, settleEarlierRuns } from './earlier-runs';
 import { sleepUntilPayOn } from './schedule';
 import { addBusinessDays, iso, workflowNow } from '../shared/time';
@@ -66,7 +66,48 @@ export class PayoutRun extends PayoutRunState {
       this.opts.pollAfterMs,
       () => this.historyNearLimit(),
       () => this.continueAsNewHere(),
+      this.opts.confirmWithCheck ? this.confirmWithCheck() : undefined,
     );
+  }
+
+  /** Set when the webhook check sent the confirm and the bank took it: step 5 is done. */
+  private confirmedWithCheck = false;
+
+  /**
+   * When the webhook check may send the confirm itself: waiting for readiness in step 3, with nothing
+   * else to wait for (no approval of its own, no cancel), and not in the task that created the session
+   * (money moves only in a later task, CONFIRM_AFTER_CREATE_RECORDED). Whatever the check did with the
+   * confirm is recorded in its own marker, so a replay decides the same.
+   */
+  private confirmWithCheck(): ConfirmWithCheck {
+    return {
+      ask: () =>
+        this.state.step === 'confirm' &&
+        this.phase === 'processing' &&
+        !this.state.confirmSent &&
+        !this.state.cancelRequest &&
+        !this.tracker.status.approval!.required &&
+        this.state.createdInTask !== workflowInfo().historyLength
+          ? { key: this.sessionKey, from: this.phase }
+          : undefined,
+      started: () => {
+        this.confirmInFlight = true;
+      },
+      ended: (confirm) => {
+        this.confirmInFlight = false;
+        if (confirm === undefined) return;
+        // Sent, whatever came back: the bank may have applied it, so no cancel may be promised now.
+        this.state.confirmSent = true;
+        if (confirm === 'unknown' || !confirm.ok) {
+          const why = confirm === 'unknown' ? 'the check failed' : (confirm.type ?? confirm.message);
+          this.tracker.note(`confirm with the webhook check did not finish (${why}); confirming again`);
+          return;
+        }
+        this.tracker.setState('confirming');
+        this.tracker.status.timestamps.confirmed = iso();
+        this.confirmedWithCheck = true;
+      },
+    };
   }
 
   // ─── Steps ──────────────────────────────────────────────────────────────────────────────────────
@@ -283,11 +324,11 @@ export class PayoutRun extends PayoutRunState {
         );
       }
     }
-    if (this.state.cancelRequest && this.phase === 'ready_to_confirm') {
+    if (this.state.cancelRequest && this.phase === 'ready_to_confirm' && !this.confirmedWithCheck) {
       await cancelSession({ sessionId: tracker.sessionId!, key: this.sessionKey });
       return this.cancelledBeforeMoney();
     }
-    if (this.phase === 'ready_to_confirm') {
+    if (this.phase === 'ready_to_confirm' && !this.confirmedWithCheck) {
       const expired = await this.confirm(confirmDeadline);
       if (expired) return expired;
     }

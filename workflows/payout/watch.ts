@@ -1,7 +1,18 @@
 import { condition, sleep } from '@temporalio/workflow';
 import { errorText, getSession, sessionsFromWebhooks } from './activities';
+import type { SessionsFromWebhooks } from '../../activities/webhooks';
+import type { SessionPhase } from '../shared/bank-session';
 import type { PayoutTracker } from './tracker';
 import { workflowNow } from '../shared/time';
+
+/** What the run asks of a webhook check that may confirm (PayoutRun decides when; see `checkWebhooks`). */
+export interface ConfirmWithCheck {
+  /** The confirm to send if the checked webhooks leave the session ready; undefined: check only. */
+  ask(): { key: string; from: SessionPhase } | undefined;
+  /** Called just before such a check runs and after it ends, with what the confirm did. */
+  started(): void;
+  ended(confirm: SessionsFromWebhooks['confirm'] | 'unknown'): void;
+}
 
 const HOUR = 3_600_000;
 
@@ -24,6 +35,7 @@ export class SessionWatch {
      */
     private readonly mustStop: () => boolean,
     private readonly atSafePoint: () => Promise<void>,
+    private readonly confirmWithCheck?: ConfirmWithCheck,
   ) {}
 
   /**
@@ -94,11 +106,23 @@ export class SessionWatch {
    */
   private async checkWebhooks(): Promise<void> {
     const webhooks = this.tracker.takeUnchecked();
+    const confirmIfReady = this.confirmWithCheck?.ask();
+    if (confirmIfReady) this.confirmWithCheck!.started();
+    // A check that failed after its confirm was sent leaves it unknown whether the bank took it.
+    let confirm: SessionsFromWebhooks['confirm'] | 'unknown' = 'unknown';
     try {
-      this.tracker.applyChecked(await sessionsFromWebhooks({ sessionId: this.tracker.sessionId!, webhooks }));
+      const checked = await sessionsFromWebhooks({
+        sessionId: this.tracker.sessionId!,
+        webhooks,
+        ...(confirmIfReady ? { confirmIfReady } : {}),
+      });
+      confirm = checked.confirm;
+      this.tracker.applyChecked(checked);
     } catch (err) {
       this.tracker.note(`checking a webhook's signature failed: ${errorText(err)}`);
       this.tracker.nudged = true;
+    } finally {
+      if (confirmIfReady) this.confirmWithCheck!.ended(confirm);
     }
   }
 }
