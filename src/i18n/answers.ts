@@ -84,6 +84,10 @@ export const ANSWER_MESSAGES = {
     ru: (p) => `отменить уже нельзя: выплата подтверждена (${p.state})`,
     en: (p) => `too late to cancel: the payout was confirmed (${p.state})`,
   }),
+  'answer.confirm_under_way': entry({
+    ru: () => 'отменить сейчас нельзя: подтверждение, возможно, уже отправлено; спросите ещё раз',
+    en: () => 'too late to cancel: the confirm may be under way; ask again to see',
+  }),
   'answer.cancel_requested': entry({
     ru: () => 'отмена принята: выплата будет отменена до того, как деньги уйдут',
     en: () => 'cancel requested: the payout is cancelled before any money moves',

@@ -117,6 +117,10 @@ const SHAPES: [RegExp, Say][] = [
     (m, l) => t('answer.too_late_to_cancel', { state: t('state.name', { state: m[1]! }, l) }, l),
   ],
   [
+    /^too late to cancel: the confirm may be under way; ask again to see$/,
+    (_, l) => t('answer.confirm_under_way', {}, l),
+  ],
+  [
     /^cancel requested: the payout is cancelled before any money moves$/,
     (_, l) => t('answer.cancel_requested', {}, l),
   ],

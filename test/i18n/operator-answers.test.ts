@@ -37,6 +37,10 @@ describe("a command's answer in the language set", () => {
       'отменить уже нельзя: выплата подтверждена (подтверждается)',
     ],
     [
+      'too late to cancel: the confirm may be under way; ask again to see',
+      'отменить сейчас нельзя: подтверждение, возможно, уже отправлено; спросите ещё раз',
+    ],
+    [
       'anna submitted this batch: an approver must be someone else',
       'anna отправил(а) этот пакет: одобрить его должен другой человек',
     ],

@@ -1,6 +1,8 @@
 import { FAST, outcome, paidEntries, payoutRequest, requestsTo, startPayout } from '../harness/payouts';
 import { startStack, type Stack } from '../harness/stack';
-import type { PayoutOptions } from '../../workflows/payout/contract';
+import { cancelPayoutUpdate, type PayoutOptions } from '../../workflows/payout/contract';
+import { recordHistoryIfAsked } from '../harness/replay';
+import { waitFor } from '../harness/wait';
 
 /** The local activities a payout's history ran, in order (core writes each marker's header as plain JSON). */
 async function localActivities(stack: Stack, workflowId: string): Promise<string[]> {
@@ -41,6 +43,7 @@ describe('the confirm sent with the webhook check', () => {
       'sessionsFromWebhooks',
       'sessionsFromWebhooks',
     ]);
+    await recordHistoryIfAsked('payout-confirm-with-check', a);
     // Without the option (runs recorded before it, payouts started by hand) the confirm is a step of its own.
     expect(await localActivities(stack, b.workflowId)).toEqual([
       'beforeCreating',
@@ -83,5 +86,31 @@ describe('the confirm sent with the webhook check', () => {
       'confirmSession',
       'sessionsFromWebhooks',
     ]);
+  });
+
+  it('refuses a cancel that arrives while the check is sending the confirm, and pays once', async () => {
+    // The bank holds the confirm well past the worker's heartbeat of the workflow task (8 s), so the
+    // Update lands while the check is under way; a loaded machine may deliver it only after the check
+    // ended, when the answer is the plain "confirmed" one. Either way no cancel may be promised.
+    stack.sandbox.setFaults({
+      http: [{ kind: 'latency', paths: ['/api/v1/session/confirm'], times: 1, latencyMs: 20_000 }],
+    });
+    const confirmsBefore = await requestsTo(stack, 'session/confirm');
+    const request = payoutRequest({ selfEmployed: false });
+    const handle = await startPayout(stack, request, WITH_CHECK);
+    await waitFor(
+      async () => (await requestsTo(stack, 'session/confirm')) > confirmsBefore,
+      60_000,
+      'the confirm sent with the check reached the bank',
+    );
+    const answer = await handle.executeUpdate(cancelPayoutUpdate, { args: [{ by: 'ops.oncall' }] });
+    expect(answer).toMatch(
+      /^too late to cancel: (the confirm may be under way; ask again to see|the payout was confirmed \(\w+\))$/,
+    );
+    const status = await outcome(handle);
+    expect(status.state).toBe('succeeded');
+    expect(paidEntries(stack, request.reference)).toHaveLength(1);
+    expect((await requestsTo(stack, 'session/confirm')) - confirmsBefore).toBe(1);
+    await recordHistoryIfAsked('payout-confirm-with-check-cancel-refused', handle);
   });
 });

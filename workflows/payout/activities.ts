@@ -39,6 +39,8 @@ export const { beforeCreating } = proxyLocalActivities<RunActs>(TEMPORAL_READ);
 /** The same local activity asked to create the session too: one attempt, then the separate steps. */
 export const { beforeCreating: lookUpOrCreate } = proxyLocalActivities<RunActs>(LOOKUP_THEN_CREATE);
 export const { sessionsFromWebhooks } = proxyLocalActivities<WebhookActs>(WEBHOOK_CHECK);
+/** The same check asked to send the confirm too: a confirm's limits, longer than the bank client's deadline. */
+export const { sessionsFromWebhooks: checkThenConfirm } = proxyLocalActivities<WebhookActs>(BANK_SETTLE);
 /** A scheduled row's checks when it wakes (stop-list, cap, deposit): reads, so retried until answered. */
 export const { wakeChecks } =
   proxyLocalActivities<ReturnType<typeof createScheduledActivities>>(TEMPORAL_READ);

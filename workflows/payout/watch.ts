@@ -1,5 +1,5 @@
 import { condition, sleep } from '@temporalio/workflow';
-import { errorText, getSession, sessionsFromWebhooks } from './activities';
+import { checkThenConfirm, errorText, getSession, sessionsFromWebhooks } from './activities';
 import type { SessionsFromWebhooks } from '../../activities/webhooks';
 import type { SessionPhase } from '../shared/bank-session';
 import type { PayoutTracker } from './tracker';
@@ -111,7 +111,8 @@ export class SessionWatch {
     // A check that failed after its confirm was sent leaves it unknown whether the bank took it.
     let confirm: SessionsFromWebhooks['confirm'] | 'unknown' = 'unknown';
     try {
-      const checked = await sessionsFromWebhooks({
+      const check = confirmIfReady ? checkThenConfirm : sessionsFromWebhooks;
+      const checked = await check({
         sessionId: this.tracker.sessionId!,
         webhooks,
         ...(confirmIfReady ? { confirmIfReady } : {}),
