@@ -99,7 +99,8 @@ export class PayoutRun extends PayoutRunState {
         // Sent, whatever came back: the bank may have applied it, so no cancel may be promised now.
         this.state.confirmSent = true;
         if (confirm === 'unknown' || !confirm.ok) {
-          const why = confirm === 'unknown' ? 'the check failed' : (confirm.type ?? confirm.message);
+          const why =
+            confirm === 'unknown' ? 'the check failed' : (confirm.type ?? errorText(confirm.message));
           this.tracker.note(`confirm with the webhook check did not finish (${why}); confirming again`);
           return;
         }
