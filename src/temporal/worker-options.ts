@@ -58,6 +58,12 @@ export const PRELOADED_WORKFLOW_MODULES = [
     'refund/contract',
     'webhook-inbox/contract',
     'recipient-ledger/contract',
+    // Schemas of workflows a payout never runs, built at module level: left out, every payout built them
+    // again (about 3.5 ms of a row's CPU, issue 38).
+    'recurring-payrun/contract',
+    'reconciliation/contract',
+    'event-outbox/contract',
+    'payout-return/contract',
   ].map((module) => require.resolve(`../../workflows/${module}`)),
 ];
 

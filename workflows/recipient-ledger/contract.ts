@@ -51,8 +51,15 @@ export const reserveRequestSchema = () =>
   });
 export type ReserveRequest = z.infer<ReturnType<typeof reserveRequestSchema>>;
 
+/**
+ * Built once per workflow thread, not per reservation: a person's ledger validates every reservation sent
+ * to it, and building the schema cost more than parsing with it. Not exported, so out of reach of the
+ * freeze the SDK gives a preloaded module's exports (zod rewrites a schema's parse on first use).
+ */
+const reserveRequest = reserveRequestSchema();
+
 export function parseReserveRequest(raw: unknown): Parsed<ReserveRequest> {
-  return firstIssue(reserveRequestSchema().safeParse(raw));
+  return firstIssue(reserveRequest.safeParse(raw));
 }
 
 const reservationSchema = (strict = true) =>
