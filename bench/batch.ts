@@ -220,6 +220,8 @@ export interface BatchBenchResult {
   people: number;
   /** Runs of every recipient ledger on this server (each continue-as-new adds one). */
   ledgerRuns: number;
+  /** History events per row of the workflows beside the payouts (every run on this server, all types). */
+  eventsPerRowBeside: { batch: number; ledger: number; taxpayer: number };
   /** Rows/s of the first and the last `window` paid rows, and the last over the first (steady: about 1). */
   pace: { window: number; firstRowsPerSecond: number; lastRowsPerSecond: number; steady: number };
 }
@@ -245,6 +247,14 @@ export function paceOf(paidAt: number[], rows: number): BatchBenchResult['pace']
     lastRowsPerSecond: round(lastRate),
     steady: first > 0 ? round(lastRate / first) : 0,
   };
+}
+
+/** Every run of a workflow type on the bench's server, its events summed (describe: visibility lags), per row. */
+async function eventsPerRow(stack: Stack, workflowType: string, rows: number): Promise<number> {
+  let events = 0;
+  for await (const run of stack.client.workflow.list({ query: `WorkflowType = '${workflowType}'` }))
+    events += (await stack.client.workflow.getHandle(run.workflowId, run.runId).describe()).historyLength;
+  return Math.round((events / rows) * 100) / 100;
 }
 
 /** Event counts of payout histories: every one with `'all'`, else `sample` in pairs spread over the file. */
@@ -422,6 +432,11 @@ async function payOneBatch(
       eventsPerPayout: await payoutEvents(stack, references, opts.historySample ?? 20, (i) => i % 2 === 0),
       people,
       ledgerRuns: (await stack.client.workflow.count(`WorkflowType = 'recipientWorkflow'`)).count,
+      eventsPerRowBeside: {
+        batch: await eventsPerRow(stack, 'batchWorkflow', rows),
+        ledger: await eventsPerRow(stack, 'recipientWorkflow', rows),
+        taxpayer: await eventsPerRow(stack, 'taxpayerWorkflow', rows),
+      },
       pace: paceOf(paidAt, rows),
     };
   } finally {
