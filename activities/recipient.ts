@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import {
   WithStartWorkflowOperation,
@@ -18,7 +19,9 @@ import { payoutStatusQuery, payoutWorkflowId } from '../workflows/payout/contrac
 import {
   LEDGER_CONTINUING,
   recipientTaskQueue,
+  reserveIncomeManyUpdate,
   reserveIncomeUpdate,
+  RESERVATIONS_PER_UPDATE_MAX,
   type PayoutProof,
   type PreviousLedger,
   type ProvePayoutAsk,
@@ -26,6 +29,7 @@ import {
   type ReserveAnswer,
   type ReserveRequest,
 } from '../workflows/recipient-ledger/contract';
+import { Courier } from './courier';
 import { callBank } from './failures';
 import { idempotencyKey } from './idempotency';
 import { PAID_STATES } from '../workflows/payout/contract';
@@ -48,9 +52,21 @@ export function setLedgerClockForTests(clock?: () => number): void {
 const running = new Set<string>();
 const RUNNING_KEPT = 10_000;
 
+interface Reservation {
+  taskQueue: string;
+  taxReference: string;
+  req: ReserveRequest;
+}
+
+/** One courier per client: the reservations one worker process sends a ledger while its last Update is out. */
+const couriers = new WeakMap<Client, Courier<Reservation, ReserveAnswer>>();
+
 /**
  * Reserves a payout's amount in its recipient's ledger, starting the ledger's workflow if it is not running.
- * The ledger proves the request against the payout's run and dates and limits it itself.
+ * The ledger proves the request against the payout's run and dates and limits it itself. Reservations
+ * for a ledger this process is already sending one to wait for it and go on together, in one Update
+ * (a batch paying one person many times keeps that person's ledger busy: one workflow task and one proof
+ * for many payouts, not one each).
  */
 export async function reserveIncome(
   client: Client,
@@ -58,30 +74,63 @@ export async function reserveIncome(
   taxReference: string,
   req: ReserveRequest,
 ): Promise<ReserveAnswer> {
-  const workflowId = recipientLedgerId(taskQueue, taxReference);
-  // One Update id per payout run: asked again (the quick attempt cut short, a retry), the server answers
-  // the one the run already sent instead of the ledger proving it a second time.
-  const updateId = req.runId !== undefined ? `reserve-${req.runId}` : undefined;
+  let courier = couriers.get(client);
+  if (!courier)
+    couriers.set(
+      client,
+      (courier = new Courier((_, sent) => sendReservations(client, sent), RESERVATIONS_PER_UPDATE_MAX)),
+    );
   try {
-    if (running.has(workflowId)) {
-      try {
-        return await client.workflow
-          .getHandle(workflowId)
-          .executeUpdate(reserveIncomeUpdate, { args: [req], ...(updateId ? { updateId } : {}) });
-      } catch (err) {
-        if (!(err instanceof WorkflowNotFoundError)) throw err;
-        running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
-      }
-    }
-    const answer = await updateLedgerWithStart(client, taskQueue, taxReference, reserveIncomeUpdate, [req], {
-      updateId,
+    return await courier.deliver(recipientLedgerId(taskQueue, taxReference), {
+      taskQueue,
+      taxReference,
+      req,
     });
-    if (running.size >= RUNNING_KEPT) running.clear();
-    running.add(workflowId);
-    return answer;
   } catch (err) {
     throw ledgerContinuing(err) ?? err;
   }
+}
+
+/** One ledger's reservations: alone, the Update a payout always sent; together, one reserveIncomeMany. */
+async function sendReservations(client: Client, sent: Reservation[]): Promise<ReserveAnswer[]> {
+  const { taskQueue, taxReference } = sent[0]!;
+  if (sent.length === 1) {
+    const { req } = sent[0]!;
+    // One Update id per payout run: asked again (the quick attempt cut short, a retry), the server answers
+    // the one the run already sent instead of the ledger proving it a second time.
+    const updateId = req.runId !== undefined ? `reserve-${req.runId}` : undefined;
+    return [await updateLedger(client, taskQueue, taxReference, reserveIncomeUpdate, req, updateId)];
+  }
+  const reqs = sent.map((r) => r.req);
+  // Named by what it carries: the same requests sent again get the same answers, never another group's.
+  const updateId = `reserve-many-${createHash('sha256').update(JSON.stringify(reqs)).digest('hex').slice(0, 32)}`;
+  return updateLedger(client, taskQueue, taxReference, reserveIncomeManyUpdate, reqs, updateId);
+}
+
+/** An Update to a person's ledger: a plain one to a ledger seen running, else with its start. */
+async function updateLedger<Ret, Arg>(
+  client: Client,
+  taskQueue: string,
+  taxReference: string,
+  update: UpdateDefinition<Ret, [Arg]>,
+  arg: Arg,
+  updateId: string | undefined,
+): Promise<Ret> {
+  const workflowId = recipientLedgerId(taskQueue, taxReference);
+  if (running.has(workflowId)) {
+    try {
+      return await client.workflow
+        .getHandle(workflowId)
+        .executeUpdate(update, { args: [arg], ...(updateId ? { updateId } : {}) });
+    } catch (err) {
+      if (!(err instanceof WorkflowNotFoundError)) throw err;
+      running.delete(workflowId); // closed meanwhile (terminated by hand): start it again below
+    }
+  }
+  const answer = await updateLedgerWithStart(client, taskQueue, taxReference, update, [arg], { updateId });
+  if (running.size >= RUNNING_KEPT) running.clear();
+  running.add(workflowId);
+  return answer;
 }
 
 /**
@@ -313,7 +362,8 @@ function heldTheYear(events: LedgerHistory): boolean {
   return false;
 }
 
-async function ledgerOf(client: Client, events: LedgerHistory): Promise<PreviousLedger> {
+/** What one earlier run held, read from its history: its starting state and the Updates it answered. */
+export async function ledgerOf(client: Client, events: LedgerHistory): Promise<PreviousLedger> {
   const decode = (payloads: Parameters<typeof decodeFromPayloadsAtIndex>[2]) =>
     decodeFromPayloadsAtIndex<unknown>(client.options.loadedDataConverter, 0, payloads);
   const started = events[0]?.workflowExecutionStartedEventAttributes;
@@ -324,7 +374,8 @@ async function ledgerOf(client: Client, events: LedgerHistory): Promise<Previous
     if (input?.state) base = { state: input.state, reservations: [] };
   }
   // Only reservations the run answered ok: one it refused (a limit, or not proven) never counted.
-  const accepted = new Map<string, ReserveRequest>();
+  // Each Update's requests as sent (one, or several of reserveIncomeMany, answered in the same order).
+  const accepted = new Map<string, { reqs: ReserveRequest[]; many: boolean }>();
   const restored: PreviousLedger['reservations'] = [];
   // And the ones it refused as not from a payout, still to be shown (never counted).
   const refused: RefusedReservation[] = [];
@@ -337,14 +388,22 @@ async function ledgerOf(client: Client, events: LedgerHistory): Promise<Previous
     if (completed && previousLedgerTasks.has(String(completed.scheduledEventId)))
       base = ((await decode(completed.result?.payloads)) as PreviousLedger | undefined) ?? base;
     const request = e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest;
-    if (request?.input?.name === reserveIncomeUpdate.name && request.meta?.updateId) {
-      const req = (await decode(request.input.args?.payloads)) as ReserveRequest | undefined;
-      if (req) accepted.set(request.meta.updateId, req);
+    const many = request?.input?.name === reserveIncomeManyUpdate.name;
+    if ((many || request?.input?.name === reserveIncomeUpdate.name) && request?.meta?.updateId) {
+      const sent = await decode(request.input?.args?.payloads);
+      const reqs = (many ? (Array.isArray(sent) ? sent : []) : sent ? [sent] : []) as ReserveRequest[];
+      accepted.set(request.meta.updateId, { reqs, many });
     }
     const answered = e.workflowExecutionUpdateCompletedEventAttributes;
-    const req = answered?.meta?.updateId ? accepted.get(answered.meta.updateId) : undefined;
-    if (req && answered?.outcome?.success) {
-      const answer = (await decode(answered.outcome.success.payloads)) as ReserveAnswer | undefined;
+    const update = answered?.meta?.updateId ? accepted.get(answered.meta.updateId) : undefined;
+    if (!update || !answered?.outcome?.success) continue;
+    const result = await decode(answered.outcome.success.payloads);
+    const answers = (update.many ? (Array.isArray(result) ? result : []) : [result]) as (
+      ReserveAnswer | undefined
+    )[];
+    const answeredAt = new Date(Number(e.eventTime?.seconds ?? 0) * 1000).toISOString();
+    update.reqs.forEach((req, i) => {
+      const answer = answers[i];
       // Dated as the ledger dated it (a proven reservation's answer says when), else as it was sent.
       const at = (answer?.ok ? answer.at : undefined) ?? req.at;
       if (answer?.ok && at) restored.push({ ...req, at });
@@ -354,11 +413,11 @@ async function ledgerOf(client: Client, events: LedgerHistory): Promise<Previous
           workflowId: req.workflowId,
           ...(req.runId !== undefined ? { runId: req.runId } : {}),
           amount: req.amount,
-          at: new Date(Number(e.eventTime?.seconds ?? 0) * 1000).toISOString(),
+          at: answeredAt,
           why: answer.unproven,
           reason: answer.reason,
         });
-    }
+    });
   }
   return {
     ...base,

@@ -5,6 +5,7 @@ import { recipientLedgerId } from '../../src/temporal/person-ids';
 import { payoutWorkflowId } from '../../workflows/payout/contract';
 import {
   recipientQuery,
+  reserveIncomeManyUpdate,
   reserveIncomeUpdate,
   type ReserveRequest,
 } from '../../workflows/recipient-ledger/contract';
@@ -83,6 +84,15 @@ describe('reservations only a payout can make', () => {
       unproven: 'not_a_payout',
     });
     await decoyRun.terminate('a test: the decoy has served');
+    // The same through the Update that carries several reservations at once (activities/courier.ts).
+    expect(
+      await ledger.executeUpdate(reserveIncomeManyUpdate, {
+        args: [[forged(`${p}-m1`), forged(`${p}-m2`, { runId: randomUUID() })]],
+      }),
+    ).toMatchObject([
+      { ok: false, unproven: 'no_run' },
+      { ok: false, unproven: 'no_such_run' },
+    ]);
 
     const before = await ledger.query(recipientQuery);
     expect(before.openReservations).toBe(0);
@@ -92,6 +102,8 @@ describe('reservations only a payout can make', () => {
       [references[1], 1, 'no_such_run'],
       [references[2], 1, 'not_its_workflow'],
       [decoy.reference, 1, 'not_a_payout'],
+      [`${p}-m1`, 1, 'no_run'],
+      [`${p}-m2`, 1, 'no_such_run'],
     ]);
     const shownBefore = await runCli(['recipient', 'show', inn], stack.cliEnv('viewer'));
     expect(shownBefore.code).toBe(0);
@@ -155,11 +167,14 @@ describe('reservations only a payout can make', () => {
     expect((await outcome(await startPayout(stack, person(600_000_00)))).state).toBe('succeeded');
     expect((await outcome(await startPayout(stack, person(1)))).state).toBe('limit_exceeded');
     const rebuilt = await ledger.query(recipientQuery);
+    // (The two sent together read back from the terminated run's reserveIncomeMany Update.)
     expect(rebuilt.refused?.map((r) => r.why)).toEqual([
       'no_run',
       'no_such_run',
       'not_its_workflow',
       'not_a_payout',
+      'no_run',
+      'no_such_run',
     ]);
   });
 });

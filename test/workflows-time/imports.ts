@@ -40,6 +40,7 @@ export {
   recipientQuery,
   recipientTaskQueue,
   refreshRecipientUpdate,
+  reserveIncomeManyUpdate,
   reserveIncomeUpdate,
   type PayoutProof,
   type ReserveRequest,

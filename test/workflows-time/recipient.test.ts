@@ -14,6 +14,7 @@ import {
   recipientQuery,
   recipientTaskQueue,
   refreshRecipientUpdate,
+  reserveIncomeManyUpdate,
   reserveIncomeUpdate,
   type PayoutProof,
   type ReserveRequest,
@@ -128,6 +129,63 @@ test('proven, capped, released, paid: the ledger counts only proven reservations
     expect(view.years[0]).toMatchObject({ paidKopecks: 200_000, reservedKopecks: 0 });
     expect(view.years[0]!.payouts.map((p) => [p.reference, p.state])).toEqual([[second.reference, 'paid']]);
     expect(view.refused?.map((r) => [r.reference, r.why])).toEqual([[forged.reference, 'run_closed']]);
+    await handle.terminate('the test is over');
+  });
+});
+
+test('several reservations in one Update: proven in one activity, each judged in the order sent, as if alone', async () => {
+  const payouts = fakePayouts();
+  await withStubWorker(ts, payouts.stubs, async ({ taskQueue, calls }) => {
+    const handle = await startLedger(taskQueue);
+    const held = reservation(50_000);
+    expect(await reserve(handle, held)).toMatchObject({ ok: true });
+    const fits = reservation(100_000);
+    const forged = reservation(1_000);
+    payouts.unproven.add(forged.reference);
+    const noRun = { ...reservation(1_000), runId: undefined };
+    // 50 000 held + 100 000 leaves 100 000 under the 250 000 cap: the next 100 001 is over it.
+    const over = reservation(100_001);
+    const last = reservation(100_000);
+    const provesBefore = callsOf(calls, 'provePayouts').length;
+    const answers = await handle.executeUpdate(reserveIncomeManyUpdate, {
+      args: [[held, fits, forged, noRun, over, fits, last]],
+    });
+    expect(answers).toMatchObject([
+      { ok: true }, // held already: not proven again
+      { ok: true, headroomKopecks: CAP - 150_000 },
+      { ok: false, unproven: 'run_closed' },
+      { ok: false, unproven: 'no_run' },
+      { ok: false, limit: 'yearly_cap', headroomKopecks: 100_000 },
+      { ok: true }, // the same run asking twice in one Update: held by the first, counted once
+      { ok: true, headroomKopecks: 0 },
+    ]);
+    // One proof for every reservation that names a run and was not held: fits (twice), forged, over, last.
+    const proofs = callsOf(calls, 'provePayouts').slice(provesBefore);
+    expect(proofs.map((c) => (c.input as { asks: ReserveRequest[] }).asks.map((a) => a.reference))).toEqual([
+      [fits.reference, forged.reference, over.reference, fits.reference, last.reference],
+    ]);
+    const view = await handle.query(recipientQuery);
+    expect(view.openReservations).toBe(3);
+    expect(view.years[0]!.reservedKopecks).toBe(250_000);
+    expect(view.refused?.map((r) => [r.reference, r.why])).toEqual([
+      [forged.reference, 'run_closed'],
+      [noRun.reference, 'no_run'],
+    ]);
+
+    // Refused whole, nothing written, naming the element and field: malformed, empty, or over the maximum.
+    const refusal = async (reqs: unknown) => {
+      try {
+        await handle.executeUpdate(reserveIncomeManyUpdate, { args: [reqs as ReserveRequest[]] });
+        return 'accepted';
+      } catch (err) {
+        return (err as { cause?: Error }).cause?.message;
+      }
+    };
+    expect(await refusal([reservation(1), { ...reservation(1), amount: -5 }])).toMatch(/^1\.amount: /);
+    expect(await refusal([])).toMatch(/^input: /);
+    expect(await refusal(Array.from({ length: 101 }, () => reservation(1)))).toMatch(/^input: /);
+    expect(await refusal({ reference: 'not-a-list' })).toMatch(/^input: /);
+    expect((await handle.query(recipientQuery)).openReservations).toBe(3);
     await handle.terminate('the test is over');
   });
 });

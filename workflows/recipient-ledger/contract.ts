@@ -62,6 +62,16 @@ export function parseReserveRequest(raw: unknown): Parsed<ReserveRequest> {
   return firstIssue(reserveRequest.safeParse(raw));
 }
 
+/** At most this many reservations travel in one Update (activities/courier.ts sends them). */
+export const RESERVATIONS_PER_UPDATE_MAX = 100;
+
+/** Several payouts' reservations in one Update, each judged as if it came alone. Built once, as above. */
+const reserveRequests = z.array(reserveRequest).min(1).max(RESERVATIONS_PER_UPDATE_MAX);
+
+export function parseReserveRequests(raw: unknown): Parsed<ReserveRequest[]> {
+  return firstIssue(reserveRequests.safeParse(raw));
+}
+
 const reservationSchema = (strict = true) =>
   shaped(strict)({
     reference: z.string(),
@@ -296,6 +306,13 @@ export interface RequestLinkAnswer {
  * reservation.
  */
 export const reserveIncomeUpdate = defineUpdate<ReserveAnswer, [ReserveRequest]>('reserveIncome');
+
+/**
+ * The reservations of several payouts at once, answered in the order sent: each proven and judged exactly
+ * as `reserveIncome` judges one (the worker sends those that reach a ledger while its previous Update is
+ * still in flight together, so a busy ledger takes one Update, one proof and one workflow task for many).
+ */
+export const reserveIncomeManyUpdate = defineUpdate<ReserveAnswer[], [ReserveRequest[]]>('reserveIncomeMany');
 
 export const recipientQuery = defineQuery<RecipientView>('ledger');
 

@@ -26,6 +26,15 @@ export class ProofQueue {
     });
   }
 
+  /** Several asks in one turn: all queued before the queue drains, so they share one activity when it is idle. */
+  proofAll(asks: ProvePayoutAsk[]): Promise<PayoutProof[]> {
+    const proofs = asks.map(
+      (ask) => new Promise<PayoutProof>((resolve, reject) => this.waiting.push({ ask, resolve, reject })),
+    );
+    if (!this.running) void this.drain();
+    return Promise.all(proofs);
+  }
+
   private async drain(): Promise<void> {
     this.running = true;
     try {

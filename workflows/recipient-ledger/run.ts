@@ -20,6 +20,7 @@ import type {
   LedgerHeadroom,
   LedgerState,
   PayoutProof,
+  ProvePayoutAsk,
   RecipientView,
   RequestLinkAnswer,
   RequestLinkInput,
@@ -37,6 +38,8 @@ import { ProofQueue } from './proofs';
  * judged with the sender's date and limits, and replays so).
  */
 export const RESERVATIONS_PROVEN = 'ledger-reservations-proven';
+
+const NO_RUN: PayoutProof = { ok: false, why: 'no_run', reason: 'the reservation names no payout run' };
 
 /**
  * One run of a person's ledger. Its whole state is the ledger's (`state`, a LedgerState), handed whole to
@@ -114,7 +117,31 @@ export class RecipientLedgerRun {
     if (!patched(RESERVATIONS_PROVEN)) return this.judge(req as ReservationToJudge);
     const held = this.ledger.heldFor(req);
     if (held) return { ok: true, year: held.year, at: held.at };
-    const proof = await this.prove(req);
+    return this.decide(req, await this.prove(req));
+  }
+
+  /**
+   * Several payouts' reservations in one Update (reserveIncomeMany): the ones not yet held proven together
+   * in one activity, then each judged in the order sent, as if each had come alone in that order.
+   */
+  async reserveMany(reqs: ReserveRequest[]): Promise<ReserveAnswer[]> {
+    this.reservedThisRun += reqs.length;
+    await this.ready;
+    const toProve = reqs.filter((req) => !this.ledger.heldFor(req));
+    const proven = await this.proveAll(toProve);
+    const answers: ReserveAnswer[] = [];
+    for (const req of reqs) {
+      // Held before, or by the same run's request earlier in this Update: no second proof.
+      const held = this.ledger.heldFor(req);
+      if (held) answers.push({ ok: true, year: held.year, at: held.at });
+      // (One held when the Update came and settled since by an earlier one's judging is proven now.)
+      else answers.push(await this.decide(req, proven.get(req) ?? (await this.prove(req))));
+    }
+    return answers;
+  }
+
+  /** A reservation proven (or not) to come from the payout run it names: refused and kept, or judged. */
+  private async decide(req: ReserveRequest, proof: PayoutProof): Promise<ReserveAnswer> {
     if (!proof.ok) {
       const { reference, workflowId, runId, amount } = req;
       this.ledger.refuse({
@@ -227,7 +254,7 @@ export class RecipientLedgerRun {
 
   private async prove(req: ReserveRequest): Promise<PayoutProof> {
     return req.runId === undefined
-      ? { ok: false, why: 'no_run', reason: 'the reservation names no payout run' }
+      ? NO_RUN
       : this.proofs.proof({
           reference: req.reference,
           workflowId: req.workflowId,
@@ -235,6 +262,16 @@ export class RecipientLedgerRun {
           amount: req.amount,
           selfEmployed: req.selfEmployed,
         });
+  }
+
+  /** Each request's proof, the ones that name a run asked in one turn of the proof queue. */
+  private async proveAll(reqs: ReserveRequest[]): Promise<Map<ReserveRequest, PayoutProof>> {
+    const asks: ProvePayoutAsk[] = [];
+    for (const { reference, workflowId, runId, amount, selfEmployed } of reqs)
+      if (runId !== undefined) asks.push({ reference, workflowId, runId, amount, selfEmployed });
+    const proofs = asks.length > 0 ? await this.proofs.proofAll(asks) : [];
+    let next = 0;
+    return new Map(reqs.map((req) => [req, req.runId === undefined ? NO_RUN : proofs[next++]!]));
   }
 
   /**

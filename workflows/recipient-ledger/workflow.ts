@@ -6,10 +6,12 @@ import {
   parseRecipientInput,
   parseRequestLink,
   parseReserveRequest,
+  parseReserveRequests,
   parseTakeBack,
   recipientQuery,
   refreshRecipientUpdate,
   requestLinkUpdate,
+  reserveIncomeManyUpdate,
   reserveIncomeUpdate,
   takeBackIncomeUpdate,
   type RecipientWorkflowInput,
@@ -36,15 +38,25 @@ export async function recipientWorkflow(input: RecipientWorkflowInput = {}): Pro
 
   setHandler(recipientQuery, () => run.view());
   setHandler(headroomQuery, (ask) => run.headroom(ask));
+  // Handing over: turned away unwritten, asked again by the payout's activity, taken by the next run.
+  const refuseWhileHandingOver = () => {
+    if (run.handingOver)
+      throw ApplicationFailure.create({
+        type: LEDGER_CONTINUING,
+        message: 'the ledger is continuing as new: ask its next run',
+      });
+  };
   setHandler(reserveIncomeUpdate, (req) => run.reserve(req), {
     validator: (req) => {
-      // Handing over: turned away unwritten, asked again by the payout's activity, taken by the next run.
-      if (run.handingOver)
-        throw ApplicationFailure.create({
-          type: LEDGER_CONTINUING,
-          message: 'the ledger is continuing as new: ask its next run',
-        });
+      refuseWhileHandingOver();
       const r = parseReserveRequest(req);
+      if (!r.ok) throw new Error(r.message);
+    },
+  });
+  setHandler(reserveIncomeManyUpdate, (reqs) => run.reserveMany(reqs), {
+    validator: (reqs) => {
+      refuseWhileHandingOver();
+      const r = parseReserveRequests(reqs);
       if (!r.ok) throw new Error(r.message);
     },
   });
