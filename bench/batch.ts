@@ -222,6 +222,8 @@ export interface BatchBenchResult {
   ledgerRuns: number;
   /** History events per row of the workflows beside the payouts (every run on this server, all types). */
   eventsPerRowBeside: { batch: number; ledger: number; taxpayer: number };
+  /** Requests the bank sandbox served per row, by path (each signed by the client and answered signed). */
+  bankRequestsPerRow: Record<string, number>;
   /** Rows/s of the first and the last `window` paid rows, and the last over the first (steady: about 1). */
   pace: { window: number; firstRowsPerSecond: number; lastRowsPerSecond: number; steady: number };
 }
@@ -247,6 +249,14 @@ export function paceOf(paidAt: number[], rows: number): BatchBenchResult['pace']
     lastRowsPerSecond: round(lastRate),
     steady: first > 0 ? round(lastRate / first) : 0,
   };
+}
+
+async function bankRequestsPerRow(stack: Stack, rows: number): Promise<Record<string, number>> {
+  const res = await fetch(`${stack.sandbox.url}/__admin/requests`);
+  const { counts } = (await res.json()) as { counts: Record<string, number> };
+  return Object.fromEntries(
+    Object.entries(counts).map(([path, n]) => [path, Math.round((n / rows) * 100) / 100]),
+  );
 }
 
 /** Every run of a workflow type on the bench's server, its events summed (describe: visibility lags), per row. */
@@ -438,6 +448,7 @@ async function payOneBatch(
         taxpayer: await eventsPerRow(stack, 'taxpayerWorkflow', rows),
       },
       pace: paceOf(paidAt, rows),
+      bankRequestsPerRow: await bankRequestsPerRow(stack, rows),
     };
   } finally {
     clearInterval(sampler);
