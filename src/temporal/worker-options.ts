@@ -35,36 +35,22 @@ export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../worker/workflow
 
 /**
  * Modules evaluated once per worker thread and shared by every workflow in it, instead of once per
- * workflow: zod and the input schemas built with it cost ~4 ms of module evaluation per payout otherwise
- * (docs/performance.md). Safe to share because they hold no per-workflow state: schemas are immutable
- * and parsing is a pure function of its input. The SDK freezes shared modules, which a mutation would
- * turn into an error in every test, not into a leak between workflows. That freeze reaches everything
- * these modules export, src/domain's too, and zod mutates some of its own objects when used (the
- * `lastIndex` of a `.regex()` pattern, a schema's `parse` on first run): so they export predicates and
- * schema builders, never a RegExp or a schema instance (issue 24; test/domain/frozen.test.ts).
+ * workflow: every workflow module, through the index that exports each workflow type. Evaluated per
+ * workflow, zod and the schemas cost ~4 ms a payout once (docs/performance-history.md), and the
+ * workflow modules themselves, contracts of workflows a payout never runs included, ~5 ms a row still
+ * (issue 38). Safe to share because they hold no per-workflow state: a workflow's state lives in the
+ * objects its run creates, schemas are immutable and parsing is a pure function of its input. The SDK
+ * freezes shared modules, which a mutation would turn into an error in every test, not into a leak
+ * between workflows. That freeze reaches everything these modules export, src/domain's too, and zod
+ * mutates some of its own objects when used (the `lastIndex` of a `.regex()` pattern, a schema's `parse`
+ * on first run): so they export predicates and schema builders, never a RegExp or a schema instance
+ * (issue 24; test/domain/frozen.test.ts, test/workflows/frozen-exports.test.ts).
  */
 export const PRELOADED_WORKFLOW_MODULES = [
   'zod',
-  ...[
-    // How deep the sandbox's stack traces go: set before the SDK freezes its globals.
-    'shared/stack-depth',
-    'shared/parse',
-    'shared/bank-event-contract',
-    'shared/operator-contract',
-    'payout/contract',
-    'batch/contract',
-    'taxpayer/contract',
-    'connectivity-check/contract',
-    'refund/contract',
-    'webhook-inbox/contract',
-    'recipient-ledger/contract',
-    // Schemas of workflows a payout never runs, built at module level: left out, every payout built them
-    // again (about 3.5 ms of a row's CPU, issue 38).
-    'recurring-payrun/contract',
-    'reconciliation/contract',
-    'event-outbox/contract',
-    'payout-return/contract',
-  ].map((module) => require.resolve(`../../workflows/${module}`)),
+  // How deep the sandbox's stack traces go: set before the SDK freezes its globals.
+  require.resolve('../../workflows/shared/stack-depth'),
+  require.resolve('../../workflows'),
 ];
 
 /** bundleWorkflowCode options a pre-built bundle needs: workflow failures encrypted too, the metrics interceptor. */
