@@ -39,6 +39,18 @@ import { ProofQueue } from './proofs';
  */
 export const RESERVATIONS_PROVEN = 'ledger-reservations-proven';
 
+/** What the proof activity is asked of a reservation that names its run. */
+const askOf = (
+  { reference, workflowId, amount, selfEmployed }: ReserveRequest,
+  runId: string,
+): ProvePayoutAsk => ({
+  reference,
+  workflowId,
+  runId,
+  amount,
+  selfEmployed,
+});
+
 const NO_RUN: PayoutProof = { ok: false, why: 'no_run', reason: 'the reservation names no payout run' };
 
 /**
@@ -253,22 +265,13 @@ export class RecipientLedgerRun {
   }
 
   private async prove(req: ReserveRequest): Promise<PayoutProof> {
-    return req.runId === undefined
-      ? NO_RUN
-      : this.proofs.proof({
-          reference: req.reference,
-          workflowId: req.workflowId,
-          runId: req.runId,
-          amount: req.amount,
-          selfEmployed: req.selfEmployed,
-        });
+    return req.runId === undefined ? NO_RUN : this.proofs.proof(askOf(req, req.runId));
   }
 
   /** Each request's proof, the ones that name a run asked in one turn of the proof queue. */
   private async proveAll(reqs: ReserveRequest[]): Promise<Map<ReserveRequest, PayoutProof>> {
     const asks: ProvePayoutAsk[] = [];
-    for (const { reference, workflowId, runId, amount, selfEmployed } of reqs)
-      if (runId !== undefined) asks.push({ reference, workflowId, runId, amount, selfEmployed });
+    for (const req of reqs) if (req.runId !== undefined) asks.push(askOf(req, req.runId));
     const proofs = asks.length > 0 ? await this.proofs.proofAll(asks) : [];
     let next = 0;
     return new Map(reqs.map((req) => [req, req.runId === undefined ? NO_RUN : proofs[next++]!]));
